@@ -1,0 +1,71 @@
+#include "engine/bson/bson_doc.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace tigerdoc::bson {
+
+BsonDoc::BsonDoc(bson_t* adopt) {
+  // bson_steal() moves the buffer (inline or heap) into doc_ and leaves
+  // `adopt` destroyed; re-initialise it so the caller may still destroy it.
+  bson_steal(&doc_, adopt);
+  bson_init(adopt);
+}
+
+BsonDoc::BsonDoc(BsonDoc&& other) noexcept {
+  bson_steal(&doc_, &other.doc_);
+  bson_init(&other.doc_);
+}
+
+BsonDoc& BsonDoc::operator=(BsonDoc&& other) noexcept {
+  if (this != &other) {
+    bson_destroy(&doc_);
+    bson_steal(&doc_, &other.doc_);
+    bson_init(&other.doc_);
+  }
+  return *this;
+}
+
+StatusWith<BsonDoc> BsonDoc::FromBytes(const uint8_t* data, size_t len) {
+  bson_t view;
+  if (len < 5 || !bson_init_static(&view, data, len)) {
+    return Status(ErrorCode::kInvalidBSON, "invalid BSON document");
+  }
+  size_t offset = 0;
+  if (!bson_validate(&view, BSON_VALIDATE_NONE, &offset)) {
+    return Status(ErrorCode::kInvalidBSON,
+                  "invalid BSON document (at byte offset " + std::to_string(offset) + ")");
+  }
+  return CopyOf(data, len);
+}
+
+BsonDoc BsonDoc::CopyOf(const uint8_t* data, size_t len) {
+  BsonDoc out;
+  bson_t view;
+  INVARIANT(bson_init_static(&view, data, len));
+  bson_destroy(&out.doc_);
+  bson_copy_to(&view, &out.doc_);
+  return out;
+}
+
+BsonDoc BsonDoc::FromJson(std::string_view json) {
+  bson_error_t error;
+  BsonDoc out;
+  bson_destroy(&out.doc_);
+  if (!bson_init_from_json(&out.doc_, json.data(), static_cast<ssize_t>(json.size()), &error)) {
+    std::fprintf(stderr, "BsonDoc::FromJson: %s in %.*s\n", error.message,
+                 static_cast<int>(json.size()), json.data());
+    std::abort();
+  }
+  return out;
+}
+
+std::string BsonDoc::ToJson() const {
+  size_t len = 0;
+  char* json = bson_as_relaxed_extended_json(&doc_, &len);
+  std::string out(json ? json : "", json ? len : 0);
+  bson_free(json);
+  return out;
+}
+
+}  // namespace tigerdoc::bson

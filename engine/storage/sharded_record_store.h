@@ -1,0 +1,105 @@
+#pragma once
+// ShardedRecordStore: one collection's documents in N WiredTiger tables.
+//
+//            document ──shard key value──▶ keystring ──hash64──▶ shard = h % N
+//                                                              │
+//   table "<ident>-s0"  "<ident>-s1"  ...  "<ident>-s<N-1>"  ◀──┘
+//   key   = keystring(shard key value) ++ keystring(_id)        (record key)
+//   value = the BSON document
+//
+// All documents sharing a shard key value (a logical partition) are one
+// contiguous key range of one table, so an equality on the shard key is a
+// prefix scan of one table. When the shard key is not _id, the table
+// "<ident>-id" maps keystring(_id) -> record key, which keeps _id unique
+// across shards and makes _id lookups a point read.
+//
+// The hash (version 1) is FNV-1a 64 over the keystring bytes of the shard
+// key value followed by the splitmix64 finaliser; it is a compatibility
+// promise (documented in engine/README.md), since it decides where data
+// lives. Equal values of different numeric types (1, 1.0, 1L) have the same
+// keystring, so they land on the same shard.
+//
+// Per-shard document counts and data sizes are kept in memory: loaded by a
+// scan when the store is opened, then updated by OnCommit callbacks so they
+// follow committed data only.
+//
+// Thread-safety: all methods are thread-safe; each call uses the caller's
+// Session, which must be in a transaction for writes.
+
+#include <bson/bson.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+#include "engine/storage/storage_engine.h"
+
+namespace tigerdoc::storage {
+
+struct ShardStats {
+  int64_t count = 0;
+  int64_t data_bytes = 0;
+};
+
+class ShardedRecordStore {
+ public:
+  // `shard_key_field` is a (possibly dotted) field name; "_id" by default.
+  ShardedRecordStore(std::string ident, int num_shards, std::string shard_key_field);
+
+  // Creates / drops the tables of a collection (shard tables, and the _id
+  // table when the shard key is not _id). Create is idempotent.
+  static Status CreateTables(Session& session, const std::string& ident, int num_shards,
+                             bool shard_key_is_id);
+  static Status DropTables(Session& session, const std::string& ident, int num_shards);
+
+  // Scans every shard once to load counts and sizes. Call once after
+  // constructing a store for existing data.
+  Status LoadStats(Session& session);
+
+  const std::string& ident() const { return ident_; }
+  int num_shards() const { return num_shards_; }
+  const std::string& shard_key_field() const { return shard_key_field_; }
+  bool shard_key_is_id() const { return shard_key_field_ == "_id"; }
+  std::string TableName(int shard) const;
+
+  // The shard key value of a document: the value at shard_key_field
+  // (missing -> null). For a shard key path through an array, MongoDB
+  // refuses the document; we report BadValue (code 2) here.
+  StatusWith<bson::BsonDoc> ShardKeyOf(const bson_t* doc) const;  // {"": value}
+  int ShardForValue(const bson_value_t* shard_key_value) const;
+  // Encoded partition prefix: keystring(shard key value).
+  static std::string PartitionPrefix(const bson_value_t* shard_key_value);
+
+  // Writes. REQUIRES: session.in_transaction(); `doc` has an _id.
+  // Insert fails with DuplicateKey (11000) when the _id exists; the message
+  // is filled in by the caller, who knows the namespace.
+  Status Insert(Session& session, const bson_t* doc);
+  // Replaces `old_doc` by `new_doc` (same _id, same shard key value).
+  Status Update(Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  Status Remove(Session& session, const bson_t* doc);
+
+  // Point read by _id. Returns nullopt when absent.
+  StatusWith<std::optional<bson::BsonDoc>> FindById(Session& session, const bson_value_t* id);
+
+  ShardStats StatsOf(int shard) const;
+  ShardStats TotalStats() const;
+
+ private:
+  StatusWith<std::string> RecordKeyOf(const bson_t* doc, int* shard) const;
+  void AddStats(int shard, int64_t count_delta, int64_t bytes_delta);
+
+  std::string ident_;
+  int num_shards_;
+  std::string shard_key_field_;
+  struct Counters {
+    std::atomic<int64_t> count{0};
+    std::atomic<int64_t> data_bytes{0};
+  };
+  std::unique_ptr<Counters[]> stats_;
+};
+
+}  // namespace tigerdoc::storage

@@ -1,0 +1,159 @@
+#pragma once
+// StorageEngine: one WiredTiger connection per data directory, and the
+// sessions, transactions and cursors that the layers above use.
+//
+// This is the only public door to WiredTiger: <wiredtiger.h> is included
+// only by .cc files under engine/storage/, so nothing above can depend on it.
+//
+// Ownership: StorageEngine owns the WT_CONNECTION and a pool of WT sessions.
+// A Session is borrowed for one operation (one command, one getMore) and
+// returned on destruction, with its cached cursors reset. A Session and the
+// Transactions/Cursors made from it may be used by one thread at a time, and
+// must not outlive it (Cursors/Transactions must not outlive their Session,
+// Sessions must not outlive the StorageEngine).
+//
+// Durability: the journal (WT log) is on. Every commit writes its log
+// records to the operating system before Commit() returns, so an
+// acknowledged write survives kill -9 of the server; FlushJournal() also
+// fsyncs (j:true), and a background thread fsyncs every
+// journal_flush_interval_ms (group commit). Checkpoints run every
+// checkpoint_interval_secs.
+//
+// Thread-safety: StorageEngine methods are thread-safe.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+
+struct __wt_connection;
+struct __wt_session;
+struct __wt_cursor;
+
+namespace tigerdoc::storage {
+
+struct StorageOptions {
+  std::string dbpath;               // created if missing; ignored when in_memory
+  bool in_memory = false;           // for unit tests
+  int64_t cache_size_mb = 1024;
+  int checkpoint_interval_secs = 60;
+  int journal_flush_interval_ms = 100;
+};
+
+class Session;
+
+class StorageEngine {
+ public:
+  static StatusWith<std::unique_ptr<StorageEngine>> Open(const StorageOptions& options);
+  ~StorageEngine();  // stops background threads, closes sessions and the connection
+  StorageEngine(const StorageEngine&) = delete;
+  StorageEngine& operator=(const StorageEngine&) = delete;
+
+  // Borrows a session from the pool (creates one when the pool is empty).
+  Session NewSession();
+
+  // Blocks until every committed write is durable on disk (fsync of the journal).
+  Status FlushJournal();
+
+  const StorageOptions& options() const { return options_; }
+
+  // Used by Session's destructor.
+  void ReturnSession(__wt_session* session);
+
+ private:
+  StorageEngine() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  StorageOptions options_;
+  __wt_connection* conn_ = nullptr;
+};
+
+class Cursor;
+
+// A borrowed WiredTiger session. Move-only.
+class Session {
+ public:
+  Session(StorageEngine* engine, __wt_session* session) : engine_(engine), session_(session) {}
+  ~Session();
+  Session(Session&& other) noexcept;
+  Session& operator=(Session&&) = delete;
+  Session(const Session&) = delete;
+
+  // Tables: `name` is a plain identifier such as "coll-7-s0" (the "table:"
+  // prefix is added here). Keys and values are raw bytes (key_format=u,
+  // value_format=u).
+  Status CreateTable(std::string_view name);
+  // Dropping a missing table is OK. REQUIRES: no transaction running.
+  Status DropTable(std::string_view name);
+  // Names of all tables in the data directory (without "table:").
+  StatusWith<std::vector<std::string>> ListTables();
+
+  // Transactions (snapshot isolation). Writes outside a transaction are
+  // auto-committed one by one. A conflicting write returns WriteConflict
+  // (code 112): the caller rolls back and retries the whole unit.
+  Status Begin();
+  Status Commit();    // REQUIRES: in a transaction
+  void Rollback();    // no-op when no transaction is running
+  bool in_transaction() const { return in_txn_; }
+  // Runs `fn` after the running transaction commits successfully; dropped on
+  // rollback. Used for in-memory state that must follow committed data
+  // (size counters, caches). REQUIRES: in a transaction.
+  void OnCommit(std::function<void()> fn);
+
+  // Point operations on one table.
+  // Insert fails with DuplicateKey (code 11000, a bare message the caller
+  // replaces) when the key exists.
+  Status Insert(std::string_view table, std::string_view key, std::string_view value);
+  // Insert or overwrite.
+  Status Put(std::string_view table, std::string_view key, std::string_view value);
+  // Removing a missing key returns NoSuchKey (code 4).
+  Status Remove(std::string_view table, std::string_view key);
+  // Returns nullopt when the key is absent.
+  StatusWith<std::optional<std::string>> Get(std::string_view table, std::string_view key);
+
+  // A forward range cursor over keys in [lower, upper) (upper empty = no
+  // bound). Cached per table inside the session; reset when returned.
+  StatusWith<Cursor> Scan(std::string_view table, std::string_view lower, std::string_view upper);
+
+  __wt_session* raw() { return session_; }
+
+ private:
+  __wt_cursor* CachedCursor(std::string_view table, Status* status);
+  StorageEngine* engine_;
+  __wt_session* session_;
+  bool in_txn_ = false;
+  std::vector<std::function<void()>> on_commit_;
+};
+
+// Forward iteration over a key range. Move-only; must not outlive its Session.
+// Key/value views are valid until the next call to Next() or destruction.
+class Cursor {
+ public:
+  Cursor(__wt_cursor* cursor, std::string upper, std::string lower)
+      : cursor_(cursor), upper_(std::move(upper)), lower_(std::move(lower)) {}
+  ~Cursor();
+  Cursor(Cursor&& other) noexcept;
+  Cursor& operator=(Cursor&&) = delete;
+  Cursor(const Cursor&) = delete;
+
+  // Advances to the next record. Returns false at the end of the range;
+  // errors are returned through *status (OK at a clean end).
+  bool Next(Status* status);
+  std::string_view key() const { return key_; }
+  std::string_view value() const { return value_; }
+
+ private:
+  __wt_cursor* cursor_;
+  std::string upper_;
+  std::string lower_;
+  bool positioned_ = false;
+  std::string_view key_;
+  std::string_view value_;
+};
+
+}  // namespace tigerdoc::storage
