@@ -6,12 +6,19 @@
 //   { ns: "db.coll", ident: "c12", shardKey: { <field>: 1 }, shards: 4,
 //     hashVersion: 1, options: { <create options as given> },
 //     maxDocumentBytes: 16777216 }
+// plus one bookkeeping row, key "$nextIdent" (no namespace can start with
+// '$'), value { nextIdent: <int64> }: the number of the next ident.
 // (engine/README.md documents this; it is a compatibility promise.)
 // Databases exist while they hold at least one collection, as in MongoDB.
 //
+// Idents are "c<n>", never reused in a data directory. Every table of a
+// collection is named "<ident>-<suffix>" ("c12-s0", "c12-id", and index
+// tables the layers above add), so the ident names all of them.
+//
 // DDL is crash-safe: create makes the tables, then the entry; drop removes
-// the entry, then the tables; Open() drops tables no entry names (left by a
-// crash between the two steps).
+// the entry, then the tables; Open() drops tables whose ident no entry names
+// (left by a crash between the two steps, or by a drop that could not
+// finish because the tables were busy).
 //
 // Thread-safety: all methods are thread-safe. Lookups take a shared lock on
 // an in-memory map; DDL is serialised by a mutex.
@@ -32,6 +39,9 @@
 namespace tigerdoc::catalog {
 
 inline constexpr int64_t kDefaultMaxDocumentBytes = 16 * 1024 * 1024;
+inline constexpr int kMaxShards = 1024;
+inline constexpr char kCatalogTable[] = "_catalog";
+inline constexpr char kNextIdentKey[] = "$nextIdent";
 
 struct CollectionMetadata {
   std::string ns;          // "db.coll"
@@ -45,6 +55,8 @@ struct CollectionMetadata {
   bson::BsonDoc options;   // the create command's options as given (for listCollections)
 
   bson::BsonDoc ToBson() const;
+  // FailedToParse for a malformed entry; NotImplemented for a hashVersion
+  // this build does not know.
   static StatusWith<CollectionMetadata> FromBson(const bson_t* doc);
 };
 
@@ -75,26 +87,43 @@ class Catalog {
   // Names of databases holding at least one collection, sorted.
   std::vector<std::string> ListDatabases() const;
 
-  // Fails with NamespaceExists (48, "Collection db.coll already exists.")
-  // or InvalidNamespace (73) for bad names.
+  // Fails with NamespaceExists (48, "Collection db.coll already exists."),
+  // InvalidNamespace (73) for bad names (ValidateNamespace), or BadValue (2)
+  // for a shard count outside [1, kMaxShards] or a malformed shard key path.
   StatusWith<std::shared_ptr<CollectionEntry>> CreateCollection(const CreateCollectionRequest& request);
   // Returns the entry when it exists, creating it with defaults otherwise
   // (implicit creation on first insert/upsert), race-free.
   StatusWith<std::shared_ptr<CollectionEntry>> GetOrCreate(std::string_view db, std::string_view name,
                                                            int default_num_shards);
-  // NamespaceNotFound (26, "ns not found") when absent.
+  // NamespaceNotFound (26, "ns not found") when absent. Entries already
+  // handed out stay usable by their holders, but their tables go away.
   Status DropCollection(std::string_view ns);
+  // Drops every collection of `db`; OK when there is none.
   Status DropDatabase(std::string_view db);
 
-  // Validation shared with commands: database and collection name rules.
+  // Validation shared with commands, with mongod's InvalidNamespace (73)
+  // messages. ValidateDbName: a database name on its own (as in a command's
+  // $db). ValidateCollectionName: a collection name on its own.
+  // ValidateNamespace: everything a new collection must satisfy (both names,
+  // system collections, total length <= 255 bytes).
   static Status ValidateDbName(std::string_view db);
   static Status ValidateCollectionName(std::string_view name);
+  static Status ValidateNamespace(std::string_view db, std::string_view name);
 
  private:
   explicit Catalog(storage::StorageEngine* engine) : engine_(engine) {}
+
+  // REQUIRES: ddl_mutex_ held.
+  StatusWith<std::shared_ptr<CollectionEntry>> CreateLocked(const CreateCollectionRequest& request);
+  Status DropLocked(const std::string& ns);
+  StatusWith<std::string> AllocateIdent(storage::Session& session);
+  // Drops every table named "<ident>" or "<ident>-...".
+  static Status DropIdentTables(storage::Session& session, const std::string& ident);
+  Status ReapOrphans(storage::Session& session, uint64_t* max_ident_seen);
+
   storage::StorageEngine* engine_;
-  mutable std::shared_mutex map_mutex_;
-  std::mutex ddl_mutex_;
+  mutable std::shared_mutex map_mutex_;  // guards collections_
+  std::mutex ddl_mutex_;                 // serialises DDL; guards next_ident_
   std::map<std::string, std::shared_ptr<CollectionEntry>, std::less<>> collections_;
   uint64_t next_ident_ = 1;
 };

@@ -14,9 +14,9 @@
 // across shards and makes _id lookups a point read.
 //
 // The hash (version 1) is FNV-1a 64 over the keystring bytes of the shard
-// key value followed by the splitmix64 finaliser; it is a compatibility
-// promise (documented in engine/README.md), since it decides where data
-// lives. Equal values of different numeric types (1, 1.0, 1L) have the same
+// key value followed by the splitmix64 finaliser (exact formula in
+// shard_router.h); it is a compatibility promise (documented in
+// engine/README.md), since it decides where data lives. Equal values of different numeric types (1, 1.0, 1L) have the same
 // keystring, so they land on the same shard.
 //
 // Per-shard document counts and data sizes are kept in memory: loaded by a
@@ -24,7 +24,7 @@
 // follow committed data only.
 //
 // Thread-safety: all methods are thread-safe; each call uses the caller's
-// Session, which must be in a transaction for writes.
+// Session (writes normally inside its transaction).
 
 #include <bson/bson.h>
 
@@ -65,6 +65,9 @@ class ShardedRecordStore {
   const std::string& shard_key_field() const { return shard_key_field_; }
   bool shard_key_is_id() const { return shard_key_field_ == "_id"; }
   std::string TableName(int shard) const;
+  // Table names of a collection: "<ident>-s<shard>" and "<ident>-id".
+  static std::string ShardTableName(const std::string& ident, int shard);
+  static std::string IdTableName(const std::string& ident);
 
   // The shard key value of a document: the value at shard_key_field
   // (missing -> null). For a shard key path through an array, MongoDB
@@ -74,12 +77,17 @@ class ShardedRecordStore {
   // Encoded partition prefix: keystring(shard key value).
   static std::string PartitionPrefix(const bson_value_t* shard_key_value);
 
-  // Writes. REQUIRES: session.in_transaction(); `doc` has an _id.
+  // Writes. Should run in a transaction (stats then follow its commit); an
+  // auto-committed write outside one updates stats at once.
+  // REQUIRES: `doc` has an _id (else BadValue); `old_doc` / the removed doc
+  // are the stored versions (their sizes are subtracted from the stats).
   // Insert fails with DuplicateKey (11000) when the _id exists; the message
   // is filled in by the caller, who knows the namespace.
   Status Insert(Session& session, const bson_t* doc);
-  // Replaces `old_doc` by `new_doc` (same _id, same shard key value).
+  // Replaces `old_doc` by `new_doc` (same _id). When the shard key value
+  // changes, the document moves to its new partition (and maybe shard).
   Status Update(Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  // NoSuchKey (4) when the document is not stored.
   Status Remove(Session& session, const bson_t* doc);
 
   // Point read by _id. Returns nullopt when absent.
@@ -89,7 +97,14 @@ class ShardedRecordStore {
   ShardStats TotalStats() const;
 
  private:
-  StatusWith<std::string> RecordKeyOf(const bson_t* doc, int* shard) const;
+  struct Placement {
+    int shard = 0;
+    std::string record_key;  // keystring(shard key value) ++ keystring(_id)
+    std::string id_key;      // keystring(_id)
+  };
+  StatusWith<Placement> PlacementOf(const bson_t* doc) const;
+  // Positions *out on the shard key value; *found = false when missing.
+  Status FindShardKey(const bson_t* doc, bson_iter_t* out, bool* found) const;
   void AddStats(int shard, int64_t count_delta, int64_t bytes_delta);
 
   std::string ident_;

@@ -13,11 +13,16 @@
 // Sessions must not outlive the StorageEngine).
 //
 // Durability: the journal (WT log) is on. Every commit writes its log
-// records to the operating system before Commit() returns, so an
+// records to the operating system before Commit() returns
+// (transaction_sync=(enabled=true,method=none): write(2), no fsync), so an
 // acknowledged write survives kill -9 of the server; FlushJournal() also
 // fsyncs (j:true), and a background thread fsyncs every
 // journal_flush_interval_ms (group commit). Checkpoints run every
-// checkpoint_interval_secs.
+// checkpoint_interval_secs. An in-memory engine has no journal and no
+// checkpoints; FlushJournal() is then a no-op.
+//
+// Tables are WiredTiger tables with key_format=u,value_format=u: keys sort
+// by memcmp of their bytes, a shorter key before its extensions.
 //
 // Thread-safety: StorageEngine methods are thread-safe.
 
@@ -41,8 +46,11 @@ struct StorageOptions {
   std::string dbpath;               // created if missing; ignored when in_memory
   bool in_memory = false;           // for unit tests
   int64_t cache_size_mb = 1024;
-  int checkpoint_interval_secs = 60;
-  int journal_flush_interval_ms = 100;
+  int checkpoint_interval_secs = 60;   // 0: no periodic checkpoints
+  int journal_flush_interval_ms = 100;  // 0: no background journal fsync
+  // Upper bound on open WT sessions (pooled sessions plus WiredTiger's own
+  // threads). The pool grows on demand up to this many.
+  int session_max = 20000;
 };
 
 class Session;
@@ -66,7 +74,14 @@ class StorageEngine {
   void ReturnSession(__wt_session* session);
 
  private:
+  friend class Session;
   StorageEngine() = default;
+  // Closes the cached cursors on `uri` of every idle pooled session and
+  // makes sessions in use drop their whole cache when returned (a table
+  // with open cursors cannot be dropped).
+  void ReleaseCursorsFor(const std::string& uri);
+  void JournalFlusherLoop();
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   StorageOptions options_;
@@ -86,16 +101,21 @@ class Session {
 
   // Tables: `name` is a plain identifier such as "coll-7-s0" (the "table:"
   // prefix is added here). Keys and values are raw bytes (key_format=u,
-  // value_format=u).
+  // value_format=u). Creating an existing table is OK. Not transactional.
   Status CreateTable(std::string_view name);
-  // Dropping a missing table is OK. REQUIRES: no transaction running.
+  // Dropping a missing table is OK. Waits (up to a few seconds) for other
+  // sessions to release cursors on the table; fails with InternalError
+  // (EBUSY) if they don't. Not transactional.
+  // REQUIRES: no transaction running; no Cursor of this session open on it.
   Status DropTable(std::string_view name);
   // Names of all tables in the data directory (without "table:").
   StatusWith<std::vector<std::string>> ListTables();
 
   // Transactions (snapshot isolation). Writes outside a transaction are
   // auto-committed one by one. A conflicting write returns WriteConflict
-  // (code 112): the caller rolls back and retries the whole unit.
+  // (code 112): the caller rolls back and retries the whole unit. After a
+  // failed write inside a transaction, only Rollback() is safe (a
+  // DuplicateKey or NoSuchKey failure leaves the transaction usable).
   Status Begin();
   Status Commit();    // REQUIRES: in a transaction
   void Rollback();    // no-op when no transaction is running
@@ -111,19 +131,22 @@ class Session {
   Status Insert(std::string_view table, std::string_view key, std::string_view value);
   // Insert or overwrite.
   Status Put(std::string_view table, std::string_view key, std::string_view value);
-  // Removing a missing key returns NoSuchKey (code 4).
+  // Removing a missing key returns NoSuchKey (code 4); inside a transaction
+  // this does not abort the transaction.
   Status Remove(std::string_view table, std::string_view key);
   // Returns nullopt when the key is absent.
   StatusWith<std::optional<std::string>> Get(std::string_view table, std::string_view key);
 
   // A forward range cursor over keys in [lower, upper) (upper empty = no
   // bound). Cached per table inside the session; reset when returned.
+  // Point operations may run on the same table while a scan is open.
   StatusWith<Cursor> Scan(std::string_view table, std::string_view lower, std::string_view upper);
 
   __wt_session* raw() { return session_; }
 
  private:
-  __wt_cursor* CachedCursor(std::string_view table, Status* status);
+  // A cached point cursor; `overwrite` selects Put semantics.
+  __wt_cursor* CachedCursor(std::string_view table, bool overwrite, Status* status);
   StorageEngine* engine_;
   __wt_session* session_;
   bool in_txn_ = false;
@@ -141,8 +164,9 @@ class Cursor {
   Cursor& operator=(Cursor&&) = delete;
   Cursor(const Cursor&) = delete;
 
-  // Advances to the next record. Returns false at the end of the range;
-  // errors are returned through *status (OK at a clean end).
+  // Advances to the next record. Returns false at the end of the range (and
+  // on every later call); errors are returned through *status (OK at a
+  // clean end).
   bool Next(Status* status);
   std::string_view key() const { return key_; }
   std::string_view value() const { return value_; }
@@ -152,6 +176,7 @@ class Cursor {
   std::string upper_;
   std::string lower_;
   bool positioned_ = false;
+  bool exhausted_ = false;  // WT cursors wrap around after the end; we don't
   std::string_view key_;
   std::string_view value_;
 };

@@ -1,0 +1,182 @@
+// tigerdoc_load: throughput and latency of insert, point read by _id and
+// $inc by _id against a running server (libmongoc, one connection per
+// thread), next to the same operations done directly on WiredTiger
+// in-process as the ceiling. See bench/README.md.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/load_runner.h"
+#include "bench/server_backend.h"
+#include "bench/wt_backend.h"
+
+namespace tigerdoc::bench {
+namespace {
+
+struct Flags {
+  std::string uri = "mongodb://127.0.0.1:27017/?directConnection=true";
+  int64_t docs = 10000;
+  double seconds = 3;
+  std::vector<int> threads = {1, 8};
+  int wt_cache_mb = 256;
+  bool server = true;
+  bool wiredtiger = true;
+};
+
+[[noreturn]] void Usage(const char* error) {
+  if (error) std::fprintf(stderr, "tigerdoc_load: %s\n", error);
+  std::fprintf(stderr,
+               "usage: tigerdoc_load [--uri URI] [--docs N] [--seconds S] [--threads 1,8]\n"
+               "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n");
+  std::exit(error ? 2 : 0);
+}
+
+Flags ParseFlags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Usage(("missing value for " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--uri") {
+      f.uri = value();
+    } else if (a == "--docs") {
+      f.docs = std::stoll(value());
+    } else if (a == "--seconds") {
+      f.seconds = std::stod(value());
+    } else if (a == "--threads") {
+      f.threads.clear();
+      std::stringstream ss(value());
+      for (std::string item; std::getline(ss, item, ',');) f.threads.push_back(std::stoi(item));
+    } else if (a == "--wt-cache-mb") {
+      f.wt_cache_mb = std::stoi(value());
+    } else if (a == "--server-only") {
+      f.wiredtiger = false;
+    } else if (a == "--wt-only") {
+      f.server = false;
+    } else if (a == "--help" || a == "-h") {
+      Usage(nullptr);
+    } else {
+      Usage(("unknown flag " + a).c_str());
+    }
+  }
+  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty()) Usage("bad --docs/--seconds/--threads");
+  return f;
+}
+
+struct Key {
+  LoadOp op;
+  int threads;
+  bool operator<(const Key& o) const {
+    return op != o.op ? op < o.op : threads < o.threads;
+  }
+};
+
+// Runs every (operation, thread count) on one backend.
+std::map<Key, LoadResult> RunAll(Backend& backend, const Flags& f) {
+  std::map<Key, LoadResult> out;
+  std::fprintf(stderr, "[%s] preloading %lld documents\n", backend.name().c_str(),
+               static_cast<long long>(f.docs));
+  Status st = backend.Reset(f.docs);
+  if (!st.ok()) {
+    std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), st.ToString().c_str());
+    return out;
+  }
+  std::atomic<int64_t> next_id{f.docs};
+  auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
+  for (int threads : f.threads) {
+    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+      std::fprintf(stderr, "[%s] %s x%d ...\n", backend.name().c_str(), LoadOpName(op), threads);
+      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id);
+      if (!r.error.empty()) std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), r.error.c_str());
+      out[{op, threads}] = r;
+    }
+  }
+  return out;
+}
+
+std::string Cell(const std::map<Key, LoadResult>& m, Key k, int which) {
+  auto it = m.find(k);
+  if (it == m.end() || !it->second.error.empty()) return "-";
+  char buf[32];
+  const LoadResult& r = it->second;
+  double v = which == 0 ? r.ops_per_sec : which == 1 ? r.p50_us : r.p99_us;
+  std::snprintf(buf, sizeof(buf), which == 0 ? "%.0f" : "%.1f", v);
+  return buf;
+}
+
+void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
+                const std::map<Key, LoadResult>& wt) {
+  std::printf("\n%-9s %5s | %12s %9s %9s %6s | %12s %9s %9s | %9s\n", "operation", "conns",
+              "server op/s", "p50 us", "p99 us", "errors", "WT op/s", "p50 us", "p99 us",
+              "server/WT");
+  std::printf("%s\n", std::string(105, '-').c_str());
+  for (int threads : f.threads) {
+    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+      Key k{op, threads};
+      std::string ratio = "-";
+      auto s = server.find(k);
+      auto w = wt.find(k);
+      if (s != server.end() && w != wt.end() && w->second.ops_per_sec > 0 && s->second.error.empty()) {
+        char buf[32];
+        std::snprintf(buf, sizeof(buf), "%.1f%%", 100.0 * s->second.ops_per_sec / w->second.ops_per_sec);
+        ratio = buf;
+      }
+      std::string errs = s != server.end() ? std::to_string(s->second.errors) : "-";
+      std::printf("%-9s %5d | %12s %9s %9s %6s | %12s %9s %9s | %9s\n", LoadOpName(op), threads,
+                  Cell(server, k, 0).c_str(), Cell(server, k, 1).c_str(), Cell(server, k, 2).c_str(),
+                  errs.c_str(), Cell(wt, k, 0).c_str(), Cell(wt, k, 1).c_str(),
+                  Cell(wt, k, 2).c_str(), ratio.c_str());
+    }
+  }
+  std::printf("\n%lld preloaded documents of %d-byte payload, %.1f s per cell; "
+              "server: %s\n",
+              static_cast<long long>(f.docs), kPayloadBytes, f.seconds, f.uri.c_str());
+}
+
+int Main(int argc, char** argv) {
+  Flags f = ParseFlags(argc, argv);
+  std::map<Key, LoadResult> server, wt;
+  bool failed = false;
+  if (f.server) {
+    ServerBackend backend(f.uri, "tigerdoc_load", "load");
+    server = RunAll(backend, f);
+    failed |= server.empty();
+  }
+  if (f.wiredtiger) {
+    std::string home_template =
+        (std::filesystem::temp_directory_path() / "tigerdoc-load-wt-XXXXXX").string();
+    if (mkdtemp(home_template.data()) == nullptr) {
+      std::perror("mkdtemp");
+      return 1;
+    }
+    {
+      auto backend = WtBackend::Open(home_template, f.wt_cache_mb);
+      if (!backend.ok()) {
+        std::fprintf(stderr, "%s\n", backend.status().ToString().c_str());
+        failed = true;
+      } else {
+        wt = RunAll(*backend.value(), f);
+        failed |= wt.empty();
+      }
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(home_template, ec);
+  }
+  PrintTable(f, server, wt);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace tigerdoc::bench
+
+int main(int argc, char** argv) { return tigerdoc::bench::Main(argc, argv); }

@@ -1,0 +1,130 @@
+#include "bench/server_backend.h"
+
+#include <mongoc/mongoc.h>
+
+#include <mutex>
+#include <vector>
+
+namespace tigerdoc::bench {
+namespace {
+
+void InitMongocOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mongoc_init();
+    std::atexit(mongoc_cleanup);
+  });
+}
+
+StatusWith<mongoc_client_t*> Connect(const std::string& uri) {
+  InitMongocOnce();
+  bson_error_t error;
+  mongoc_uri_t* parsed = mongoc_uri_new_with_error(uri.c_str(), &error);
+  if (parsed == nullptr) return Status(ErrorCode::kBadValue, "bad --uri: " + std::string(error.message));
+  mongoc_client_t* client = mongoc_client_new_from_uri(parsed);
+  mongoc_uri_destroy(parsed);
+  if (client == nullptr) return Status(ErrorCode::kBadValue, "cannot create a client for " + uri);
+  mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
+  // Fail now, not in the middle of a measurement, when nobody is there.
+  bson_t ping = BSON_INITIALIZER;
+  BSON_APPEND_INT32(&ping, "ping", 1);
+  bool ok = mongoc_client_command_simple(client, "admin", &ping, nullptr, nullptr, &error);
+  bson_destroy(&ping);
+  if (!ok) {
+    mongoc_client_destroy(client);
+    return Status(ErrorCode::kHostUnreachable, "ping " + uri + ": " + error.message);
+  }
+  return client;
+}
+
+class ServerWorker : public Worker {
+ public:
+  ServerWorker(mongoc_client_t* client, const std::string& db, const std::string& coll)
+      : client_(client), coll_(mongoc_client_get_collection(client, db.c_str(), coll.c_str())) {
+    BSON_APPEND_INT64(&find_opts_, "limit", 1);
+    BSON_APPEND_BOOL(&find_opts_, "singleBatch", true);
+    bson_t inc;
+    BSON_APPEND_DOCUMENT_BEGIN(&update_, "$inc", &inc);
+    BSON_APPEND_INT32(&inc, "n", 1);
+    bson_append_document_end(&update_, &inc);
+  }
+  ~ServerWorker() override {
+    bson_destroy(&find_opts_);
+    bson_destroy(&update_);
+    mongoc_collection_destroy(coll_);
+    mongoc_client_destroy(client_);
+  }
+
+  bool Insert(int64_t id) override {
+    bson::BsonDoc doc = MakeLoadDoc(id);
+    return mongoc_collection_insert_one(coll_, doc.get(), nullptr, nullptr, nullptr);
+  }
+
+  bool ReadById(int64_t id) override {
+    bson_t filter = BSON_INITIALIZER;
+    BSON_APPEND_INT64(&filter, "_id", id);
+    mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll_, &filter, &find_opts_, nullptr);
+    const bson_t* doc = nullptr;
+    bool found = mongoc_cursor_next(cursor, &doc);
+    bool ok = found && !mongoc_cursor_error(cursor, nullptr);
+    mongoc_cursor_destroy(cursor);
+    bson_destroy(&filter);
+    return ok;
+  }
+
+  bool IncrementById(int64_t id) override {
+    bson_t filter = BSON_INITIALIZER;
+    BSON_APPEND_INT64(&filter, "_id", id);
+    bson_t reply;
+    bool ok = mongoc_collection_update_one(coll_, &filter, &update_, nullptr, &reply, nullptr);
+    // A miss is an error for the benchmark: every id it updates exists.
+    bson_iter_t it;
+    if (ok && bson_iter_init_find(&it, &reply, "matchedCount")) ok = bson_iter_as_int64(&it) == 1;
+    bson_destroy(&reply);
+    bson_destroy(&filter);
+    return ok;
+  }
+
+ private:
+  mongoc_client_t* client_;
+  mongoc_collection_t* coll_;
+  bson_t find_opts_ = BSON_INITIALIZER;
+  bson_t update_ = BSON_INITIALIZER;
+};
+
+}  // namespace
+
+ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll)
+    : uri_(std::move(uri)), db_(std::move(db)), coll_(std::move(coll)) {}
+
+Status ServerBackend::Reset(int64_t count) {
+  ASSIGN_OR_RETURN(mongoc_client_t* client, Connect(uri_));
+  mongoc_collection_t* coll = mongoc_client_get_collection(client, db_.c_str(), coll_.c_str());
+  bson_error_t error;
+  // Dropping a missing collection fails on MongoDB < 7.0: not an error here.
+  mongoc_collection_drop(coll, &error);
+  Status st;
+  constexpr int64_t kBatch = 1000;
+  for (int64_t start = 0; start < count && st.ok(); start += kBatch) {
+    std::vector<bson::BsonDoc> docs;
+    for (int64_t id = start; id < std::min(count, start + kBatch); ++id) docs.push_back(MakeLoadDoc(id));
+    // A plain array: bson_t is over-aligned, so std::vector<const bson_t*>
+    // draws -Wignored-attributes.
+    const bson_t** ptrs = new const bson_t*[docs.size()];
+    for (size_t i = 0; i < docs.size(); ++i) ptrs[i] = docs[i].get();
+    if (!mongoc_collection_insert_many(coll, ptrs, docs.size(), nullptr, nullptr, &error)) {
+      st = Status(ErrorCode::kOperationFailed, std::string("preload insert_many: ") + error.message);
+    }
+    delete[] ptrs;
+  }
+  mongoc_collection_destroy(coll);
+  mongoc_client_destroy(client);
+  return st;
+}
+
+StatusWith<std::unique_ptr<Worker>> ServerBackend::NewWorker() {
+  ASSIGN_OR_RETURN(mongoc_client_t* client, Connect(uri_));
+  return std::unique_ptr<Worker>(new ServerWorker(client, db_, coll_));
+}
+
+}  // namespace tigerdoc::bench

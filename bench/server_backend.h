@@ -1,0 +1,27 @@
+#pragma once
+// ServerBackend: the load against a running tigerdoc (or any MongoDB)
+// server through libmongoc. Each Worker owns its own mongoc_client_t, so N
+// workers are N connections. Operations use the driver's ordinary helpers
+// (insert_one, find with limit 1, update_one) with the default write
+// concern, as an application would.
+
+#include <memory>
+#include <string>
+
+#include "bench/load_backend.h"
+
+namespace tigerdoc::bench {
+
+class ServerBackend : public Backend {
+ public:
+  // `uri` is a MongoDB connection string; documents go to db.coll.
+  ServerBackend(std::string uri, std::string db, std::string coll);
+  std::string name() const override { return "tigerdoc"; }
+  Status Reset(int64_t count) override;
+  StatusWith<std::unique_ptr<Worker>> NewWorker() override;
+
+ private:
+  std::string uri_, db_, coll_;
+};
+
+}  // namespace tigerdoc::bench

@@ -1,0 +1,265 @@
+// Catalog: loading, DDL ordering, ident allocation and orphan reaping.
+
+#include "engine/catalog/catalog.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace tigerdoc::catalog {
+
+namespace {
+
+using storage::Session;
+using storage::ShardedRecordStore;
+
+// "c<digits>" -> the number; 0 when `stem` is not an ident.
+uint64_t IdentNumber(std::string_view stem) {
+  if (stem.size() < 2 || stem[0] != 'c' || stem.size() > 20) return 0;
+  uint64_t n = 0;
+  for (char c : stem.substr(1)) {
+    if (c < '0' || c > '9') return 0;
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return n;
+}
+
+// The ident a table belongs to: the part of its name before the first '-'.
+std::string_view StemOf(std::string_view table) { return table.substr(0, table.find('-')); }
+
+Status ValidateShardKeyField(std::string_view field) {
+  if (field.empty()) return Status(ErrorCode::kBadValue, "shard key field name cannot be empty");
+  if (field.find('\0') != std::string_view::npos) {
+    return Status(ErrorCode::kBadValue, "shard key field name cannot contain null characters");
+  }
+  size_t start = 0;
+  for (;;) {
+    size_t dot = field.find('.', start);
+    std::string_view part = field.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    if (part.empty()) {
+      return Status(ErrorCode::kBadValue,
+                    "shard key field '" + std::string(field) + "' has an empty path component");
+    }
+    if (part.front() == '$') {
+      return Status(ErrorCode::kBadValue,
+                    "shard key field '" + std::string(field) + "' cannot start with '$'");
+    }
+    if (dot == std::string_view::npos) return Status::OK();
+    start = dot + 1;
+  }
+}
+
+std::string_view AsView(const bson::BsonDoc& doc) { return doc.bytes(); }
+
+}  // namespace
+
+StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engine) {
+  std::unique_ptr<Catalog> catalog(new Catalog(engine));
+  Session session = engine->NewSession();
+  RETURN_IF_ERROR(session.CreateTable(kCatalogTable));
+
+  uint64_t persisted_next = 1, max_entry = 0;
+  {
+    ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(kCatalogTable, "", ""));
+    Status status;
+    while (cursor.Next(&status)) {
+      const auto* data = reinterpret_cast<const uint8_t*>(cursor.value().data());
+      ASSIGN_OR_RETURN(bson::BsonDoc doc, bson::BsonDoc::FromBytes(data, cursor.value().size()));
+      if (cursor.key() == kNextIdentKey) {
+        bson_iter_t it;
+        if (bson_iter_init_find(&it, doc.get(), "nextIdent") &&
+            (BSON_ITER_HOLDS_INT64(&it) || BSON_ITER_HOLDS_INT32(&it))) {
+          persisted_next = static_cast<uint64_t>(std::max<int64_t>(1, bson_iter_as_int64(&it)));
+        }
+        continue;
+      }
+      auto metadata = CollectionMetadata::FromBson(doc.get());
+      if (!metadata.ok()) {
+        return metadata.status().WithContext("catalog entry '" + std::string(cursor.key()) +
+                                             "': ");
+      }
+      auto entry = std::make_shared<CollectionEntry>();
+      entry->metadata = std::move(metadata).value();
+      max_entry = std::max(max_entry, IdentNumber(entry->metadata.ident));
+      entry->store = std::make_unique<ShardedRecordStore>(
+          entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field);
+      catalog->collections_.emplace(entry->metadata.ns, std::move(entry));
+    }
+    RETURN_IF_ERROR(status);
+  }
+  for (auto& [ns, entry] : catalog->collections_) {
+    RETURN_IF_ERROR(entry->store->LoadStats(session).WithContext("loading stats of " + ns + ": "));
+  }
+
+  uint64_t max_table = 0;
+  RETURN_IF_ERROR(catalog->ReapOrphans(session, &max_table));
+  // The persisted counter alone would do; the maxima guard against an older
+  // data directory or a counter row lost with a partial write.
+  catalog->next_ident_ = std::max({persisted_next, max_entry + 1, max_table + 1});
+  return catalog;
+}
+
+Status Catalog::ReapOrphans(Session& session, uint64_t* max_ident_seen) {
+  std::set<std::string, std::less<>> known;
+  for (const auto& [ns, entry] : collections_) known.insert(entry->metadata.ident);
+  ASSIGN_OR_RETURN(std::vector<std::string> tables, session.ListTables());
+  *max_ident_seen = 0;
+  for (const std::string& table : tables) {
+    std::string_view stem = StemOf(table);
+    uint64_t number = IdentNumber(stem);
+    if (number == 0) continue;  // not a collection table ("_catalog", ...)
+    *max_ident_seen = std::max(*max_ident_seen, number);
+    if (known.count(stem) != 0) continue;
+    Status dropped = session.DropTable(table);
+    if (!dropped.ok()) {
+      // Not fatal: the table is unreachable, and the next start tries again.
+      std::fprintf(stderr, "catalog: cannot drop orphaned table %s: %s\n", table.c_str(),
+                   dropped.ToString().c_str());
+    }
+  }
+  return Status::OK();
+}
+
+std::shared_ptr<CollectionEntry> Catalog::Lookup(std::string_view ns) const {
+  std::shared_lock<std::shared_mutex> lock(map_mutex_);
+  auto it = collections_.find(ns);
+  return it == collections_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<CollectionEntry>> Catalog::List(std::string_view db) const {
+  std::shared_lock<std::shared_mutex> lock(map_mutex_);
+  std::vector<std::shared_ptr<CollectionEntry>> out;
+  for (const auto& [ns, entry] : collections_) {
+    if (db.empty() || entry->metadata.db == db) out.push_back(entry);
+  }
+  return out;
+}
+
+std::vector<std::string> Catalog::ListDatabases() const {
+  std::shared_lock<std::shared_mutex> lock(map_mutex_);
+  std::set<std::string> dbs;
+  for (const auto& [ns, entry] : collections_) dbs.insert(entry->metadata.db);
+  return {dbs.begin(), dbs.end()};
+}
+
+StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateCollection(
+    const CreateCollectionRequest& request) {
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  return CreateLocked(request);
+}
+
+StatusWith<std::shared_ptr<CollectionEntry>> Catalog::GetOrCreate(std::string_view db,
+                                                                 std::string_view name,
+                                                                 int default_num_shards) {
+  std::string ns = std::string(db) + "." + std::string(name);
+  if (auto entry = Lookup(ns)) return entry;
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  // Another thread may have created it while we waited for the DDL mutex.
+  if (auto entry = Lookup(ns)) return entry;
+  CreateCollectionRequest request;
+  request.db = std::string(db);
+  request.name = std::string(name);
+  request.num_shards = default_num_shards;
+  return CreateLocked(request);
+}
+
+StatusWith<std::string> Catalog::AllocateIdent(Session& session) {
+  const uint64_t number = next_ident_;
+  bson::BsonDoc counter;
+  BSON_APPEND_INT64(counter.mutable_get(), "nextIdent", static_cast<int64_t>(number + 1));
+  // Persisted before the ident is used, so that even a crash right after
+  // creating the tables never hands the same ident out twice.
+  RETURN_IF_ERROR(session.Put(kCatalogTable, kNextIdentKey, AsView(counter)));
+  next_ident_ = number + 1;
+  std::string ident = std::to_string(number);
+  ident.insert(ident.begin(), 'c');
+  return ident;
+}
+
+StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
+    const CreateCollectionRequest& request) {
+  RETURN_IF_ERROR(ValidateNamespace(request.db, request.name));
+  RETURN_IF_ERROR(ValidateShardKeyField(request.shard_key_field));
+  if (request.num_shards < 1 || request.num_shards > kMaxShards) {
+    return Status(ErrorCode::kBadValue, "number of shards must be between 1 and " +
+                                            std::to_string(kMaxShards) + ", got " +
+                                            std::to_string(request.num_shards));
+  }
+  const std::string ns = request.db + "." + request.name;
+  if (Lookup(ns) != nullptr) {
+    return Status(ErrorCode::kNamespaceExists, "Collection " + ns + " already exists.");
+  }
+
+  Session session = engine_->NewSession();
+  ASSIGN_OR_RETURN(std::string ident, AllocateIdent(session));
+
+  auto entry = std::make_shared<CollectionEntry>();
+  CollectionMetadata& md = entry->metadata;
+  md.ns = ns;
+  md.db = request.db;
+  md.name = request.name;
+  md.ident = ident;
+  md.shard_key_field = request.shard_key_field;
+  md.num_shards = request.num_shards;
+  md.options = request.options.Copy();
+
+  // Tables first, then the entry: a crash in between leaves only orphans.
+  Status created = ShardedRecordStore::CreateTables(session, ident, md.num_shards,
+                                                    md.shard_key_field == "_id");
+  if (created.ok()) {
+    created = session.Insert(kCatalogTable, ns, AsView(md.ToBson()));
+  }
+  if (!created.ok()) {
+    static_cast<void>(DropIdentTables(session, ident));  // best effort; the reaper is the backstop
+    return created;
+  }
+  entry->store = std::make_unique<ShardedRecordStore>(ident, md.num_shards, md.shard_key_field);
+  {
+    std::unique_lock<std::shared_mutex> lock(map_mutex_);
+    collections_.emplace(ns, entry);
+  }
+  return entry;
+}
+
+Status Catalog::DropCollection(std::string_view ns) {
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  return DropLocked(std::string(ns));
+}
+
+Status Catalog::DropDatabase(std::string_view db) {
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  for (const auto& entry : List(db)) RETURN_IF_ERROR(DropLocked(entry->metadata.ns));
+  return Status::OK();
+}
+
+Status Catalog::DropLocked(const std::string& ns) {
+  std::shared_ptr<CollectionEntry> entry = Lookup(ns);
+  if (entry == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  Session session = engine_->NewSession();
+  // The entry first, then the tables: a crash in between leaves only orphans.
+  RETURN_IF_ERROR(session.Remove(kCatalogTable, ns));
+  {
+    std::unique_lock<std::shared_mutex> lock(map_mutex_);
+    collections_.erase(ns);
+  }
+  Status dropped = DropIdentTables(session, entry->metadata.ident);
+  if (!dropped.ok()) {
+    // The collection is gone for clients; its tables are reaped at the next start.
+    std::fprintf(stderr, "catalog: dropped %s but not all of its tables: %s\n", ns.c_str(),
+                 dropped.ToString().c_str());
+  }
+  return Status::OK();
+}
+
+Status Catalog::DropIdentTables(Session& session, const std::string& ident) {
+  ASSIGN_OR_RETURN(std::vector<std::string> tables, session.ListTables());
+  Status first;
+  for (const std::string& table : tables) {
+    if (StemOf(table) != ident) continue;
+    Status st = session.DropTable(table);
+    if (first.ok()) first = st;
+  }
+  return first;
+}
+
+}  // namespace tigerdoc::catalog

@@ -1,0 +1,61 @@
+#include "engine/document_rules.h"
+
+#include <string>
+
+namespace tigerdoc::engine {
+
+StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc) {
+  bson_iter_t it;
+  bool has_id = bson_iter_init_find(&it, doc, "_id");
+  if (has_id) {
+    bson_type_t type = bson_iter_type(&it);
+    const char* bad = type == BSON_TYPE_ARRAY       ? "array"
+                      : type == BSON_TYPE_REGEX     ? "regex"
+                      : type == BSON_TYPE_UNDEFINED ? "undefined"
+                                                    : nullptr;
+    if (bad) {
+      return Status(ErrorCode::kInvalidIdField,
+                    std::string("The '_id' value cannot be of type ") + bad);
+    }
+    // Already first: keep the bytes as they are.
+    bson_iter_t first;
+    if (bson_iter_init(&first, doc) && bson_iter_next(&first) &&
+        std::string_view(bson_iter_key(&first)) == "_id") {
+      return bson::BsonDoc::CopyOf(doc);
+    }
+  }
+  bson::BsonDoc out;
+  if (has_id) {
+    bson_append_iter(out.mutable_get(), "_id", 3, &it);
+  } else {
+    bson_oid_t oid;
+    bson_oid_init(&oid, nullptr);
+    bson_append_oid(out.mutable_get(), "_id", 3, &oid);
+  }
+  bson_iter_t all;
+  bson_iter_init(&all, doc);
+  while (bson_iter_next(&all)) {
+    if (std::string_view(bson_iter_key(&all)) == "_id") continue;
+    bson_append_iter(out.mutable_get(), bson_iter_key(&all), -1, &all);
+  }
+  return out;
+}
+
+bson::BsonDoc IdOf(const bson_t* doc) {
+  bson_iter_t it;
+  INVARIANT(bson_iter_init_find(&it, doc, "_id"));
+  bson::BsonDoc out;
+  bson_append_iter(out.mutable_get(), "", 0, &it);
+  return out;
+}
+
+bson::BsonDoc Rename(const bson_t* one_value_doc, const char* field) {
+  bson::BsonDoc out;
+  bson_iter_t it;
+  if (bson_iter_init(&it, one_value_doc) && bson_iter_next(&it)) {
+    bson_append_iter(out.mutable_get(), field, -1, &it);
+  }
+  return out;
+}
+
+}  // namespace tigerdoc::engine

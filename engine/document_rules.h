@@ -1,0 +1,26 @@
+#pragma once
+// Rules every stored document obeys, shared by insert, update and upsert:
+// _id present, first and of a storable type; size within the collection's
+// limit (16 MiB by default, MongoDB's maxBsonObjectSize).
+
+#include <bson/bson.h>
+
+#include <cstdint>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+
+namespace tigerdoc::engine {
+
+// Returns `doc` with _id as its first field, generating an ObjectId when
+// absent. InvalidIdField (53) for an _id that is an array, regex or
+// undefined ("The '_id' value cannot be of type array").
+StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc);
+
+// The _id value of a stored document as {"": value}; REQUIRES: it has one.
+bson::BsonDoc IdOf(const bson_t* doc);
+
+// {<field>: value} from {"": value}, for messages and keyValue fields.
+bson::BsonDoc Rename(const bson_t* one_value_doc, const char* field);
+
+}  // namespace tigerdoc::engine

@@ -1,0 +1,455 @@
+#include "engine/engine.h"
+
+#include <chrono>
+#include <string>
+
+#include "engine/bson/shell_string.h"
+#include "engine/document_rules.h"
+#include "engine/query/matcher/matcher.h"
+#include "engine/query/plan_executor.h"
+#include "engine/update/update_driver.h"
+#include "engine/write_unit.h"
+
+namespace tigerdoc::engine {
+namespace {
+
+constexpr int64_t kDefaultFirstBatch = 101;
+// A reply holds at most 16 MiB of documents (maxBsonObjectSize); batches
+// stop short of that so the reply envelope still fits.
+constexpr int64_t kMaxBatchBytes = 16 * 1024 * 1024 - 64 * 1024;
+
+std::string Namespace(std::string_view db, std::string_view coll) {
+  return std::string(db) + "." + std::string(coll);
+}
+
+// MongoDB's duplicate key error: message, keyPattern and keyValue.
+Status DuplicateIdError(const std::string& ns, const bson_t* doc) {
+  bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
+  std::string message = "E11000 duplicate key error collection: " + ns +
+                        " index: _id_ dup key: " + bson::ToShellString(id.get());
+  bson::BsonDoc extra;
+  bson_t pattern;
+  bson_append_document_begin(extra.mutable_get(), "keyPattern", -1, &pattern);
+  BSON_APPEND_INT32(&pattern, "_id", 1);
+  bson_append_document_end(extra.mutable_get(), &pattern);
+  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", id.get());
+  return Status(ErrorCode::kDuplicateKey, message, std::string(extra.bytes()));
+}
+
+Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
+  if (static_cast<int64_t>(doc->len) <= max_bytes) return Status::OK();
+  if (is_update) {
+    return Status(ErrorCode::kLocation17419, "Resulting document after update is larger than " +
+                                                 std::to_string(max_bytes));
+  }
+  return Status(ErrorCode::kBSONObjectTooLarge,
+                "object to insert too large. size in bytes: " + std::to_string(doc->len) +
+                    ", max size: " + std::to_string(max_bytes));
+}
+
+// Inserts one document that already has its _id first, inside the running
+// transaction, turning a duplicate into MongoDB's message.
+Status InsertInUnit(storage::Session& session, const catalog::CollectionEntry& coll,
+                    const bson_t* doc) {
+  Status status = coll.store->Insert(session, doc);
+  if (status.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll.metadata.ns, doc);
+  return status;
+}
+
+// The _ids of the documents a write statement targets, in scan order.
+StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
+                                                   std::shared_ptr<catalog::CollectionEntry> coll,
+                                                   const bson_t* filter, bool only_first) {
+  query::FindSpec spec;
+  spec.filter = bson::BsonDoc::CopyOf(filter);
+  spec.limit = only_first ? 1 : 0;
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  std::vector<bson::BsonDoc> docs;
+  bool exhausted = false;
+  while (!exhausted) {
+    RETURN_IF_ERROR(exec->FillBatch(session, 1000, kMaxBatchBytes, &docs, &exhausted));
+  }
+  std::vector<bson::BsonDoc> ids;
+  ids.reserve(docs.size());
+  for (const bson::BsonDoc& doc : docs) ids.push_back(IdOf(doc.get()));
+  return ids;
+}
+
+const bson_value_t* FirstValue(const bson::BsonDoc& one_value_doc, bson_iter_t* it) {
+  INVARIANT(bson_iter_init(it, one_value_doc.get()) && bson_iter_next(it));
+  return bson_iter_value(it);
+}
+
+}  // namespace
+
+StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
+  std::unique_ptr<Engine> engine(new Engine());
+  engine->options_ = options;
+  ASSIGN_OR_RETURN(engine->storage_, storage::StorageEngine::Open(options.storage));
+  ASSIGN_OR_RETURN(engine->catalog_, catalog::Catalog::Open(engine->storage_.get()));
+  engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
+  engine->reaper_ = std::thread([e = engine.get()] { e->ReapCursorsUntilStopped(); });
+  return engine;
+}
+
+void Engine::ReapCursorsUntilStopped() {
+  std::unique_lock<std::mutex> lock(reaper_mutex_);
+  while (!stopping_) {
+    reaper_wakeup_.wait_for(lock, options_.cursor_reap_interval);
+    if (!stopping_) cursors_->ReapIdle();
+  }
+}
+
+Engine::~Engine() {
+  {
+    std::lock_guard<std::mutex> lock(reaper_mutex_);
+    stopping_ = true;
+  }
+  reaper_wakeup_.notify_all();
+  if (reaper_.joinable()) reaper_.join();
+  // Cursors hold collection entries; release them before the catalog and
+  // storage they point into.
+  cursors_.reset();
+  catalog_.reset();
+  storage_.reset();
+}
+
+Status Engine::CreateCollection(const CreateParams& params) {
+  catalog::CreateCollectionRequest request;
+  request.db = params.db;
+  request.name = params.name;
+  request.shard_key_field = params.shard_key_field.value_or("_id");
+  request.num_shards = params.num_shards.value_or(options_.default_shards);
+  request.options = params.options.Copy();
+  return catalog_->CreateCollection(request).status();
+}
+
+Status Engine::DropCollection(std::string_view db, std::string_view name) {
+  return catalog_->DropCollection(Namespace(db, name));
+}
+
+Status Engine::DropDatabase(std::string_view db) { return catalog_->DropDatabase(db); }
+
+StatusWith<InsertResult> Engine::InsertOne(std::string_view db, std::string_view coll_name,
+                                           bson::BsonDoc input) {
+  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
+  ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
+  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
+  storage::Session session = storage_->NewSession();
+  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
+  return InsertResult{IdOf(doc.get())};
+}
+
+StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
+                                        const UpdateStatement& statement) {
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
+  ASSIGN_OR_RETURN(update::UpdateDriver driver, update::UpdateDriver::Parse(statement.update.get()));
+  if (statement.multi && driver.is_replacement()) {
+    return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
+  }
+  UpdateResult result;
+  storage::Session session = storage_->NewSession();
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
+  if (coll) {
+    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
+                     MatchingIds(session, coll, statement.query.get(), !statement.multi));
+    for (const bson::BsonDoc& id : ids) {
+      bool matched = false;
+      bool modified = false;
+      Status status = RunWriteUnit(session, [&]() -> Status {
+        matched = modified = false;
+        bson_iter_t it;
+        ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
+                         coll->store->FindById(session, FirstValue(id, &it)));
+        // Re-check inside the transaction: a concurrent writer may have
+        // changed or removed the document since the scan.
+        if (!current || !matcher->Matches(current->get())) return Status::OK();
+        matched = true;
+        ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false));
+        if (!applied.modified) return Status::OK();
+        RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll->metadata.max_document_bytes, true));
+        modified = true;
+        // The store moves the document when its shard key value changed.
+        return coll->store->Update(session, current->get(), applied.doc.get());
+      });
+      RETURN_IF_ERROR(status);
+      result.matched += matched ? 1 : 0;
+      result.modified += modified ? 1 : 0;
+    }
+  }
+  if (result.matched > 0 || !statement.upsert) return result;
+
+  // Upsert: seed from the filter's equality fields, then apply the update
+  // as an insert ($setOnInsert included).
+  bson::BsonDoc new_doc;
+  if (driver.is_replacement()) {
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(bson::BsonDoc().get(), true));
+    new_doc = std::move(applied.doc);
+    // A replacement upsert keeps an _id fixed by the filter.
+    ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(statement.query.get()));
+    bson_iter_t seed_id;
+    bson_iter_t replacement_id;
+    if (bson_iter_init_find(&seed_id, seed.get(), "_id") &&
+        !bson_iter_init_find(&replacement_id, new_doc.get(), "_id")) {
+      bson::BsonDoc with_id;
+      bson_append_iter(with_id.mutable_get(), "_id", 3, &seed_id);
+      bson_concat(with_id.mutable_get(), new_doc.get());
+      new_doc = std::move(with_id);
+    }
+  } else {
+    ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(statement.query.get()));
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(seed.get(), true));
+    new_doc = std::move(applied.doc);
+  }
+  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(new_doc.get()));
+  ASSIGN_OR_RETURN(coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
+  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
+  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
+  result.matched = 1;
+  result.upserted_id = IdOf(doc.get());
+  return result;
+}
+
+StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view coll_name,
+                                        const DeleteStatement& statement) {
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
+  DeleteResult result;
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
+  if (!coll) return result;
+  storage::Session session = storage_->NewSession();
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
+                   MatchingIds(session, coll, statement.query.get(), statement.limit == 1));
+  for (const bson::BsonDoc& id : ids) {
+    bool deleted = false;
+    RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
+      deleted = false;
+      bson_iter_t it;
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
+                       coll->store->FindById(session, FirstValue(id, &it)));
+      if (!current || !matcher->Matches(current->get())) return Status::OK();
+      RETURN_IF_ERROR(coll->store->Remove(session, current->get()));
+      deleted = true;
+      return Status::OK();
+    }));
+    result.deleted += deleted ? 1 : 0;
+  }
+  return result;
+}
+
+StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
+  std::string ns = Namespace(params.db, params.coll);
+  query::FindSpec spec;
+  spec.filter = params.filter.Copy();
+  spec.projection = params.projection.Copy();
+  spec.sort = params.sort.Copy();
+  spec.skip = params.skip;
+  spec.limit = params.limit;
+  spec.allow_disk_use = params.allow_disk_use;
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(catalog_->Lookup(ns), std::move(spec)));
+
+  CursorBatch batch;
+  batch.ns = ns;
+  bool exhausted = false;
+  int64_t first_batch = params.batch_size.value_or(kDefaultFirstBatch);
+  if (first_batch > 0) {
+    storage::Session session = storage_->NewSession();
+    RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
+  }
+  if (!exhausted && !params.single_batch) {
+    batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout);
+  }
+  return batch;
+}
+
+StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
+  std::string ns = Namespace(params.db, params.coll);
+  ASSIGN_OR_RETURN(std::unique_ptr<query::ClientCursor> cursor,
+                   cursors_->CheckOut(params.cursor_id, ns));
+  CursorBatch batch;
+  batch.ns = ns;
+  bool exhausted = false;
+  int64_t max_docs = params.batch_size.value_or(INT64_MAX);
+  {
+    storage::Session session = storage_->NewSession();
+    // An error kills the cursor, as in MongoDB.
+    RETURN_IF_ERROR(cursor->executor->FillBatch(session, max_docs, kMaxBatchBytes, &batch.docs,
+                                                &exhausted));
+  }
+  if (!exhausted) {
+    batch.cursor_id = cursor->id;
+    cursors_->CheckIn(std::move(cursor));
+  }
+  return batch;
+}
+
+StatusWith<int64_t> Engine::Count(const CountParams& params) {
+  std::shared_ptr<catalog::CollectionEntry> coll =
+      catalog_->Lookup(Namespace(params.db, params.coll));
+  if (!coll) return int64_t{0};
+  if (params.filter.empty()) {
+    // Collection metadata answers an unfiltered count, as in MongoDB.
+    int64_t n = coll->store->TotalStats().count - params.skip;
+    if (n < 0) n = 0;
+    if (params.limit > 0 && n > params.limit) n = params.limit;
+    return n;
+  }
+  query::FindSpec spec;
+  spec.filter = params.filter.Copy();
+  spec.skip = params.skip;
+  spec.limit = params.limit;
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  storage::Session session = storage_->NewSession();
+  return exec->CountAll(session);
+}
+
+}  // namespace tigerdoc::engine
+
+namespace tigerdoc::engine {
+namespace {
+
+std::string ShardName(int shard) { return "shard" + std::to_string(shard); }
+
+// The shard-local plan: COLLSCAN (over the whole table or one partition's
+// key range), under SORT when the query sorts, under PROJECTION_DEFAULT
+// when it projects.
+void AppendShardPlan(bson_t* parent, const char* field, const FindParams& params, bool partition_scan, const query::ShardExecStats* stats,
+                     bool with_stats) {
+  // Built inside-out: the scan is innermost.
+  bson::BsonDoc scan;
+  BSON_APPEND_UTF8(scan.mutable_get(), "stage", "COLLSCAN");
+  if (!params.filter.empty()) BSON_APPEND_DOCUMENT(scan.mutable_get(), "filter", params.filter.get());
+  BSON_APPEND_UTF8(scan.mutable_get(), "direction", "forward");
+  BSON_APPEND_BOOL(scan.mutable_get(), "partitionScan", partition_scan);
+  if (with_stats && stats) {
+    BSON_APPEND_INT64(scan.mutable_get(), "nReturned", stats->n_returned);
+    BSON_APPEND_INT64(scan.mutable_get(), "docsExamined", stats->docs_examined);
+  }
+  bson::BsonDoc top = std::move(scan);
+  auto wrap = [&](const char* stage, const char* spec_field, const bson::BsonDoc& spec) {
+    bson::BsonDoc outer;
+    BSON_APPEND_UTF8(outer.mutable_get(), "stage", stage);
+    BSON_APPEND_DOCUMENT(outer.mutable_get(), spec_field, spec.get());
+    BSON_APPEND_DOCUMENT(outer.mutable_get(), "inputStage", top.get());
+    top = std::move(outer);
+  };
+  if (!params.sort.empty()) wrap("SORT", "sortPattern", params.sort);
+  if (!params.projection.empty()) wrap("PROJECTION_DEFAULT", "transformBy", params.projection);
+  BSON_APPEND_DOCUMENT(parent, field, top.get());
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainVerbosity verbosity) {
+  std::string ns = Namespace(params.db, params.coll);
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
+  query::FindSpec spec;
+  spec.filter = params.filter.Copy();
+  spec.projection = params.projection.Copy();
+  spec.sort = params.sort.Copy();
+  spec.skip = params.skip;
+  spec.limit = params.limit;
+  spec.allow_disk_use = params.allow_disk_use;
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+
+  bool with_stats = verbosity != ExplainVerbosity::kQueryPlanner;
+  auto started = std::chrono::steady_clock::now();
+  int64_t n_returned = 0;
+  if (with_stats) {
+    storage::Session session = storage_->NewSession();
+    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session));
+  }
+  int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - started).count();
+
+  std::vector<int> shards;
+  for (const query::ScanRange& range : exec->ranges()) {
+    if (shards.empty() || shards.back() != range.shard) shards.push_back(range.shard);
+  }
+  const char* merge_stage = shards.size() == 1 ? "SINGLE_SHARD"
+                            : params.sort.empty() ? "SHARD_MERGE"
+                                                  : "SHARD_MERGE_SORT";
+  auto stats_of = [&](int shard) -> const query::ShardExecStats* {
+    for (const auto& s : exec->shard_stats()) {
+      if (s.shard == shard) return &s;
+    }
+    return nullptr;
+  };
+
+  bson::BsonDoc out;
+  bson_t planner, winning, shard_list;
+  bson_append_document_begin(out.mutable_get(), "queryPlanner", -1, &planner);
+  BSON_APPEND_UTF8(&planner, "namespace", ns.c_str());
+  BSON_APPEND_DOCUMENT(&planner, "parsedQuery", params.filter.get());
+  bson_append_document_begin(&planner, "winningPlan", -1, &winning);
+  BSON_APPEND_UTF8(&winning, "stage", merge_stage);
+  bson_append_array_begin(&winning, "shards", -1, &shard_list);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    bson_t entry;
+    std::string key = std::to_string(i);
+    bson_append_document_begin(&shard_list, key.c_str(), -1, &entry);
+    BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
+    AppendShardPlan(&entry, "winningPlan", params, exec->targeted(), nullptr, false);
+    bson_append_document_end(&shard_list, &entry);
+  }
+  bson_append_array_end(&winning, &shard_list);
+  bson_append_document_end(&planner, &winning);
+  bson_t rejected;
+  bson_append_array_begin(&planner, "rejectedPlans", -1, &rejected);
+  bson_append_array_end(&planner, &rejected);
+  bson_append_document_end(out.mutable_get(), &planner);
+
+  if (with_stats) {
+    bson_t stats, stages, shard_stats;
+    bson_append_document_begin(out.mutable_get(), "executionStats", -1, &stats);
+    BSON_APPEND_BOOL(&stats, "executionSuccess", true);
+    BSON_APPEND_INT64(&stats, "nReturned", n_returned);
+    BSON_APPEND_INT64(&stats, "executionTimeMillis", millis);
+    BSON_APPEND_INT64(&stats, "totalKeysExamined", 0);
+    BSON_APPEND_INT64(&stats, "totalDocsExamined", exec->total_docs_examined());
+    bson_append_document_begin(&stats, "executionStages", -1, &stages);
+    BSON_APPEND_UTF8(&stages, "stage", merge_stage);
+    BSON_APPEND_INT64(&stages, "nReturned", n_returned);
+    BSON_APPEND_INT64(&stages, "executionTimeMillis", millis);
+    BSON_APPEND_INT64(&stages, "totalKeysExamined", 0);
+    BSON_APPEND_INT64(&stages, "totalDocsExamined", exec->total_docs_examined());
+    bson_append_array_begin(&stages, "shards", -1, &shard_stats);
+    for (size_t i = 0; i < shards.size(); ++i) {
+      const query::ShardExecStats* s = stats_of(shards[i]);
+      bson_t entry;
+      std::string key = std::to_string(i);
+      bson_append_document_begin(&shard_stats, key.c_str(), -1, &entry);
+      BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
+      BSON_APPEND_BOOL(&entry, "executionSuccess", true);
+      BSON_APPEND_INT64(&entry, "nReturned", s ? s->n_returned : 0);
+      BSON_APPEND_INT64(&entry, "totalKeysExamined", 0);
+      BSON_APPEND_INT64(&entry, "totalDocsExamined", s ? s->docs_examined : 0);
+      AppendShardPlan(&entry, "executionStages", params, exec->targeted(), s, true);
+      bson_append_document_end(&shard_stats, &entry);
+    }
+    bson_append_array_end(&stages, &shard_stats);
+    bson_append_document_end(&stats, &stages);
+    bson_append_document_end(out.mutable_get(), &stats);
+  }
+
+  // Which tables were read, in tigerdoc's own words.
+  bson_t sharding, read;
+  bson_append_document_begin(out.mutable_get(), "sharding", -1, &sharding);
+  if (coll) {
+    bson_t key_pattern;
+    bson_append_document_begin(&sharding, "shardKey", -1, &key_pattern);
+    BSON_APPEND_INT32(&key_pattern, coll->store->shard_key_field().c_str(), 1);
+    bson_append_document_end(&sharding, &key_pattern);
+    BSON_APPEND_INT32(&sharding, "numShards", coll->store->num_shards());
+  }
+  BSON_APPEND_BOOL(&sharding, "targeted", exec->targeted());
+  bson_append_array_begin(&sharding, "shardsRead", -1, &read);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    std::string key = std::to_string(i);
+    BSON_APPEND_UTF8(&read, key.c_str(), ShardName(shards[i]).c_str());
+  }
+  bson_append_array_end(&sharding, &read);
+  bson_append_document_end(out.mutable_get(), &sharding);
+  return out;
+}
+
+}  // namespace tigerdoc::engine

@@ -1,0 +1,84 @@
+#pragma once
+// Engine: the database behind the wire. wire/ calls only this facade (and
+// the Params/Result structs of engine/ops.h); it knows nothing of sockets.
+//
+//   Engine ── owns ──▶ storage::StorageEngine (WiredTiger connection)
+//          ── owns ──▶ catalog::Catalog (collections, their sharded stores)
+//          ── owns ──▶ query::CursorManager (open query cursors)
+//
+// Thread-safety: all methods are thread-safe; each call borrows its own
+// storage session.
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <string_view>
+
+#include "engine/base/status.h"
+#include "engine/catalog/catalog.h"
+#include "engine/query/cursor_manager.h"
+#include "engine/ops.h"
+#include "engine/storage/storage_engine.h"
+
+namespace tigerdoc::engine {
+
+struct EngineOptions {
+  storage::StorageOptions storage;
+  int default_shards = 4;  // shard tables per collection unless `create` says otherwise
+  // Cursors idle longer than this are killed (MongoDB's cursorTimeoutMillis),
+  // checked every cursor_reap_interval.
+  std::chrono::milliseconds cursor_timeout = std::chrono::minutes(10);
+  std::chrono::milliseconds cursor_reap_interval = std::chrono::seconds(60);
+};
+
+class Engine {
+ public:
+  static StatusWith<std::unique_ptr<Engine>> Open(const EngineOptions& options);
+  ~Engine();
+
+  const EngineOptions& options() const { return options_; }
+  catalog::Catalog& catalog() { return *catalog_; }
+  storage::StorageEngine& storage() { return *storage_; }
+  query::CursorManager& cursors() { return *cursors_; }
+
+  // DDL.
+  Status CreateCollection(const CreateParams& params);
+  Status DropCollection(std::string_view db, std::string_view name);
+  Status DropDatabase(std::string_view db);
+
+  // Writes: one statement each; the command layer loops over batches and
+  // turns per-statement errors into writeErrors.
+  StatusWith<InsertResult> InsertOne(std::string_view db, std::string_view coll, bson::BsonDoc doc);
+  StatusWith<UpdateResult> Update(std::string_view db, std::string_view coll,
+                                  const UpdateStatement& statement);
+  StatusWith<DeleteResult> Delete(std::string_view db, std::string_view coll,
+                                  const DeleteStatement& statement);
+
+  // Reads.
+  StatusWith<CursorBatch> Find(const FindParams& params);
+  StatusWith<CursorBatch> GetMore(const GetMoreParams& params);
+  StatusWith<int64_t> Count(const CountParams& params);
+  StatusWith<bson::BsonDoc> ExplainFind(const FindParams& params, ExplainVerbosity verbosity);
+
+  // j:true — blocks until all committed writes are on disk.
+  Status FlushJournal() { return storage_->FlushJournal(); }
+
+ private:
+  Engine() = default;
+  void ReapCursorsUntilStopped();
+
+  EngineOptions options_;
+  std::unique_ptr<storage::StorageEngine> storage_;
+  std::unique_ptr<catalog::Catalog> catalog_;
+  std::unique_ptr<query::CursorManager> cursors_;
+
+  std::mutex reaper_mutex_;
+  std::condition_variable reaper_wakeup_;
+  bool stopping_ = false;
+  std::thread reaper_;
+};
+
+}  // namespace tigerdoc::engine

@@ -1,0 +1,86 @@
+#pragma once
+// Params/Result structs of the Engine facade (engine/engine.h): typed
+// arguments in, typed results out. Commands parse wire documents into these
+// before calling the engine.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/bson/bson_doc.h"
+
+namespace tigerdoc::engine {
+
+struct CreateParams {
+  std::string db;
+  std::string name;
+  std::optional<std::string> shard_key_field;  // from shardKey: {<field>: 1}
+  std::optional<int> num_shards;               // from shards: N
+  bson::BsonDoc options;                       // all create options as given
+};
+
+struct InsertResult {
+  bson::BsonDoc id;  // {"": _id value} of the inserted document
+};
+
+struct UpdateStatement {
+  bson::BsonDoc query;
+  bson::BsonDoc update;  // operator document or replacement
+  bool upsert = false;
+  bool multi = false;
+};
+
+struct UpdateResult {
+  int64_t matched = 0;    // n (includes the upserted document)
+  int64_t modified = 0;   // nModified
+  std::optional<bson::BsonDoc> upserted_id;  // {"": _id} when an upsert inserted
+};
+
+struct DeleteStatement {
+  bson::BsonDoc query;
+  int64_t limit = 0;  // 0 = all matching, 1 = one
+};
+
+struct DeleteResult {
+  int64_t deleted = 0;
+};
+
+struct FindParams {
+  std::string db;
+  std::string coll;
+  bson::BsonDoc filter;
+  bson::BsonDoc projection;  // empty = whole documents
+  bson::BsonDoc sort;        // empty = natural (shard, record key) order
+  int64_t skip = 0;
+  int64_t limit = 0;         // 0 = no limit
+  std::optional<int64_t> batch_size;  // first batch size; default 101
+  bool single_batch = false;  // close the cursor after the first batch
+  bool allow_disk_use = false;
+  bool no_cursor_timeout = false;
+};
+
+struct GetMoreParams {
+  std::string db;
+  std::string coll;
+  int64_t cursor_id = 0;
+  std::optional<int64_t> batch_size;
+};
+
+struct CursorBatch {
+  int64_t cursor_id = 0;  // 0 when exhausted
+  std::string ns;
+  std::vector<bson::BsonDoc> docs;
+};
+
+struct CountParams {
+  std::string db;
+  std::string coll;
+  bson::BsonDoc filter;
+  int64_t skip = 0;
+  int64_t limit = 0;  // 0 = no limit
+};
+
+enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution };
+
+}  // namespace tigerdoc::engine

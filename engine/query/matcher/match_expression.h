@@ -1,0 +1,84 @@
+#pragma once
+// MatchExpression: one node of a parsed query filter (MongoDB's
+// MatchExpression tree). The parser (parser.h) builds the tree through the
+// operator table (operator_table.h); each family of operators lives in its
+// own file pair: comparison, logical, element, array, evaluation.
+//
+//   {a: {$gt: 1, $lt: 5}, $or: [{b: 1}, {c: {$exists: false}}]}
+//
+//                        And
+//          ┌──────────┬───┴────────┐
+//        Gt(a,1)    Lt(a,5)        Or
+//                              ┌────┴─────┐
+//                           Eq(b,1)    Not
+//                                       │
+//                                   Exists(c)
+//
+// Two ways to evaluate a node:
+//  * Matches(doc): against a whole document (paths resolved from its root).
+//  * MatchesValue(v): against one value with no path resolution; this is how
+//    the children of a value-form $elemMatch ({$elemMatch: {$gt: 1}}) and
+//    the leaves under $in/$all see array elements. `v` is nullptr for
+//    "missing". Nodes that only make sense on documents ($and of
+//    full-document filters, ...) delegate or return false.
+//
+// Thread-safety: immutable after parsing; concurrent Matches() calls are safe.
+
+#include <bson/bson.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/bson/field_path.h"
+
+namespace tigerdoc::query {
+
+enum class MatchKind {
+  kAnd, kOr, kNor, kNot, kAlwaysTrue, kAlwaysFalse,  // logical
+  kEq, kLt, kLte, kGt, kGte, kIn,                    // comparison
+  kExists, kType,                                    // element
+  kSize, kElemMatchObject, kElemMatchValue,          // array
+  kRegex, kMod,                                      // evaluation
+};
+
+class MatchExpression {
+ public:
+  explicit MatchExpression(MatchKind kind) : kind_(kind) {}
+  virtual ~MatchExpression() = default;
+  MatchExpression(const MatchExpression&) = delete;
+  MatchExpression& operator=(const MatchExpression&) = delete;
+
+  MatchKind kind() const { return kind_; }
+
+  virtual bool Matches(const bson_t* doc) const = 0;
+  virtual bool MatchesValue(const bson_iter_t* value) const = 0;
+
+  // Children of logical nodes (empty for leaves).
+  virtual size_t num_children() const { return 0; }
+  virtual const MatchExpression* child(size_t) const { return nullptr; }
+
+ private:
+  MatchKind kind_;
+};
+
+using MatchExpressionPtr = std::unique_ptr<MatchExpression>;
+
+// A predicate on the values at one path (MongoDB's LeafMatchExpression):
+// Matches(doc) is true when MatchesValue() holds for any value VisitPath()
+// yields. An empty path (children of value-form $elemMatch) is only ever
+// evaluated through MatchesValue().
+class PathMatchExpression : public MatchExpression {
+ public:
+  PathMatchExpression(MatchKind kind, std::string path, bson::LeafArrays leaf_arrays)
+      : MatchExpression(kind), path_(path), leaf_arrays_(leaf_arrays) {}
+
+  const bson::FieldPath& path() const { return path_; }
+  bool Matches(const bson_t* doc) const override;
+
+ private:
+  bson::FieldPath path_;
+  bson::LeafArrays leaf_arrays_;
+};
+
+}  // namespace tigerdoc::query

@@ -1,0 +1,103 @@
+#include "engine/query/matcher/matcher.h"
+
+#include "engine/bson/compare.h"
+#include "engine/query/matcher/comparison.h"
+#include "engine/query/matcher/parser.h"
+
+namespace tigerdoc::query {
+
+StatusWith<std::unique_ptr<Matcher>> Matcher::Parse(const bson_t* filter) {
+  ASSIGN_OR_RETURN(MatchExpressionPtr root, ParseFilter(filter, ParseLevel::kTopLevel));
+  return std::unique_ptr<Matcher>(new Matcher(std::move(root)));
+}
+
+namespace {
+
+bool Disqualifies(const OwnedValue* v) {
+  return v->type() == BSON_TYPE_ARRAY || v->type() == BSON_TYPE_REGEX;
+}
+
+bool SameValue(const OwnedValue* a, const OwnedValue* b) {
+  return MatchTypeRank(a->get()) == MatchTypeRank(b->get()) &&
+         bson::CompareValues(a->get(), b->get()) == 0;
+}
+
+// The values `path` is constrained to by `node`; nullopt when `node` says
+// nothing usable about it. `disqualified` is set when `node` constrains
+// `path` in a form we cannot express as a finite set of scalars.
+std::optional<std::vector<const OwnedValue*>> ValuesFor(const MatchExpression* node,
+                                                          std::string_view path,
+                                                          bool* disqualified) {
+  switch (node->kind()) {
+    case MatchKind::kEq: {
+      const auto* eq = static_cast<const ComparisonExpression*>(node);
+      if (eq->path().dotted() != path) return std::nullopt;
+      if (Disqualifies(&eq->rhs())) {
+        *disqualified = true;
+        return std::nullopt;
+      }
+      return std::vector<const OwnedValue*>{&eq->rhs()};
+    }
+    case MatchKind::kIn: {
+      const auto* in = static_cast<const InExpression*>(node);
+      if (in->path().dotted() != path) return std::nullopt;
+      if (in->has_regexes()) {
+        *disqualified = true;
+        return std::nullopt;
+      }
+      std::vector<const OwnedValue*> values;
+      for (const OwnedValue& v : in->equalities()) {
+        if (Disqualifies(&v)) {
+          *disqualified = true;
+          return std::nullopt;
+        }
+        bool duplicate = false;
+        for (const OwnedValue* seen : values) duplicate = duplicate || SameValue(seen, &v);
+        if (!duplicate) values.push_back(&v);
+      }
+      return values;
+    }
+    case MatchKind::kAnd: {
+      std::optional<std::vector<const OwnedValue*>> result;
+      for (size_t i = 0; i < node->num_children(); ++i) {
+        auto child = ValuesFor(node->child(i), path, disqualified);
+        if (!child) continue;  // this conjunct says nothing about `path`
+        if (!result) {
+          result = std::move(child);
+          continue;
+        }
+        std::vector<const OwnedValue*> both;
+        for (const OwnedValue* a : *result) {
+          for (const OwnedValue* b : *child) {
+            if (SameValue(a, b)) {
+              both.push_back(a);
+              break;
+            }
+          }
+        }
+        result = std::move(both);
+      }
+      return result;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<bson::BsonDoc>> Matcher::EqualityValuesFor(std::string_view path) const {
+  bool disqualified = false;
+  auto values = ValuesFor(root_.get(), path, &disqualified);
+  if (!values || disqualified) return std::nullopt;
+  std::vector<bson::BsonDoc> out;
+  out.reserve(values->size());
+  for (const OwnedValue* v : *values) {
+    bson::BsonDoc doc;
+    bson_append_value(doc.mutable_get(), "", 0, v->get());
+    out.push_back(std::move(doc));
+  }
+  return out;
+}
+
+}  // namespace tigerdoc::query

@@ -1,0 +1,55 @@
+#pragma once
+// Matcher: a parsed MongoDB query filter, the entry point of engine/query's
+// matching. Parse() validates the filter with MongoDB's errors (BadValue 2
+// for malformed operators, with MongoDB's messages; NotImplemented 238 for
+// MongoDB operators tigerdoc lacks yet, e.g. $expr and geo); Matches()
+// evaluates it on a document with MongoDB's semantics (see
+// match_expression.h and engine/bson/field_path.h).
+//
+// Ownership: the Matcher owns a deep copy of everything it needs; the
+// filter passed to Parse() may be freed afterwards.
+// Thread-safety: immutable after Parse(); Matches() may run concurrently.
+
+#include <bson/bson.h>
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+#include "engine/query/matcher/match_expression.h"
+
+namespace tigerdoc::query {
+
+class Matcher {
+ public:
+  static StatusWith<std::unique_ptr<Matcher>> Parse(const bson_t* filter);
+
+  bool Matches(const bson_t* doc) const { return root_->Matches(doc); }
+
+  // The finite set of values `path` can take in any document this filter
+  // matches, each as a one-field document {"": value}; nullopt when the
+  // filter does not pin `path` down. Recognised: top-level {path: v},
+  // {path: {$eq: v}}, {path: {$in: [...]}} (no regexes), and those under a
+  // top-level $and (several constraints on the path intersect; an empty
+  // result means nothing can match). Values that are arrays or regexes
+  // disqualify the path.
+  //
+  // Caveat, by design: {path: v} also matches documents where `path` is an
+  // array containing v, and {path: null} also matches documents without
+  // `path`. This answer is therefore exact only for fields that can never
+  // hold arrays and where "missing" is treated as null -- shard key fields,
+  // which is what it is for (shard targeting and upsert seeds).
+  std::optional<std::vector<bson::BsonDoc>> EqualityValuesFor(std::string_view path) const;
+
+  const MatchExpression* root() const { return root_.get(); }
+
+ private:
+  explicit Matcher(MatchExpressionPtr root) : root_(std::move(root)) {}
+
+  MatchExpressionPtr root_;
+};
+
+}  // namespace tigerdoc::query

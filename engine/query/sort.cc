@@ -1,0 +1,198 @@
+#include "engine/query/sort.h"
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+#include "engine/bson/compare.h"
+#include "engine/bson/shell_string.h"
+
+namespace tigerdoc::query {
+namespace {
+
+Status CheckSortPath(const std::string& path) {
+  if (path.empty()) {
+    return Status(ErrorCode::kLocation40352, "FieldPath cannot be constructed with empty string");
+  }
+  bson::FieldPath fp(path);
+  for (size_t i = 0; i < fp.size(); ++i) {
+    if (fp.part(i).empty()) {
+      if (i + 1 == fp.size()) {
+        return Status(static_cast<ErrorCode>(40353), "FieldPath must not end with a '.'.");
+      }
+      return Status(static_cast<ErrorCode>(15998), "FieldPath field names may not be empty strings.");
+    }
+    if (fp.part(i)[0] == '$') {
+      return Status(static_cast<ErrorCode>(16410),
+                    "FieldPath field names may not start with '$'. Consider using $getField or "
+                    "$setField.");
+    }
+  }
+  return Status::OK();
+}
+
+// A candidate sort value: a pointer into the document, or null/undefined.
+struct Candidate {
+  enum Kind { kValue, kNull, kUndefined } kind;
+  bson_value_t value;  // kValue only (points into the document)
+};
+
+// The value to compare a candidate as (null and undefined synthesised).
+bson_value_t AsValue(const Candidate& c) {
+  if (c.kind == Candidate::kValue) return c.value;
+  bson_value_t v;
+  v.value_type = c.kind == Candidate::kNull ? BSON_TYPE_NULL : BSON_TYPE_UNDEFINED;
+  return v;
+}
+
+// Undefined (from []) sorts below null whatever compare.cc thinks of it.
+int CompareCandidates(const Candidate& a, const Candidate& b) {
+  auto rank = [](const Candidate& c) { return c.kind == Candidate::kUndefined ? 0 : 1; };
+  if (rank(a) != rank(b)) return rank(a) - rank(b);
+  if (rank(a) == 0) return 0;
+  bson_value_t va = AsValue(a), vb = AsValue(b);
+  return bson::CompareValues(&va, &vb);
+}
+
+class Collector {
+ public:
+  explicit Collector(bool want_max) : want_max_(want_max) {}
+
+  void Offer(const Candidate& c) {
+    if (!best_ || (want_max_ ? CompareCandidates(c, *best_) > 0 : CompareCandidates(c, *best_) < 0)) {
+      best_ = c;
+    }
+  }
+  void OfferNull() { Offer(Candidate{Candidate::kNull, {}}); }
+  void OfferIter(const bson_iter_t* it) {
+    Candidate c{Candidate::kValue, *bson_iter_value(const_cast<bson_iter_t*>(it))};
+    Offer(c);
+  }
+  // A value at the end of the path: arrays contribute their elements.
+  void OfferLeaf(const bson_iter_t* it) {
+    if (!BSON_ITER_HOLDS_ARRAY(it)) return OfferIter(it);
+    bson_iter_t elements;
+    bson_iter_recurse(it, &elements);
+    bool any = false;
+    while (bson_iter_next(&elements)) {
+      any = true;
+      OfferIter(&elements);
+    }
+    if (!any) Offer(Candidate{Candidate::kUndefined, {}});
+  }
+  const std::optional<Candidate>& best() const { return best_; }
+
+ private:
+  bool want_max_;
+  std::optional<Candidate> best_;
+};
+
+void Collect(const bson_t* doc, const bson::FieldPath& path, size_t i, Collector* out);
+
+// `it` is the value found at component i (not the last) of `path`.
+void CollectBelow(const bson_iter_t* it, const bson::FieldPath& path, size_t i, Collector* out) {
+  if (BSON_ITER_HOLDS_DOCUMENT(it)) {
+    bson_t sub;
+    bson::OpenSubdocument(it, &sub);
+    return Collect(&sub, path, i + 1, out);
+  }
+  if (!BSON_ITER_HOLDS_ARRAY(it)) return out->OfferNull();
+  bson_iter_t elements;
+  bson_iter_recurse(it, &elements);
+  if (auto index = bson::ParseArrayIndex(path.part(i + 1))) {
+    // Positional component: the element at that index, not a traversal.
+    const std::string& key = path.part(i + 1);
+    while (bson_iter_next(&elements)) {
+      if (key == bson_iter_key(&elements)) {
+        if (i + 2 == path.size()) return out->OfferLeaf(&elements);
+        return CollectBelow(&elements, path, i + 1, out);
+      }
+    }
+    return out->OfferNull();
+  }
+  bool any = false;
+  while (bson_iter_next(&elements)) {
+    any = true;
+    if (BSON_ITER_HOLDS_DOCUMENT(&elements)) {
+      bson_t sub;
+      bson::OpenSubdocument(&elements, &sub);
+      Collect(&sub, path, i + 1, out);
+    } else {
+      out->OfferNull();
+    }
+  }
+  if (!any) out->OfferNull();
+}
+
+void Collect(const bson_t* doc, const bson::FieldPath& path, size_t i, Collector* out) {
+  bson_iter_t it;
+  const std::string& name = path.part(i);
+  if (!bson_iter_init(&it, doc) ||
+      !bson_iter_find_w_len(&it, name.data(), static_cast<int>(name.size()))) {
+    return out->OfferNull();
+  }
+  if (i + 1 == path.size()) return out->OfferLeaf(&it);
+  CollectBelow(&it, path, i, out);
+}
+
+}  // namespace
+
+StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort) {
+  SortSpec spec;
+  bson_iter_t it;
+  bson_iter_init(&it, sort);
+  while (bson_iter_next(&it)) {
+    const std::string name = bson_iter_key(&it);
+    if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      bson_t sub;
+      bson::OpenSubdocument(&it, &sub);
+      bson_iter_t first;
+      if (bson_iter_init(&first, &sub) && bson_iter_next(&first) &&
+          std::strcmp(bson_iter_key(&first), "$meta") == 0) {
+        return Status(ErrorCode::kNotImplemented, "$meta sort is not supported by tigerdoc yet");
+      }
+      return Status(static_cast<ErrorCode>(17312),
+                    "$meta is the only expression supported by $sort right now");
+    }
+    double direction = 0;
+    switch (bson_iter_type(&it)) {
+      case BSON_TYPE_INT32: direction = bson_iter_int32(&it); break;
+      case BSON_TYPE_INT64: direction = static_cast<double>(bson_iter_int64(&it)); break;
+      case BSON_TYPE_DOUBLE: direction = bson_iter_double(&it); break;
+      case BSON_TYPE_DECIMAL128: {
+        bson_decimal128_t d;
+        bson_iter_decimal128(&it, &d);
+        char buf[BSON_DECIMAL128_STRING];
+        bson_decimal128_to_string(&d, buf);
+        direction = std::strtod(buf, nullptr);
+        break;
+      }
+      default:
+        return Status(static_cast<ErrorCode>(15974), "Illegal key in $sort specification: " +
+                                                         name + ": " + bson::ToShellString(&it));
+    }
+    if (direction != 1 && direction != -1) {
+      return Status(static_cast<ErrorCode>(15975),
+                    "$sort key ordering must be 1 (for ascending) or -1 (for descending)");
+    }
+    RETURN_IF_ERROR(CheckSortPath(name));
+    spec.fields_.push_back(Field{bson::FieldPath(name), direction == 1
+                                                            ? keystring::Direction::kAscending
+                                                            : keystring::Direction::kDescending});
+  }
+  return spec;
+}
+
+std::string SortSpec::KeyFor(const bson_t* doc) const {
+  keystring::KeyBuilder key;
+  for (const Field& field : fields_) {
+    Collector collector(field.direction == keystring::Direction::kDescending);
+    Collect(doc, field.path, 0, &collector);
+    const Candidate& best = *collector.best();  // Collect always offers something
+    bson_value_t value = AsValue(best);
+    key.Append(&value, field.direction);
+  }
+  return key.Release();
+}
+
+}  // namespace tigerdoc::query

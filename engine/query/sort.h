@@ -1,0 +1,53 @@
+#pragma once
+// SortSpec: a parsed sort specification ({a: 1, "b.c": -1}) and the
+// memcmp-comparable key that orders documents as MongoDB sorts them.
+//
+// KeyFor() builds one keystring component per sort field
+// (engine/keystring), descending fields inverted, so that
+//   memcmp(KeyFor(x), KeyFor(y)) < 0  <=>  x sorts before y.
+// The value a document contributes for a field follows MongoDB's sort-key
+// rules (the same keys an index on the path would hold):
+//  * a missing field, or a path through a scalar, sorts as null;
+//  * an array contributes its elements (nested arrays as whole values):
+//    ascending sorts by the smallest, descending by the largest;
+//  * an empty array sorts as undefined, i.e. below null;
+//  * a path through an array of documents collects the field from each
+//    element (elements without it count as null); "a.0.b" indexes.
+// Ties compare equal; callers add a tiebreak (e.g. the record key) if needed.
+//
+// Thread-safety: immutable after Parse(); KeyFor() may run concurrently.
+
+#include <bson/bson.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/bson/field_path.h"
+#include "engine/keystring/key_string.h"
+
+namespace tigerdoc::query {
+
+class SortSpec {
+ public:
+  struct Field {
+    bson::FieldPath path;
+    keystring::Direction direction;
+  };
+
+  // Errors as MongoDB: 15975 for a number other than 1/-1, 15974 for a
+  // non-number, 17312 for a document other than {$meta: ...}; FieldPath
+  // errors 40352 (empty), 15998 (empty component), 40353 (trailing '.'),
+  // 16410 ('$' prefix). {$meta: ...} answers NotImplemented.
+  static StatusWith<SortSpec> Parse(const bson_t* sort);
+
+  std::string KeyFor(const bson_t* doc) const;
+
+  const std::vector<Field>& fields() const { return fields_; }
+  bool empty() const { return fields_.empty(); }
+
+ private:
+  std::vector<Field> fields_;
+};
+
+}  // namespace tigerdoc::query

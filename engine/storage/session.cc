@@ -1,0 +1,207 @@
+// Session: a borrowed WT_SESSION with its cached cursors (wt_session_state.h).
+
+#include <wiredtiger.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "engine/storage/storage_engine.h"
+#include "engine/storage/wt_error.h"
+#include "engine/storage/wt_session_state.h"
+
+namespace tigerdoc::storage {
+
+namespace {
+
+constexpr char kTableFormat[] = "key_format=u,value_format=u";
+// How long DropTable waits for other sessions to release their cursors.
+constexpr auto kDropBusyTimeout = std::chrono::seconds(5);
+
+std::string Uri(std::string_view table) {
+  std::string uri = "table:";
+  uri.append(table);
+  return uri;
+}
+
+WT_ITEM Item(std::string_view bytes) {
+  WT_ITEM item;
+  std::memset(&item, 0, sizeof(item));
+  item.data = bytes.data();
+  item.size = bytes.size();
+  return item;
+}
+
+}  // namespace
+
+Session::~Session() {
+  if (session_ == nullptr) return;
+  Rollback();
+  engine_->ReturnSession(session_);
+}
+
+Session::Session(Session&& other) noexcept
+    : engine_(other.engine_),
+      session_(other.session_),
+      in_txn_(other.in_txn_),
+      on_commit_(std::move(other.on_commit_)) {
+  other.session_ = nullptr;
+  other.in_txn_ = false;
+}
+
+Status Session::CreateTable(std::string_view name) {
+  std::string uri = Uri(name);
+  return WtToStatus(session_->create(session_, uri.c_str(), kTableFormat), "create " + uri);
+}
+
+Status Session::DropTable(std::string_view name) {
+  INVARIANT(!in_txn_);
+  std::string uri = Uri(name);
+  WtSessionState::Of(session_)->CloseFor(uri);
+  const auto deadline = std::chrono::steady_clock::now() + kDropBusyTimeout;
+  for (;;) {
+    // Idle pooled sessions may have cached cursors on the table; sessions in
+    // use release theirs when they come back to the pool, so retry.
+    engine_->ReleaseCursorsFor(uri);
+    int ret = session_->drop(session_, uri.c_str(), "force=true");
+    if (ret != EBUSY || std::chrono::steady_clock::now() >= deadline) {
+      return WtToStatus(ret, "drop " + uri);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+StatusWith<std::vector<std::string>> Session::ListTables() {
+  WT_CURSOR* cursor = nullptr;
+  int ret = session_->open_cursor(session_, "metadata:", nullptr, nullptr, &cursor);
+  if (ret != 0) return WtToStatus(ret, "open metadata cursor");
+  std::vector<std::string> tables;
+  constexpr std::string_view kPrefix = "table:";
+  while ((ret = cursor->next(cursor)) == 0) {
+    const char* key = nullptr;
+    ret = cursor->get_key(cursor, &key);
+    if (ret != 0) break;
+    std::string_view uri(key);
+    if (uri.substr(0, kPrefix.size()) == kPrefix) tables.emplace_back(uri.substr(kPrefix.size()));
+  }
+  cursor->close(cursor);
+  if (ret != WT_NOTFOUND) return WtToStatus(ret, "list tables");
+  return tables;
+}
+
+Status Session::Begin() {
+  INVARIANT(!in_txn_);
+  int ret = session_->begin_transaction(session_, "isolation=snapshot");
+  if (ret != 0) return WtToStatus(ret, "begin transaction");
+  in_txn_ = true;
+  return Status::OK();
+}
+
+Status Session::Commit() {
+  INVARIANT(in_txn_);
+  in_txn_ = false;
+  std::vector<std::function<void()>> callbacks = std::move(on_commit_);
+  on_commit_.clear();
+  // A failed commit has rolled the transaction back.
+  int ret = session_->commit_transaction(session_, nullptr);
+  if (ret != 0) return WtToStatus(ret, "commit");
+  for (auto& fn : callbacks) fn();
+  return Status::OK();
+}
+
+void Session::Rollback() {
+  on_commit_.clear();
+  if (!in_txn_) return;
+  in_txn_ = false;
+  session_->rollback_transaction(session_, nullptr);
+}
+
+void Session::OnCommit(std::function<void()> fn) {
+  INVARIANT(in_txn_);
+  on_commit_.push_back(std::move(fn));
+}
+
+WT_CURSOR* Session::CachedCursor(std::string_view table, bool overwrite, Status* status) {
+  std::string uri = Uri(table);
+  int ret = 0;
+  WT_CURSOR* cursor = WtSessionState::Of(session_)->PointCursor(
+      session_, uri,
+      overwrite ? WtSessionState::Kind::kOverwrite : WtSessionState::Kind::kStrict, &ret);
+  if (cursor == nullptr) *status = WtToStatus(ret, "open cursor on " + uri);
+  return cursor;
+}
+
+Status Session::Insert(std::string_view table, std::string_view key, std::string_view value) {
+  Status status;
+  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/false, &status);
+  if (cursor == nullptr) return status;
+  WT_ITEM k = Item(key), v = Item(value);
+  cursor->set_key(cursor, &k);
+  cursor->set_value(cursor, &v);
+  int ret = cursor->insert(cursor);
+  cursor->reset(cursor);
+  if (ret == 0) return Status::OK();
+  return WtToStatus(ret, "insert into " + std::string(table));
+}
+
+Status Session::Put(std::string_view table, std::string_view key, std::string_view value) {
+  Status status;
+  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/true, &status);
+  if (cursor == nullptr) return status;
+  WT_ITEM k = Item(key), v = Item(value);
+  cursor->set_key(cursor, &k);
+  cursor->set_value(cursor, &v);
+  int ret = cursor->insert(cursor);
+  cursor->reset(cursor);
+  if (ret == 0) return Status::OK();
+  return WtToStatus(ret, "put into " + std::string(table));
+}
+
+Status Session::Remove(std::string_view table, std::string_view key) {
+  Status status;
+  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/false, &status);
+  if (cursor == nullptr) return status;
+  WT_ITEM k = Item(key);
+  cursor->set_key(cursor, &k);
+  int ret = cursor->remove(cursor);
+  cursor->reset(cursor);
+  if (ret == 0) return Status::OK();
+  return WtToStatus(ret, "remove from " + std::string(table));
+}
+
+StatusWith<std::optional<std::string>> Session::Get(std::string_view table, std::string_view key) {
+  Status status;
+  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/false, &status);
+  if (cursor == nullptr) return status;
+  WT_ITEM k = Item(key);
+  cursor->set_key(cursor, &k);
+  int ret = cursor->search(cursor);
+  if (ret == WT_NOTFOUND) {
+    cursor->reset(cursor);
+    return std::optional<std::string>();
+  }
+  if (ret != 0) {
+    cursor->reset(cursor);
+    return WtToStatus(ret, "read from " + std::string(table));
+  }
+  WT_ITEM v;
+  ret = cursor->get_value(cursor, &v);
+  // Copy before reset: the item points into a page the reset releases.
+  std::optional<std::string> value;
+  if (ret == 0) value.emplace(static_cast<const char*>(v.data), v.size);
+  cursor->reset(cursor);
+  if (ret != 0) return WtToStatus(ret, "read from " + std::string(table));
+  return value;
+}
+
+StatusWith<Cursor> Session::Scan(std::string_view table, std::string_view lower,
+                                 std::string_view upper) {
+  std::string uri = Uri(table);
+  int ret = 0;
+  WT_CURSOR* cursor = WtSessionState::Of(session_)->TakeScanCursor(session_, uri, &ret);
+  if (cursor == nullptr) return WtToStatus(ret, "open cursor on " + uri);
+  return Cursor(cursor, std::string(upper), std::string(lower));
+}
+
+}  // namespace tigerdoc::storage

@@ -1,0 +1,275 @@
+// ShardedRecordStore: placement of documents in shard tables (see the header
+// for the layout) and the transactional size counters.
+
+#include "engine/storage/sharded_record_store.h"
+
+#include <cstring>
+
+#include "engine/keystring/key_string.h"
+#include "engine/storage/shard_router.h"
+
+namespace tigerdoc::storage {
+
+namespace {
+
+constexpr char kShardKeyArrayMessage[] =
+    "Shard key cannot contain array values or array descendants.";
+
+// Runs `fn` when the session's transaction commits, or now for a write that
+// was auto-committed (no transaction running).
+void AfterCommit(Session& session, std::function<void()> fn) {
+  if (session.in_transaction()) {
+    session.OnCommit(std::move(fn));
+  } else {
+    fn();
+  }
+}
+
+std::string_view Bytes(const bson_t* doc) {
+  return {reinterpret_cast<const char*>(bson_get_data(doc)), doc->len};
+}
+
+}  // namespace
+
+ShardedRecordStore::ShardedRecordStore(std::string ident, int num_shards,
+                                       std::string shard_key_field)
+    : ident_(std::move(ident)),
+      num_shards_(num_shards),
+      shard_key_field_(std::move(shard_key_field)),
+      stats_(new Counters[num_shards]) {
+  INVARIANT(num_shards_ >= 1);
+}
+
+std::string ShardedRecordStore::TableName(int shard) const {
+  return ShardTableName(ident_, shard);
+}
+
+std::string ShardedRecordStore::ShardTableName(const std::string& ident, int shard) {
+  return ident + "-s" + std::to_string(shard);
+}
+
+std::string ShardedRecordStore::IdTableName(const std::string& ident) { return ident + "-id"; }
+
+Status ShardedRecordStore::CreateTables(Session& session, const std::string& ident,
+                                        int num_shards, bool shard_key_is_id) {
+  for (int shard = 0; shard < num_shards; ++shard) {
+    RETURN_IF_ERROR(session.CreateTable(ShardTableName(ident, shard)));
+  }
+  if (!shard_key_is_id) RETURN_IF_ERROR(session.CreateTable(IdTableName(ident)));
+  return Status::OK();
+}
+
+Status ShardedRecordStore::DropTables(Session& session, const std::string& ident,
+                                      int num_shards) {
+  // Try every table even after a failure, so as little as possible is left
+  // for the start-up reaper.
+  Status first = session.DropTable(IdTableName(ident));
+  for (int shard = 0; shard < num_shards; ++shard) {
+    Status st = session.DropTable(ShardTableName(ident, shard));
+    if (first.ok()) first = st;
+  }
+  return first;
+}
+
+Status ShardedRecordStore::LoadStats(Session& session) {
+  for (int shard = 0; shard < num_shards_; ++shard) {
+    int64_t count = 0, bytes = 0;
+    ASSIGN_OR_RETURN(Cursor cursor, session.Scan(TableName(shard), "", ""));
+    Status status;
+    while (cursor.Next(&status)) {
+      ++count;
+      bytes += static_cast<int64_t>(cursor.value().size());
+    }
+    RETURN_IF_ERROR(status);
+    stats_[shard].count.store(count);
+    stats_[shard].data_bytes.store(bytes);
+  }
+  return Status::OK();
+}
+
+// Walks `shard_key_field_` one component at a time: libbson's
+// bson_iter_find_descendant would step into arrays ("a.0", or "a.b" matching
+// nothing inside an array), and MongoDB refuses shard key paths that cross
+// an array, so each step checks the type itself.
+Status ShardedRecordStore::FindShardKey(const bson_t* doc, bson_iter_t* out, bool* found) const {
+  *found = false;
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc)) return Status(ErrorCode::kInvalidBSON, "invalid BSON document");
+  std::string_view rest = shard_key_field_;
+  for (;;) {
+    size_t dot = rest.find('.');
+    std::string_view component = rest.substr(0, dot);
+    if (!bson_iter_find_w_len(&it, component.data(), static_cast<int>(component.size()))) {
+      return Status::OK();  // missing
+    }
+    if (BSON_ITER_HOLDS_ARRAY(&it)) return Status(ErrorCode::kBadValue, kShardKeyArrayMessage);
+    if (dot == std::string_view::npos) {
+      *out = it;
+      *found = true;
+      return Status::OK();
+    }
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return Status::OK();  // path ends at a scalar: missing
+    bson_iter_t child;
+    if (!bson_iter_recurse(&it, &child)) {
+      return Status(ErrorCode::kInvalidBSON, "invalid BSON document");
+    }
+    it = child;
+    rest = rest.substr(dot + 1);
+  }
+}
+
+StatusWith<bson::BsonDoc> ShardedRecordStore::ShardKeyOf(const bson_t* doc) const {
+  bson_iter_t it;
+  bool found = false;
+  RETURN_IF_ERROR(FindShardKey(doc, &it, &found));
+  bson::BsonDoc out;
+  if (found) {
+    bson_append_iter(out.mutable_get(), "", 0, &it);
+  } else {
+    bson_append_null(out.mutable_get(), "", 0);
+  }
+  return out;
+}
+
+int ShardedRecordStore::ShardForValue(const bson_value_t* shard_key_value) const {
+  return ShardForEncodedKey(keystring::Encode(shard_key_value), num_shards_);
+}
+
+std::string ShardedRecordStore::PartitionPrefix(const bson_value_t* shard_key_value) {
+  return keystring::Encode(shard_key_value);
+}
+
+StatusWith<ShardedRecordStore::Placement> ShardedRecordStore::PlacementOf(
+    const bson_t* doc) const {
+  bson_iter_t id_it;
+  if (!bson_iter_init_find(&id_it, doc, "_id")) {
+    return Status(ErrorCode::kBadValue, "document to store has no _id");
+  }
+  Placement placement;
+  placement.id_key = keystring::Encode(&id_it);
+
+  std::string prefix;
+  if (shard_key_is_id()) {
+    if (BSON_ITER_HOLDS_ARRAY(&id_it)) return Status(ErrorCode::kBadValue, kShardKeyArrayMessage);
+    prefix = placement.id_key;
+  } else {
+    bson_iter_t key_it;
+    bool found = false;
+    RETURN_IF_ERROR(FindShardKey(doc, &key_it, &found));
+    keystring::KeyBuilder builder;
+    if (found) {
+      builder.Append(&key_it);
+    } else {
+      builder.AppendNull();
+    }
+    prefix = builder.Release();
+  }
+  placement.shard = ShardForEncodedKey(prefix, num_shards_);
+  placement.record_key = prefix + placement.id_key;
+  return placement;
+}
+
+Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
+  ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
+  if (!shard_key_is_id()) {
+    // The _id table is what keeps _id unique across shards: two documents
+    // with one _id but different shard key values have different record keys.
+    RETURN_IF_ERROR(session.Insert(IdTableName(ident_), placement.id_key, placement.record_key));
+  }
+  RETURN_IF_ERROR(session.Insert(TableName(placement.shard), placement.record_key, Bytes(doc)));
+  const int shard = placement.shard;
+  const int64_t bytes = doc->len;
+  AfterCommit(session, [this, shard, bytes] { AddStats(shard, 1, bytes); });
+  return Status::OK();
+}
+
+Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
+                                  const bson_t* new_doc) {
+  ASSIGN_OR_RETURN(Placement from, PlacementOf(old_doc));
+  ASSIGN_OR_RETURN(Placement to, PlacementOf(new_doc));
+  if (from.id_key != to.id_key) {
+    return Status(ErrorCode::kInternalError, "ShardedRecordStore::Update cannot change _id");
+  }
+  const int64_t old_bytes = old_doc->len, new_bytes = new_doc->len;
+  if (from.record_key == to.record_key) {
+    RETURN_IF_ERROR(session.Put(TableName(to.shard), to.record_key, Bytes(new_doc)));
+    const int shard = to.shard;
+    AfterCommit(session,
+                [this, shard, old_bytes, new_bytes] { AddStats(shard, 0, new_bytes - old_bytes); });
+    return Status::OK();
+  }
+  // The shard key value changed: the document moves to its new partition
+  // (possibly another shard), and the _id table follows it.
+  RETURN_IF_ERROR(session.Remove(TableName(from.shard), from.record_key));
+  RETURN_IF_ERROR(session.Insert(TableName(to.shard), to.record_key, Bytes(new_doc)));
+  if (!shard_key_is_id()) {
+    RETURN_IF_ERROR(session.Put(IdTableName(ident_), to.id_key, to.record_key));
+  }
+  const int old_shard = from.shard, new_shard = to.shard;
+  AfterCommit(session, [this, old_shard, new_shard, old_bytes, new_bytes] {
+    AddStats(old_shard, -1, -old_bytes);
+    AddStats(new_shard, 1, new_bytes);
+  });
+  return Status::OK();
+}
+
+Status ShardedRecordStore::Remove(Session& session, const bson_t* doc) {
+  ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
+  RETURN_IF_ERROR(session.Remove(TableName(placement.shard), placement.record_key));
+  if (!shard_key_is_id()) RETURN_IF_ERROR(session.Remove(IdTableName(ident_), placement.id_key));
+  const int shard = placement.shard;
+  const int64_t bytes = doc->len;
+  AfterCommit(session, [this, shard, bytes] { AddStats(shard, -1, -bytes); });
+  return Status::OK();
+}
+
+StatusWith<std::optional<bson::BsonDoc>> ShardedRecordStore::FindById(Session& session,
+                                                                     const bson_value_t* id) {
+  const std::string id_key = keystring::Encode(id);
+  std::string record_key;
+  int shard = 0;
+  if (shard_key_is_id()) {
+    shard = ShardForEncodedKey(id_key, num_shards_);
+    record_key = id_key + id_key;
+  } else {
+    ASSIGN_OR_RETURN(std::optional<std::string> stored, session.Get(IdTableName(ident_), id_key));
+    if (!stored) return std::optional<bson::BsonDoc>();
+    record_key = std::move(*stored);
+    // record key = keystring(shard key value) ++ keystring(_id), so the
+    // partition prefix (what the shard hash covers) is what precedes id_key.
+    if (record_key.size() < id_key.size() ||
+        record_key.compare(record_key.size() - id_key.size(), id_key.size(), id_key) != 0) {
+      return Status(ErrorCode::kInternalError,
+                    "corrupt _id table entry in " + IdTableName(ident_));
+    }
+    shard = ShardForEncodedKey(
+        std::string_view(record_key).substr(0, record_key.size() - id_key.size()), num_shards_);
+  }
+  ASSIGN_OR_RETURN(std::optional<std::string> value, session.Get(TableName(shard), record_key));
+  // Outside a transaction the two reads above are separate snapshots; a
+  // document removed in between is simply absent.
+  if (!value) return std::optional<bson::BsonDoc>();
+  return std::optional<bson::BsonDoc>(
+      bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(value->data()), value->size()));
+}
+
+ShardStats ShardedRecordStore::StatsOf(int shard) const {
+  INVARIANT(shard >= 0 && shard < num_shards_);
+  return ShardStats{stats_[shard].count.load(), stats_[shard].data_bytes.load()};
+}
+
+ShardStats ShardedRecordStore::TotalStats() const {
+  ShardStats total;
+  for (int shard = 0; shard < num_shards_; ++shard) {
+    total.count += stats_[shard].count.load();
+    total.data_bytes += stats_[shard].data_bytes.load();
+  }
+  return total;
+}
+
+void ShardedRecordStore::AddStats(int shard, int64_t count_delta, int64_t bytes_delta) {
+  stats_[shard].count.fetch_add(count_delta);
+  stats_[shard].data_bytes.fetch_add(bytes_delta);
+}
+
+}  // namespace tigerdoc::storage

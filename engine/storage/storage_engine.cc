@@ -1,0 +1,213 @@
+// StorageEngine: the WiredTiger connection, the session pool and the
+// journal flusher.
+//
+// Durability settings (WiredTiger 3.2.1, see its tune_durability docs):
+//   log=(enabled=true)                      write-ahead log ("journal")
+//   transaction_sync=(enabled=true,method=none)
+//                                           every commit waits until its log
+//                                           records are written to the OS
+//                                           (write(2)), not fsynced: survives
+//                                           a process crash, not an OS crash
+//   log_flush("sync=on")                    fsync; used by FlushJournal()
+//                                           and by the flusher thread
+// With transaction_sync disabled (WiredTiger's default) commits return while
+// their log records are still in WiredTiger's in-process buffers, which a
+// kill -9 loses; tests/engine/storage/durability_test.cc proves the setting.
+
+#include "engine/storage/storage_engine.h"
+
+#include <wiredtiger.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "engine/storage/wt_error.h"
+#include "engine/storage/wt_session_state.h"
+
+namespace tigerdoc::storage {
+
+namespace {
+
+// WiredTiger reports EBUSY from drop while another session still holds a
+// cursor on the table; DropTable retries that, so the message is noise.
+int HandleError(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message) {
+  if (error == EBUSY) return 0;
+  std::fprintf(stderr, "wiredtiger: %s\n", message);
+  return 0;
+}
+
+int HandleMessage(WT_EVENT_HANDLER*, WT_SESSION*, const char* message) {
+  std::fprintf(stderr, "wiredtiger: %s\n", message);
+  return 0;
+}
+
+WT_EVENT_HANDLER kEventHandler = {HandleError, HandleMessage, nullptr, nullptr};
+
+std::string OpenConfig(const StorageOptions& options) {
+  std::string config = "create,cache_size=" + std::to_string(options.cache_size_mb) + "M" +
+                       ",session_max=" + std::to_string(options.session_max);
+  if (options.in_memory) {
+    config += ",in_memory=true";
+  } else {
+    config +=
+        ",log=(enabled=true,path=journal,archive=true)"
+        ",transaction_sync=(enabled=true,method=none)"
+        ",checkpoint=(wait=" +
+        std::to_string(options.checkpoint_interval_secs) + ")";
+  }
+  return config;
+}
+
+}  // namespace
+
+struct StorageEngine::Impl {
+  std::mutex mu;
+  std::vector<WT_SESSION*> idle;                          // guarded by mu
+  std::vector<std::unique_ptr<WtSessionState>> states;    // guarded by mu; every session ever opened
+  uint64_t cursor_epoch = 0;                              // guarded by mu
+
+  std::mutex flusher_mu;
+  std::condition_variable flusher_cv;
+  bool stopping = false;  // guarded by flusher_mu
+  std::thread flusher;
+
+  std::string scratch_home;  // the empty home of an in-memory engine, removed at close
+};
+
+StatusWith<std::unique_ptr<StorageEngine>> StorageEngine::Open(const StorageOptions& options) {
+  std::unique_ptr<StorageEngine> engine(new StorageEngine());
+  engine->options_ = options;
+  engine->impl_ = std::make_unique<Impl>();
+
+  std::string home;
+  if (options.in_memory) {
+    // WiredTiger wants an existing home directory even in memory (nothing is
+    // written there), and refuses two connections on one home in a process:
+    // give each in-memory engine its own empty directory.
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "tigerdoc-mem-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      return Status(ErrorCode::kInternalError,
+                    std::string("cannot create a directory for an in-memory engine: ") +
+                        std::strerror(errno));
+    }
+    home = pattern;
+    engine->impl_->scratch_home = home;
+  } else {
+    home = options.dbpath;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(home) / "journal", ec);
+    if (ec) {
+      return Status(ErrorCode::kInternalError,
+                    "cannot create data directory " + home + ": " + ec.message());
+    }
+  }
+
+  std::string config = OpenConfig(options);
+  int ret = wiredtiger_open(home.c_str(), &kEventHandler, config.c_str(), &engine->conn_);
+  if (ret != 0) return WtToStatus(ret, "wiredtiger_open " + home);
+
+  if (!options.in_memory && options.journal_flush_interval_ms > 0) {
+    engine->impl_->flusher = std::thread([raw = engine.get()] { raw->JournalFlusherLoop(); });
+  }
+  return engine;
+}
+
+StorageEngine::~StorageEngine() {
+  if (impl_ == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(impl_->flusher_mu);
+    impl_->stopping = true;
+  }
+  impl_->flusher_cv.notify_all();
+  if (impl_->flusher.joinable()) impl_->flusher.join();
+  // Closing the connection closes every session and cursor, and (when
+  // durable) writes a final checkpoint.
+  if (conn_ != nullptr) conn_->close(conn_, nullptr);
+  if (!impl_->scratch_home.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(impl_->scratch_home, ignored);
+  }
+}
+
+void StorageEngine::JournalFlusherLoop() {
+  // A dedicated session: pooled sessions belong to whoever borrowed them.
+  WT_SESSION* session = nullptr;
+  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
+  if (ret != 0) {
+    std::fprintf(stderr, "journal flusher: cannot open session: %s\n", wiredtiger_strerror(ret));
+    return;
+  }
+  const auto interval = std::chrono::milliseconds(options_.journal_flush_interval_ms);
+  std::unique_lock<std::mutex> lock(impl_->flusher_mu);
+  while (!impl_->flusher_cv.wait_for(lock, interval, [this] { return impl_->stopping; })) {
+    lock.unlock();
+    ret = session->log_flush(session, "sync=on");
+    if (ret != 0) std::fprintf(stderr, "journal flush: %s\n", wiredtiger_strerror(ret));
+    lock.lock();
+  }
+  session->close(session, nullptr);
+}
+
+Status StorageEngine::FlushJournal() {
+  if (options_.in_memory) return Status::OK();
+  Session session = NewSession();
+  int ret = session.raw()->log_flush(session.raw(), "sync=on");
+  return WtToStatus(ret, "journal flush");
+}
+
+Session StorageEngine::NewSession() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (!impl_->idle.empty()) {
+    WT_SESSION* session = impl_->idle.back();
+    impl_->idle.pop_back();
+    return Session(this, session);
+  }
+  WT_SESSION* session = nullptr;
+  int ret = conn_->open_session(conn_, nullptr, "isolation=snapshot", &session);
+  if (ret != 0) {
+    // Only reachable when more than session_max sessions are borrowed at
+    // once, which the fixed worker pool above us rules out.
+    std::fprintf(stderr, "fatal: cannot open a WiredTiger session (session_max=%d): %s\n",
+                 options_.session_max, wiredtiger_strerror(ret));
+    std::abort();
+  }
+  auto state = std::make_unique<WtSessionState>();
+  state->cursor_epoch = impl_->cursor_epoch;
+  session->app_private = state.get();
+  impl_->states.push_back(std::move(state));
+  return Session(this, session);
+}
+
+void StorageEngine::ReturnSession(WT_SESSION* session) {
+  WtSessionState* state = WtSessionState::Of(session);
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (state->cursor_epoch != impl_->cursor_epoch) {
+    // A table was dropped while this session was out; its cached cursors
+    // may name it and would keep the drop from succeeding.
+    state->CloseAll();
+    state->cursor_epoch = impl_->cursor_epoch;
+  } else {
+    state->ResetAll();
+  }
+  impl_->idle.push_back(session);
+}
+
+void StorageEngine::ReleaseCursorsFor(const std::string& uri) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  ++impl_->cursor_epoch;
+  for (WT_SESSION* session : impl_->idle) {
+    WtSessionState* state = WtSessionState::Of(session);
+    state->CloseFor(uri);
+    state->cursor_epoch = impl_->cursor_epoch;
+  }
+}
+
+}  // namespace tigerdoc::storage

@@ -1,0 +1,253 @@
+#include "engine/update/update_driver.h"
+
+#include <cstring>
+#include <functional>
+
+#include "engine/bson/shell_string.h"
+#include "engine/query/matcher/comparison.h"
+#include "engine/query/matcher/element.h"
+#include "engine/query/matcher/matcher.h"
+#include "engine/update/modifier_table.h"
+
+namespace tigerdoc::update {
+namespace {
+
+constexpr char kIdField[] = "_id";
+
+Status CheckIdValue(const MutableValue* id) {
+  if (id != nullptr && id->kind() == MutableValue::Kind::kArray) {
+    return Status(ErrorCode::kInvalidIdField, "The '_id' value cannot be of type array");
+  }
+  return Status::OK();
+}
+
+// Moves _id to the front of a document (inserts always have it first).
+void MoveIdFirst(MutableValue* doc) {
+  auto& fields = doc->fields();
+  for (size_t i = 1; i < fields.size(); ++i) {
+    if (fields[i].name == kIdField) {
+      MutableField id = std::move(fields[i]);
+      fields.erase(fields.begin() + static_cast<std::ptrdiff_t>(i));
+      fields.insert(fields.begin(), std::move(id));
+      return;
+    }
+  }
+}
+
+bool SameBytes(const bson_t* a, const bson::BsonDoc& b) {
+  return a->len == b.size() && std::memcmp(bson_get_data(a), b.data(), b.size()) == 0;
+}
+
+// Finds the value at a dotted path through documents only. Sets
+// `through_array` when an array is met before the end.
+const MutableValue* FindThroughDocuments(const MutableValue& doc, const bson::FieldPath& path,
+                                         bool* through_array) {
+  const MutableValue* node = &doc;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (node->kind() == MutableValue::Kind::kArray) {
+      *through_array = true;
+      return nullptr;
+    }
+    if (node->kind() != MutableValue::Kind::kDocument) return nullptr;
+    node = node->Find(path.part(i));
+    if (node == nullptr) return nullptr;
+  }
+  return node;
+}
+
+}  // namespace
+
+StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update) {
+  UpdateDriver driver;
+  bson_iter_t it;
+  if (!bson_iter_init(&it, update)) return Status(ErrorCode::kInvalidBSON, "invalid update document");
+  bson_iter_t first = it;
+  const bool is_operator_update = bson_iter_next(&first) && bson_iter_key(&first)[0] == '$';
+
+  if (!is_operator_update) {
+    while (bson_iter_next(&it)) {
+      const char* key = bson_iter_key(&it);
+      if (key[0] == '$') {
+        return Status(ErrorCode::kDollarPrefixedFieldName,
+                      std::string("The dollar ($) prefixed field '") + key + "' in '" + key +
+                          "' is not allowed in the context of an update's replacement document. "
+                          "Consider using an aggregation pipeline with $replaceWith.");
+      }
+    }
+    driver.replacement_ = std::make_shared<const bson::BsonDoc>(bson::BsonDoc::CopyOf(update));
+    return driver;
+  }
+
+  auto root = std::make_shared<UpdateObjectNode>();
+  while (bson_iter_next(&it)) {
+    const char* op = bson_iter_key(&it);
+    const Modifier* modifier = FindModifier(op);
+    if (modifier == nullptr) {
+      return Status(ErrorCode::kFailedToParse,
+                    std::string("Unknown modifier: ") + op +
+                        ". Expected a valid update modifier or pipeline-style update specified as "
+                        "an array");
+    }
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      return Status(ErrorCode::kFailedToParse,
+                    std::string("Modifiers operate on fields but we found type ") +
+                        query::BsonTypeName(bson_iter_type(&it)) +
+                        " instead. For example: {$mod: {<field>: ...}} not {" + op + ": " +
+                        bson::ToShellString(&it) + "}");
+    }
+    bson_t fields;
+    bson::OpenSubdocument(&it, &fields);
+    if (bson_empty(&fields)) {
+      return Status(ErrorCode::kFailedToParse,
+                    std::string("'") + op + "' is empty. You must specify a field like so: {" + op +
+                        ": {<field_name>: ...}}");
+    }
+    bson_iter_t field;
+    bson_iter_init(&field, &fields);
+    while (bson_iter_next(&field)) {
+      const std::string path = bson_iter_key(&field);
+      RETURN_IF_ERROR(ValidateUpdatePath(path));
+      RETURN_IF_ERROR(modifier->parse(op, bson::FieldPath(path), &field, root.get(),
+                                      &driver.rename_sources_));
+    }
+  }
+  driver.root_ = std::move(root);
+  return driver;
+}
+
+StatusWith<ApplyResult> UpdateDriver::Apply(const bson_t* doc, bool is_upsert_insert) const {
+  return is_replacement() ? ApplyReplacement(doc, is_upsert_insert)
+                          : ApplyModifiers(doc, is_upsert_insert);
+}
+
+StatusWith<ApplyResult> UpdateDriver::ApplyReplacement(const bson_t* doc, bool) const {
+  MutableValue original = MutableValue::FromDocument(doc);
+  MutableValue result = MutableValue::FromDocument(replacement_->get());
+  const MutableValue* old_id = original.Find(kIdField);
+  const MutableValue* new_id = result.Find(kIdField);
+  RETURN_IF_ERROR(CheckIdValue(new_id));
+  if (old_id != nullptr) {
+    if (new_id == nullptr) {
+      result.fields().insert(result.fields().begin(), MutableField{kIdField, *old_id});
+    } else if (!new_id->BinaryEquals(*old_id)) {
+      return Status(ErrorCode::kImmutableField,
+                    "After applying the update, the (immutable) field '_id' was found to have "
+                    "been altered to _id: " +
+                        new_id->ToShellString());
+    }
+  }
+  ApplyResult out;
+  out.doc = result.ToDocument();
+  out.modified = !SameBytes(doc, out.doc);
+  return out;
+}
+
+StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(const bson_t* doc,
+                                                     bool is_upsert_insert) const {
+  MutableValue tree = MutableValue::FromDocument(doc);
+  ApplyContext ctx;
+  ctx.is_upsert_insert = is_upsert_insert;
+  std::optional<MutableValue> old_id;
+  if (const MutableValue* id = tree.Find(kIdField)) {
+    old_id = *id;
+    ctx.id_string = ElementToString(kIdField, *id);
+  }
+  for (const std::string& source : rename_sources_) {
+    bool through_array = false;
+    bson::FieldPath path(source);
+    const MutableValue* value = FindThroughDocuments(tree, path, &through_array);
+    if (through_array) {
+      return Status(ErrorCode::kBadValue, "The source field cannot be an array element, '" +
+                                              source + "' in doc with " + ctx.id_string);
+    }
+    if (value != nullptr) ctx.rename_sources.emplace(source, *value);
+  }
+
+  RETURN_IF_ERROR(root_->ApplyTo(&tree, "", "", ctx));
+
+  const MutableValue* new_id = tree.Find(kIdField);
+  if (old_id && (new_id == nullptr || !new_id->BinaryEquals(*old_id))) {
+    std::string path = kIdField;
+    auto it = root_->children().find(kIdField);
+    if (it != root_->children().end()) {
+      if (const auto* object = std::get_if<std::unique_ptr<UpdateObjectNode>>(&it->second)) {
+        path = (*object)->FirstModifierPath(kIdField);
+      }
+    }
+    return Status(ErrorCode::kImmutableField,
+                  "Performing an update on the path '" + path +
+                      "' would modify the immutable field '_id'");
+  }
+  RETURN_IF_ERROR(CheckIdValue(new_id));
+  if (is_upsert_insert) MoveIdFirst(&tree);
+
+  ApplyResult out;
+  out.doc = tree.ToDocument();
+  out.modified = !SameBytes(doc, out.doc);
+  return out;
+}
+
+StatusWith<bson::BsonDoc> BuildUpsertSeed(const bson_t* filter) {
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(filter));
+
+  // Equalities in filter order: top level and (recursively) under $and.
+  std::vector<std::pair<std::string, const query::OwnedValue*>> equalities;
+  // Depth-first, preserving child order.
+  std::function<void(const query::MatchExpression*)> collect = [&](const query::MatchExpression* node) {
+    switch (node->kind()) {
+      case query::MatchKind::kAnd:
+        for (size_t i = 0; i < node->num_children(); ++i) collect(node->child(i));
+        break;
+      case query::MatchKind::kEq: {
+        const auto* eq = static_cast<const query::ComparisonExpression*>(node);
+        equalities.emplace_back(eq->path().dotted(), &eq->rhs());
+        break;
+      }
+      case query::MatchKind::kIn: {
+        const auto* in = static_cast<const query::InExpression*>(node);
+        if (!in->has_regexes() && in->equalities().size() == 1) {
+          equalities.emplace_back(in->path().dotted(), &in->equalities()[0]);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  };
+  collect(matcher->root());
+
+  MutableValue seed = MutableValue::EmptyDocument();
+  std::vector<std::string> set_paths;
+  for (const auto& [dotted, value] : equalities) {
+    if (dotted.empty() || dotted[0] == '$') continue;  // DBRef parts, not fields
+    bson::FieldPath path(dotted);
+    for (const std::string& other : set_paths) {
+      bson::FieldPath other_path(other);
+      if (other == dotted) {
+        return Status(ErrorCode::kNotSingleValueField,
+                      "cannot infer query fields to set, path '" + dotted + "' is matched twice");
+      }
+      if (path.IsPrefixOf(other_path) || other_path.IsPrefixOf(path)) {
+        return Status(ErrorCode::kNotSingleValueField,
+                      "cannot infer query fields to set, both paths '" + dotted + "' and '" +
+                          other + "' are matched");
+      }
+    }
+    set_paths.push_back(dotted);
+    MutableValue* node = &seed;
+    for (size_t i = 0; i + 1 < path.size(); ++i) {
+      MutableValue* child = node->Find(path.part(i));
+      if (child == nullptr) {
+        node->fields().push_back(MutableField{path.part(i), MutableValue::EmptyDocument()});
+        child = &node->fields().back().value;
+      }
+      node = child;
+    }
+    node->fields().push_back(
+        MutableField{path.part(path.size() - 1), MutableValue::FromValue(value->get())});
+  }
+  MoveIdFirst(&seed);
+  return seed.ToDocument();
+}
+
+}  // namespace tigerdoc::update

@@ -1,0 +1,132 @@
+// Hash-sharded collections: `create` with shardKey and shards, and explain
+// showing that a shard-key equality reads one shard while anything else
+// fans out to all of them. The explain shape is tigerdoc's (wire/README.md,
+// engine/engine.cc ExplainFind):
+//   {queryPlanner: {winningPlan: {stage: SINGLE_SHARD|SHARD_MERGE|..., shards: [...]}},
+//    executionStats: {...}, sharding: {shardKey, numShards, targeted, shardsRead: [...]}}
+#include <set>
+
+#include "tests/e2e/e2e_test_base.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+using testutil::ArrayLength;
+using testutil::Integer;
+using testutil::Json;
+using testutil::Number;
+using testutil::String;
+
+constexpr int kDocs = 200;
+constexpr int kKeys = 20;
+
+class ShardExplainTest : public E2eTest {
+ protected:
+  void CreateAndFill() {
+    BsonDoc r = Run(R"({"create": "s", "shardKey": {"k": 1}, "shards": 8})");
+    ASSERT_OK_REPLY(r);
+    std::string docs = "[";
+    for (int i = 0; i < kDocs; ++i) {
+      if (i) docs += ",";
+      docs += R"({"_id": )" + std::to_string(i) + R"(, "k": )" + std::to_string(i % kKeys) +
+              R"(, "a": )" + std::to_string(i % 3) + "}";
+    }
+    docs += "]";
+    InsertJson("s", docs);
+  }
+
+  BsonDoc Explain(const std::string& filter) {
+    BsonDoc r = Run(R"({"explain": {"find": "s", "filter": )" + filter +
+                    R"(}, "verbosity": "executionStats"})");
+    EXPECT_OK_REPLY(r);
+    return r;
+  }
+
+  static std::set<std::string> ShardsRead(const BsonDoc& explain) {
+    std::set<std::string> out;
+    BsonDoc arr = testutil::SubDoc(explain, "sharding.shardsRead");
+    bson_iter_t it;
+    if (bson_iter_init(&it, arr.get())) {
+      while (bson_iter_next(&it)) {
+        if (BSON_ITER_HOLDS_UTF8(&it)) out.insert(bson_iter_utf8(&it, nullptr));
+      }
+    }
+    return out;
+  }
+};
+
+TEST_F(ShardExplainTest, ShardKeyEqualityReadsOneShard) {
+  CreateAndFill();
+  BsonDoc e = Explain(R"({"k": 5})");
+  EXPECT_EQ(Number(e, "sharding.numShards"), 8.0) << Json(e);
+  EXPECT_EQ(Number(e, "sharding.targeted"), 1.0) << Json(e);
+  EXPECT_EQ(ShardsRead(e).size(), 1u) << Json(e);
+  EXPECT_EQ(String(e, "queryPlanner.winningPlan.stage"), "SINGLE_SHARD") << Json(e);
+  EXPECT_EQ(ArrayLength(e, "queryPlanner.winningPlan.shards"), 1u) << Json(e);
+  EXPECT_EQ(Integer(e, "executionStats.nReturned"), kDocs / kKeys) << Json(e);
+  // A partition is one contiguous key range: only its documents are read.
+  EXPECT_EQ(Integer(e, "executionStats.totalDocsExamined"), kDocs / kKeys) << Json(e);
+
+  // Extra conditions beside the key equality keep the query targeted.
+  e = Explain(R"({"k": 5, "a": 1})");
+  EXPECT_EQ(ShardsRead(e).size(), 1u) << Json(e);
+}
+
+TEST_F(ShardExplainTest, QueriesWithoutKeyEqualityReadAllShards) {
+  CreateAndFill();
+  for (const char* filter : {R"({"a": 1})", R"({})", R"({"k": {"$gt": 5}})"}) {
+    BsonDoc e = Explain(filter);
+    EXPECT_EQ(ShardsRead(e).size(), 8u) << filter << " " << Json(e);
+    EXPECT_EQ(Number(e, "sharding.targeted"), 0.0) << filter << " " << Json(e);
+    EXPECT_EQ(ArrayLength(e, "queryPlanner.winningPlan.shards"), 8u) << Json(e);
+    EXPECT_EQ(Integer(e, "executionStats.totalDocsExamined"), kDocs) << filter << " " << Json(e);
+  }
+}
+
+TEST_F(ShardExplainTest, KeysSpreadOverShardsAndTargetingIsStable) {
+  CreateAndFill();
+  std::set<std::string> used;
+  std::vector<std::string> first_pass;
+  for (int k = 0; k < kKeys; ++k) {
+    auto read = ShardsRead(Explain(R"({"k": )" + std::to_string(k) + "}"));
+    ASSERT_EQ(read.size(), 1u);
+    used.insert(*read.begin());
+    first_pass.push_back(*read.begin());
+  }
+  // 20 keys over 8 shards by a hash: several shards get used.
+  EXPECT_GE(used.size(), 4u);
+  // The same key goes to the same shard after a restart (a stable hash).
+  ASSERT_TRUE(server_->Stop().ok());
+  client_.reset();
+  ASSERT_TRUE(server_->Restart().ok());
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  for (int k = 0; k < kKeys; ++k) {
+    auto read = ShardsRead(Explain(R"({"k": )" + std::to_string(k) + "}"));
+    ASSERT_EQ(read.size(), 1u);
+    EXPECT_EQ(*read.begin(), first_pass[k]) << "key " << k;
+  }
+}
+
+TEST_F(ShardExplainTest, ShardedCollectionAnswersLikeAnyOther) {
+  CreateAndFill();
+  BsonDoc r = Run(R"({"find": "s", "filter": {"k": 7}, "sort": {"_id": 1}})");
+  ASSERT_OK_REPLY(r);
+  std::vector<int64_t> expected;
+  for (int i = 7; i < kDocs; i += kKeys) expected.push_back(i);
+  EXPECT_EQ(Ids(r), expected);
+  EXPECT_EQ(Integer(Run(R"({"count": "s"})"), "n"), kDocs);
+  // _id stays unique across shards: the same _id under another key is a
+  // duplicate.
+  r = Run(R"({"insert": "s", "documents": [{"_id": 7, "k": 999}]})");
+  ASSERT_EQ(testutil::DocArray(r, "writeErrors").size(), 1u) << Json(r);
+  EXPECT_EQ(Integer(testutil::DocArray(r, "writeErrors")[0], "code"), 11000) << Json(r);
+  // Updates and deletes by shard key touch only that partition's documents.
+  r = Run(R"({"update": "s", "updates": [{"q": {"k": 7}, "u": {"$inc": {"a": 10}}, "multi": true}]})");
+  EXPECT_EQ(Integer(r, "n"), kDocs / kKeys) << Json(r);
+  r = Run(R"({"delete": "s", "deletes": [{"q": {"k": 7}, "limit": 0}]})");
+  EXPECT_EQ(Integer(r, "n"), kDocs / kKeys) << Json(r);
+  EXPECT_EQ(Integer(Run(R"({"count": "s"})"), "n"), kDocs - kDocs / kKeys);
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e

@@ -1,0 +1,287 @@
+// Catalog against WiredTiger: in memory, and in a temporary data directory
+// for persistence and reaping.
+
+#include "engine/catalog/catalog.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+namespace tigerdoc::catalog {
+namespace {
+
+using bson::BsonDoc;
+using storage::Session;
+using storage::StorageEngine;
+using storage::StorageOptions;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "tigerdoc-cat-XXXXXX").string();
+    EXPECT_NE(mkdtemp(pattern.data()), nullptr);
+    path_ = pattern;
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::unique_ptr<StorageEngine> OpenEngine(const std::string& dbpath) {
+  StorageOptions options;
+  options.in_memory = dbpath.empty();
+  options.dbpath = dbpath;
+  options.cache_size_mb = 64;
+  auto engine = StorageEngine::Open(options);
+  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
+  return std::move(engine).value();
+}
+
+std::unique_ptr<Catalog> OpenCatalog(StorageEngine* engine) {
+  auto catalog = Catalog::Open(engine);
+  EXPECT_TRUE(catalog.ok()) << catalog.status().ToString();
+  return std::move(catalog).value();
+}
+
+CreateCollectionRequest Request(std::string db, std::string name, std::string key = "_id",
+                                int shards = 4) {
+  CreateCollectionRequest r;
+  r.db = std::move(db);
+  r.name = std::move(name);
+  r.shard_key_field = std::move(key);
+  r.num_shards = shards;
+  return r;
+}
+
+std::set<std::string> Tables(StorageEngine* engine) {
+  Session session = engine->NewSession();
+  auto tables = session.ListTables();
+  EXPECT_TRUE(tables.ok());
+  return {tables.value().begin(), tables.value().end()};
+}
+
+Status InsertDoc(StorageEngine* engine, CollectionEntry& entry, const char* json) {
+  Session session = engine->NewSession();
+  RETURN_IF_ERROR(session.Begin());
+  BsonDoc doc = BsonDoc::FromJson(json);
+  Status st = entry.store->Insert(session, doc.get());
+  if (!st.ok()) return st;
+  return session.Commit();
+}
+
+class CatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    engine_ = OpenEngine("");
+    catalog_ = OpenCatalog(engine_.get());
+  }
+  std::unique_ptr<StorageEngine> engine_;
+  std::unique_ptr<Catalog> catalog_;
+};
+
+TEST_F(CatalogTest, CreateLookupListDrop) {
+  auto created = catalog_->CreateCollection(Request("app", "users"));
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  const CollectionMetadata& md = created.value()->metadata;
+  EXPECT_EQ(md.ns, "app.users");
+  EXPECT_EQ(md.db, "app");
+  EXPECT_EQ(md.name, "users");
+  EXPECT_EQ(md.ident, "c1");
+  EXPECT_EQ(md.num_shards, 4);
+  EXPECT_EQ(created.value()->store->ident(), "c1");
+  EXPECT_EQ(Tables(engine_.get()),
+            (std::set<std::string>{"_catalog", "c1-s0", "c1-s1", "c1-s2", "c1-s3"}));
+
+  ASSERT_TRUE(catalog_->CreateCollection(Request("app", "orders", "customer", 2)).ok());
+  ASSERT_TRUE(catalog_->CreateCollection(Request("other", "x")).ok());
+  EXPECT_EQ(catalog_->Lookup("app.users"), created.value());
+  EXPECT_EQ(catalog_->Lookup("app.nope"), nullptr);
+
+  std::vector<std::string> names;
+  for (const auto& e : catalog_->List("app")) names.push_back(e->metadata.ns);
+  EXPECT_EQ(names, (std::vector<std::string>{"app.orders", "app.users"}));
+  EXPECT_EQ(catalog_->List("").size(), 3u);
+  EXPECT_EQ(catalog_->ListDatabases(), (std::vector<std::string>{"app", "other"}));
+  EXPECT_TRUE(Tables(engine_.get()).count("c2-id"));  // non-_id shard key
+
+  ASSERT_TRUE(catalog_->DropCollection("app.orders").ok());
+  EXPECT_EQ(catalog_->Lookup("app.orders"), nullptr);
+  for (const std::string& t : Tables(engine_.get())) EXPECT_NE(t.rfind("c2-", 0), 0u) << t;
+
+  ASSERT_TRUE(catalog_->DropDatabase("app").ok());
+  EXPECT_EQ(catalog_->ListDatabases(), std::vector<std::string>{"other"});
+  EXPECT_TRUE(catalog_->DropDatabase("never").ok());
+}
+
+TEST_F(CatalogTest, DropAlsoRemovesTablesOtherLayersAddedUnderTheIdent) {
+  auto entry = catalog_->CreateCollection(Request("db", "c")).value();
+  {
+    Session session = engine_->NewSession();
+    ASSERT_TRUE(session.CreateTable(entry->metadata.ident + "-s0-ix-a_1").ok());
+  }
+  ASSERT_TRUE(catalog_->DropCollection("db.c").ok());
+  EXPECT_EQ(Tables(engine_.get()), std::set<std::string>{"_catalog"});
+}
+
+TEST_F(CatalogTest, ExistingAndMissingNamespaces) {
+  ASSERT_TRUE(catalog_->CreateCollection(Request("db", "c")).ok());
+  auto again = catalog_->CreateCollection(Request("db", "c"));
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().code_number(), 48);
+  EXPECT_EQ(again.status().reason(), "Collection db.c already exists.");
+
+  Status missing = catalog_->DropCollection("db.nope");
+  EXPECT_EQ(missing.code_number(), 26);
+  EXPECT_EQ(missing.reason(), "ns not found");
+}
+
+TEST_F(CatalogTest, RejectsBadShardSettings) {
+  EXPECT_EQ(catalog_->CreateCollection(Request("db", "a", "_id", 0)).status().code(),
+            ErrorCode::kBadValue);
+  EXPECT_EQ(catalog_->CreateCollection(Request("db", "a", "_id", kMaxShards + 1)).status().code(),
+            ErrorCode::kBadValue);
+  EXPECT_EQ(catalog_->CreateCollection(Request("db", "a", "a..b")).status().code(),
+            ErrorCode::kBadValue);
+  EXPECT_EQ(catalog_->CreateCollection(Request("db", "a", "$x")).status().code(),
+            ErrorCode::kBadValue);
+  EXPECT_EQ(catalog_->CreateCollection(Request("db", "a", "")).status().code(),
+            ErrorCode::kBadValue);
+  EXPECT_TRUE(catalog_->List("").empty());
+  EXPECT_TRUE(catalog_->CreateCollection(Request("db", "a", "a.b", 1)).ok());
+}
+
+TEST_F(CatalogTest, MetadataDocumentFormat) {
+  CreateCollectionRequest request = Request("db", "events", "device.id", 8);
+  request.options = BsonDoc::FromJson(R"({"capped": false})");
+  auto entry = catalog_->CreateCollection(request).value();
+  BsonDoc doc = entry->metadata.ToBson();
+  EXPECT_EQ(doc.ToJson(),
+            R"({ "ns" : "db.events", "ident" : "c1", "shardKey" : { "device.id" : 1 }, )"
+            R"("shards" : 8, "hashVersion" : 1, "options" : { "capped" : false }, )"
+            R"("maxDocumentBytes" : 16777216 })");
+  auto parsed = CollectionMetadata::FromBson(doc.get());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed.value().ns, "db.events");
+  EXPECT_EQ(parsed.value().db, "db");
+  EXPECT_EQ(parsed.value().name, "events");
+  EXPECT_EQ(parsed.value().shard_key_field, "device.id");
+  EXPECT_EQ(parsed.value().num_shards, 8);
+  EXPECT_EQ(parsed.value().options.ToJson(), R"({ "capped" : false })");
+
+  // The stored row is that document.
+  Session session = engine_->NewSession();
+  auto stored = session.Get(kCatalogTable, "db.events");
+  ASSERT_TRUE(stored.ok() && stored.value().has_value());
+  EXPECT_EQ(*stored.value(), std::string(doc.bytes()));
+
+  // A collection name may itself contain dots.
+  BsonDoc dotted = BsonDoc::FromJson(
+      R"({"ns": "db.a.b", "ident": "c5", "shardKey": {"_id": 1}, "shards": 2, "hashVersion": 1})");
+  auto md = CollectionMetadata::FromBson(dotted.get());
+  ASSERT_TRUE(md.ok());
+  EXPECT_EQ(md.value().db, "db");
+  EXPECT_EQ(md.value().name, "a.b");
+
+  BsonDoc future = BsonDoc::FromJson(
+      R"({"ns": "db.a", "ident": "c5", "shardKey": {"_id": 1}, "shards": 2, "hashVersion": 2})");
+  EXPECT_EQ(CollectionMetadata::FromBson(future.get()).status().code(),
+            ErrorCode::kNotImplemented);
+  BsonDoc broken = BsonDoc::FromJson(R"({"ns": "db.a", "ident": "c5"})");
+  EXPECT_EQ(CollectionMetadata::FromBson(broken.get()).status().code(),
+            ErrorCode::kFailedToParse);
+}
+
+TEST_F(CatalogTest, GetOrCreateIsRaceFree) {
+  constexpr int kThreads = 8;
+  std::vector<std::shared_ptr<CollectionEntry>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      auto entry = catalog_->GetOrCreate("db", "implicit", 3);
+      ASSERT_TRUE(entry.ok()) << entry.status().ToString();
+      got[i] = entry.value();
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (const auto& e : got) EXPECT_EQ(e, got[0]);
+  EXPECT_EQ(got[0]->metadata.num_shards, 3);
+  EXPECT_EQ(catalog_->List("db").size(), 1u);
+  EXPECT_EQ(Tables(engine_.get()),
+            (std::set<std::string>{"_catalog", "c1-s0", "c1-s1", "c1-s2"}));
+  // And an existing one is returned as is.
+  EXPECT_EQ(catalog_->GetOrCreate("db", "implicit", 9).value(), got[0]);
+  EXPECT_EQ(catalog_->GetOrCreate("bad db", "x", 1).status().code_number(), 73);
+}
+
+TEST(CatalogPersistenceTest, EntriesStatsAndIdentsSurviveReopen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    auto users = catalog->CreateCollection(Request("app", "users", "team", 2)).value();
+    ASSERT_TRUE(InsertDoc(engine.get(), *users, R"({"_id": 1, "team": "a"})").ok());
+    ASSERT_TRUE(InsertDoc(engine.get(), *users, R"({"_id": 2, "team": "b"})").ok());
+    ASSERT_TRUE(catalog->CreateCollection(Request("app", "gone")).ok());  // c2
+    ASSERT_TRUE(catalog->DropCollection("app.gone").ok());
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  auto users = catalog->Lookup("app.users");
+  ASSERT_NE(users, nullptr);
+  EXPECT_EQ(users->metadata.ident, "c1");
+  EXPECT_EQ(users->metadata.shard_key_field, "team");
+  EXPECT_EQ(users->metadata.num_shards, 2);
+  EXPECT_EQ(users->store->TotalStats().count, 2);
+  EXPECT_EQ(catalog->Lookup("app.gone"), nullptr);
+  // _id uniqueness still holds through the reloaded store.
+  EXPECT_EQ(InsertDoc(engine.get(), *users, R"({"_id": 1, "team": "z"})").code_number(), 11000);
+  // Idents are never reused, even the dropped highest one.
+  EXPECT_EQ(catalog->CreateCollection(Request("app", "new")).value()->metadata.ident, "c3");
+}
+
+TEST(CatalogPersistenceTest, OpenReapsOrphanedTables) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    ASSERT_TRUE(catalog->CreateCollection(Request("db", "kept")).ok());  // c1
+    // What a crash between "create tables" and "write entry" leaves behind,
+    // and a drop whose tables could not be removed.
+    Session session = engine->NewSession();
+    ASSERT_TRUE(session.CreateTable("c7-s0").ok());
+    ASSERT_TRUE(session.CreateTable("c7-id").ok());
+    ASSERT_TRUE(session.CreateTable("c1x-s0").ok());     // not an ident: left alone
+    ASSERT_TRUE(session.CreateTable("scratch").ok());    // not an ident: left alone
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  std::set<std::string> tables = Tables(engine.get());
+  EXPECT_FALSE(tables.count("c7-s0"));
+  EXPECT_FALSE(tables.count("c7-id"));
+  EXPECT_TRUE(tables.count("c1-s0"));
+  EXPECT_TRUE(tables.count("c1x-s0"));
+  EXPECT_TRUE(tables.count("scratch"));
+  ASSERT_NE(catalog->Lookup("db.kept"), nullptr);
+  // An ident seen on disk is not handed out again.
+  EXPECT_EQ(catalog->CreateCollection(Request("db", "next")).value()->metadata.ident, "c8");
+}
+
+TEST(CatalogPersistenceTest, CorruptEntryFailsOpen) {
+  auto engine = OpenEngine("");
+  {
+    Session session = engine->NewSession();
+    ASSERT_TRUE(session.CreateTable(kCatalogTable).ok());
+    BsonDoc bad = BsonDoc::FromJson(R"({"ns": "db.x"})");
+    ASSERT_TRUE(session.Put(kCatalogTable, "db.x", bad.bytes()).ok());
+  }
+  auto catalog = Catalog::Open(engine.get());
+  EXPECT_FALSE(catalog.ok());
+}
+
+}  // namespace
+}  // namespace tigerdoc::catalog

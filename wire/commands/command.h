@@ -1,0 +1,58 @@
+#pragma once
+// Command: what every command handler sees and returns.
+//
+// A handler parses its arguments into a typed struct first (with
+// command_args.h, which gives MongoDB's IDL-style errors), calls the engine,
+// and returns the reply's fields without `ok`; the dispatcher appends
+// `ok: 1`, or turns a non-OK Status into MongoDB's error reply.
+//
+// Thread-safety: handlers run on worker threads, many at once; a
+// CommandContext belongs to one request.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+#include "engine/engine.h"
+#include "wire/protocol/message.h"
+#include "wire/server/request_handler.h"
+
+namespace tigerdoc::wire {
+
+// Process-wide facts that commands report (serverStatus, getCmdLineOpts, ...).
+struct ServerInfo {
+  std::vector<std::string> argv;
+  std::string bind_ip;
+  int port = 0;
+  std::string dbpath;
+  int64_t cache_size_mb = 0;
+  std::chrono::system_clock::time_point start_time = std::chrono::system_clock::now();
+  std::atomic<int64_t> current_connections{0};
+  std::atomic<int64_t> total_connections{0};
+};
+
+struct CommandContext {
+  engine::Engine* engine;
+  ServerInfo* server;
+  const ConnectionInfo& connection;
+  const CommandRequest& request;
+  std::string_view name;  // the command name as sent (first field)
+
+  const bson_t* body() const { return request.body.get(); }
+  const std::string& db() const { return request.db; }
+};
+
+using CommandRun = StatusWith<bson::BsonDoc> (*)(CommandContext& ctx);
+
+struct CommandSpec {
+  std::string_view name;
+  CommandRun run;
+  bool admin_only = false;  // must run against the admin database
+};
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,185 @@
+#include "wire/commands/command_args.h"
+
+#include <array>
+#include <cmath>
+
+namespace tigerdoc::wire {
+namespace {
+
+std::string FieldName(std::string_view command, const char* field) {
+  return std::string(command) + "." + field;
+}
+
+Status WrongType(std::string_view command, const char* field, bson_type_t got,
+                 std::string_view expected) {
+  return Status(ErrorCode::kTypeMismatch, "BSON field '" + FieldName(command, field) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(got)) +
+                                              "', expected type '" + std::string(expected) + "'");
+}
+
+bool FindField(const bson_t* body, const char* field, bson_iter_t* it) {
+  return bson_iter_init_find(it, body, field);
+}
+
+}  // namespace
+
+std::string_view BsonTypeName(bson_type_t type) {
+  switch (type) {
+    case BSON_TYPE_DOUBLE: return "double";
+    case BSON_TYPE_UTF8: return "string";
+    case BSON_TYPE_DOCUMENT: return "object";
+    case BSON_TYPE_ARRAY: return "array";
+    case BSON_TYPE_BINARY: return "binData";
+    case BSON_TYPE_UNDEFINED: return "undefined";
+    case BSON_TYPE_OID: return "objectId";
+    case BSON_TYPE_BOOL: return "bool";
+    case BSON_TYPE_DATE_TIME: return "date";
+    case BSON_TYPE_NULL: return "null";
+    case BSON_TYPE_REGEX: return "regex";
+    case BSON_TYPE_DBPOINTER: return "dbPointer";
+    case BSON_TYPE_CODE: return "javascript";
+    case BSON_TYPE_SYMBOL: return "symbol";
+    case BSON_TYPE_CODEWSCOPE: return "javascriptWithScope";
+    case BSON_TYPE_INT32: return "int";
+    case BSON_TYPE_TIMESTAMP: return "timestamp";
+    case BSON_TYPE_INT64: return "long";
+    case BSON_TYPE_DECIMAL128: return "decimal";
+    case BSON_TYPE_MINKEY: return "minKey";
+    case BSON_TYPE_MAXKEY: return "maxKey";
+    default: return "missing";
+  }
+}
+
+bool IsGenericArgument(std::string_view field) {
+  static constexpr std::array<std::string_view, 30> kGeneric = {
+      "$db", "lsid", "$clusterTime", "$readPreference", "apiVersion", "apiStrict",
+      "apiDeprecationErrors", "comment", "maxTimeMS", "readConcern", "writeConcern",
+      "txnNumber", "autocommit", "startTransaction", "$audit", "$client", "$configServerState",
+      "$gleStats", "$topologyTime", "$oplogQueryData", "$replData", "$queryOptions",
+      "databaseVersion", "shardVersion", "clientOperationKey", "mayBypassWriteBlocking",
+      "$configTime", "tracking_info", "help", "$traceCtx"};
+  for (std::string_view g : kGeneric) {
+    if (g == field) return true;
+  }
+  return false;
+}
+
+Status CheckFields(const bson_t* body, std::string_view command,
+                   std::initializer_list<std::string_view> known) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return Status::OK();  // skip the name
+  while (bson_iter_next(&it)) {
+    std::string_view field = bson_iter_key(&it);
+    if (IsGenericArgument(field)) continue;
+    bool is_known = false;
+    for (std::string_view k : known) is_known = is_known || k == field;
+    if (!is_known) {
+      return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(command) + "." +
+                                                   std::string(field) + "' is an unknown field.");
+    }
+  }
+  return Status::OK();
+}
+
+StatusWith<std::optional<bson::BsonDoc>> GetObject(const bson_t* body, std::string_view command,
+                                                    const char* field) {
+  bson_iter_t it;
+  if (!FindField(body, field, &it)) return std::optional<bson::BsonDoc>();
+  if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return WrongType(command, field, bson_iter_type(&it), "object");
+  uint32_t len;
+  const uint8_t* data;
+  bson_iter_document(&it, &len, &data);
+  return std::optional<bson::BsonDoc>(bson::BsonDoc::CopyOf(data, len));
+}
+
+StatusWith<std::optional<bson::BsonDoc>> GetArray(const bson_t* body, std::string_view command,
+                                                   const char* field) {
+  bson_iter_t it;
+  if (!FindField(body, field, &it)) return std::optional<bson::BsonDoc>();
+  if (!BSON_ITER_HOLDS_ARRAY(&it)) return WrongType(command, field, bson_iter_type(&it), "array");
+  uint32_t len;
+  const uint8_t* data;
+  bson_iter_array(&it, &len, &data);
+  return std::optional<bson::BsonDoc>(bson::BsonDoc::CopyOf(data, len));
+}
+
+StatusWith<std::optional<int64_t>> GetInt64(const bson_t* body, std::string_view command,
+                                            const char* field) {
+  bson_iter_t it;
+  if (!FindField(body, field, &it)) return std::optional<int64_t>();
+  switch (bson_iter_type(&it)) {
+    case BSON_TYPE_INT32: return std::optional<int64_t>(bson_iter_int32(&it));
+    case BSON_TYPE_INT64: return std::optional<int64_t>(bson_iter_int64(&it));
+    case BSON_TYPE_DOUBLE: {
+      double d = bson_iter_double(&it);
+      if (!std::isfinite(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18) {
+        return Status(ErrorCode::kBadValue, "BSON field '" + FieldName(command, field) +
+                                                "' value cannot be represented as a 64-bit integer");
+      }
+      return std::optional<int64_t>(static_cast<int64_t>(d));
+    }
+    case BSON_TYPE_DECIMAL128: {
+      bson_decimal128_t dec;
+      bson_iter_decimal128(&it, &dec);
+      char buf[BSON_DECIMAL128_STRING];
+      bson_decimal128_to_string(&dec, buf);
+      return std::optional<int64_t>(static_cast<int64_t>(std::strtold(buf, nullptr)));
+    }
+    default:
+      return WrongType(command, field, bson_iter_type(&it), "long");
+  }
+}
+
+StatusWith<std::optional<int64_t>> GetNonNegative(const bson_t* body, std::string_view command,
+                                                  const char* field) {
+  ASSIGN_OR_RETURN(std::optional<int64_t> value, GetInt64(body, command, field));
+  if (value && *value < 0) {
+    return Status(ErrorCode::kLocation51024, "BSON field '" + std::string(field) +
+                                                 "' value must be >= 0, actual value '" +
+                                                 std::to_string(*value) + "'");
+  }
+  return value;
+}
+
+StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view command,
+                                        const char* field) {
+  bson_iter_t it;
+  if (!FindField(body, field, &it)) return std::optional<bool>();
+  switch (bson_iter_type(&it)) {
+    case BSON_TYPE_BOOL:
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+    case BSON_TYPE_DOUBLE:
+    case BSON_TYPE_DECIMAL128:
+      return std::optional<bool>(bson_iter_as_bool(&it));
+    default:
+      return WrongType(command, field, bson_iter_type(&it), "bool");
+  }
+}
+
+StatusWith<std::optional<std::string>> GetString(const bson_t* body, std::string_view command,
+                                                 const char* field) {
+  bson_iter_t it;
+  if (!FindField(body, field, &it)) return std::optional<std::string>();
+  if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(command, field, bson_iter_type(&it), "string");
+  uint32_t len;
+  const char* s = bson_iter_utf8(&it, &len);
+  return std::optional<std::string>(std::string(s, len));
+}
+
+StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view command) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) {
+    return Status(ErrorCode::kInvalidNamespace, "missing collection name for " + std::string(command));
+  }
+  if (!BSON_ITER_HOLDS_UTF8(&it)) {
+    return Status(ErrorCode::kInvalidNamespace,
+                  "collection name has invalid type " + std::string(BsonTypeName(bson_iter_type(&it))));
+  }
+  uint32_t len;
+  const char* s = bson_iter_utf8(&it, &len);
+  return std::string(s, len);
+}
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,59 @@
+#pragma once
+// Typed access to command arguments with MongoDB's IDL-style errors:
+//   unknown field:  40415 "BSON field 'find.foo' is an unknown field."
+//   wrong type:     14 TypeMismatch "BSON field 'find.filter' is the wrong
+//                   type 'int', expected type 'object'"
+//   negative value: 51024 "BSON field 'limit' value must be >= 0, actual value '-1'"
+// Generic arguments every command accepts (lsid, $db, $clusterTime,
+// $readPreference, apiVersion, writeConcern, comment, maxTimeMS, ...) are
+// skipped by CheckFields.
+//
+// Thread-safety: pure functions.
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+
+namespace tigerdoc::wire {
+
+// MongoDB's name of a BSON type ("double", "string", "object", ...).
+std::string_view BsonTypeName(bson_type_t type);
+
+// True for the arguments MongoDB accepts on every command.
+bool IsGenericArgument(std::string_view field);
+
+// Fails on the first field of `body` (after the command name) that is
+// neither in `known` nor generic.
+Status CheckFields(const bson_t* body, std::string_view command,
+                   std::initializer_list<std::string_view> known);
+
+// Each getter: nullopt when the field is absent; TypeMismatch when present
+// with the wrong type. `command` prefixes the field in messages.
+StatusWith<std::optional<bson::BsonDoc>> GetObject(const bson_t* body, std::string_view command,
+                                                    const char* field);
+StatusWith<std::optional<bson::BsonDoc>> GetArray(const bson_t* body, std::string_view command,
+                                                   const char* field);  // as a document
+// Any numeric type, converted exactly to int64 (doubles truncated toward 0).
+StatusWith<std::optional<int64_t>> GetInt64(const bson_t* body, std::string_view command,
+                                            const char* field);
+// Like GetInt64 but refuses negative values (51024).
+StatusWith<std::optional<int64_t>> GetNonNegative(const bson_t* body, std::string_view command,
+                                                  const char* field);
+// bool, or a number (non-zero = true), as MongoDB's "safeBool".
+StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view command,
+                                        const char* field);
+StatusWith<std::optional<std::string>> GetString(const bson_t* body, std::string_view command,
+                                                 const char* field);
+
+// The collection named by the command's first field ({find: "c"}):
+// InvalidNamespace (73) when it is not a non-empty string.
+StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view command);
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,62 @@
+#include "wire/commands/command_registry.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tigerdoc::wire {
+namespace {
+
+// Sorted by name (std::string_view order), checked at first use.
+constexpr std::array kCommands = {
+    CommandSpec{"aggregate", RunAggregate},
+    CommandSpec{"buildInfo", RunBuildInfo},
+    CommandSpec{"buildinfo", RunBuildInfo},
+    CommandSpec{"collStats", RunCollStats},
+    CommandSpec{"connectionStatus", RunConnectionStatus},
+    CommandSpec{"count", RunCount},
+    CommandSpec{"create", RunCreate},
+    CommandSpec{"dbStats", RunDbStats},
+    CommandSpec{"dbstats", RunDbStats},
+    CommandSpec{"delete", RunDelete},
+    CommandSpec{"drop", RunDrop},
+    CommandSpec{"dropDatabase", RunDropDatabase},
+    CommandSpec{"endSessions", RunEndSessions},
+    CommandSpec{"explain", RunExplain},
+    CommandSpec{"find", RunFind},
+    CommandSpec{"getCmdLineOpts", RunGetCmdLineOpts, true},
+    CommandSpec{"getLog", RunGetLog, true},
+    CommandSpec{"getMore", RunGetMore},
+    CommandSpec{"getParameter", RunGetParameter, true},
+    CommandSpec{"hello", RunHello},
+    CommandSpec{"hostInfo", RunHostInfo},
+    CommandSpec{"insert", RunInsert},
+    CommandSpec{"isMaster", RunHello},
+    CommandSpec{"ismaster", RunHello},
+    CommandSpec{"killCursors", RunKillCursors},
+    CommandSpec{"killSessions", RunEndSessions},
+    CommandSpec{"listCollections", RunListCollections},
+    CommandSpec{"listDatabases", RunListDatabases, true},
+    CommandSpec{"ping", RunPing},
+    CommandSpec{"refreshSessions", RunEndSessions},
+    CommandSpec{"serverStatus", RunServerStatus},
+    CommandSpec{"update", RunUpdate},
+    CommandSpec{"whatsmyuri", RunWhatsMyUri},
+};
+
+bool IsSorted() {
+  return std::is_sorted(kCommands.begin(), kCommands.end(),
+                        [](const CommandSpec& a, const CommandSpec& b) { return a.name < b.name; });
+}
+
+}  // namespace
+
+const CommandSpec* FindCommand(std::string_view name) {
+  static const bool sorted = IsSorted();
+  INVARIANT(sorted);
+  auto it = std::lower_bound(kCommands.begin(), kCommands.end(), name,
+                             [](const CommandSpec& spec, std::string_view n) { return spec.name < n; });
+  if (it == kCommands.end() || it->name != name) return nullptr;
+  return &*it;
+}
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,48 @@
+#pragma once
+// CommandRegistry: THE table of commands (command_registry.cc, sorted by
+// name), looked up by the name that is the first field of a command body.
+//
+// Thread-safety: immutable after construction.
+
+#include <string_view>
+
+#include "wire/commands/command.h"
+
+namespace tigerdoc::wire {
+
+// The collStats fields of one collection (collStats and $collStats share it).
+bson::BsonDoc CollStatsDocument(const catalog::CollectionEntry& entry, int64_t scale);
+
+// nullptr when no command has that name.
+const CommandSpec* FindCommand(std::string_view name);
+
+// The handlers, one family per file (handshake_commands.cc, ...).
+StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunBuildInfo(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDrop(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDropDatabase(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunEndSessions(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunFind(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunHostInfo(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx);
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,272 @@
+// Namespace commands: listDatabases, listCollections, create, drop,
+// dropDatabase, dbStats, collStats.
+
+#include <cmath>
+#include <string>
+
+#include "engine/query/matcher/matcher.h"
+#include "wire/commands/command_args.h"
+#include "wire/commands/command_registry.h"
+#include "wire/reply/reply_builder.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+std::string Namespace(const std::string& db, const std::string& coll) { return db + "." + coll; }
+
+// A filter from the command ({filter: {...}}), applied with the query matcher.
+StatusWith<std::unique_ptr<query::Matcher>> FilterOf(const bson_t* body, std::string_view command) {
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, GetObject(body, command, "filter"));
+  bson::BsonDoc empty;
+  return query::Matcher::Parse(filter ? filter->get() : empty.get());
+}
+
+// Stats of one collection summed over its shards.
+struct CollectionSizes {
+  int64_t count = 0;
+  int64_t data_bytes = 0;
+};
+
+CollectionSizes SizesOf(const catalog::CollectionEntry& entry) {
+  storage::ShardStats total = entry.store->TotalStats();
+  return CollectionSizes{total.count, total.data_bytes};
+}
+
+void AppendIdIndexSpec(bson_t* doc) {
+  bson_t id_index, key;
+  bson_append_document_begin(doc, "idIndex", -1, &id_index);
+  BSON_APPEND_INT32(&id_index, "v", 2);
+  bson_append_document_begin(&id_index, "key", -1, &key);
+  BSON_APPEND_INT32(&key, "_id", 1);
+  bson_append_document_end(&id_index, &key);
+  BSON_APPEND_UTF8(&id_index, "name", "_id_");
+  bson_append_document_end(doc, &id_index);
+}
+
+int64_t Scaled(int64_t bytes, int64_t scale) { return bytes / scale; }
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"filter", "nameOnly", "authorizedDatabases"}));
+  ASSIGN_OR_RETURN(std::optional<bool> name_only, GetBool(ctx.body(), ctx.name, "nameOnly"));
+  ASSIGN_OR_RETURN(auto matcher, FilterOf(ctx.body(), ctx.name));
+  bson::BsonDoc out;
+  bson_t databases;
+  int64_t total_size = 0;
+  bson_append_array_begin(out.mutable_get(), "databases", -1, &databases);
+  uint32_t index = 0;
+  for (const std::string& db : ctx.engine->catalog().ListDatabases()) {
+    int64_t size = 0;
+    for (const auto& entry : ctx.engine->catalog().List(db)) size += SizesOf(*entry).data_bytes;
+    bson::BsonDoc info;
+    BSON_APPEND_UTF8(info.mutable_get(), "name", db.c_str());
+    if (!name_only.value_or(false)) {
+      BSON_APPEND_DOUBLE(info.mutable_get(), "sizeOnDisk", static_cast<double>(size));
+      BSON_APPEND_BOOL(info.mutable_get(), "empty", size == 0);
+    }
+    if (!matcher->Matches(info.get())) continue;
+    total_size += size;
+    std::string key = std::to_string(index++);
+    BSON_APPEND_DOCUMENT(&databases, key.c_str(), info.get());
+  }
+  bson_append_array_end(out.mutable_get(), &databases);
+  if (!name_only.value_or(false)) {
+    BSON_APPEND_DOUBLE(out.mutable_get(), "totalSize", static_cast<double>(total_size));
+    BSON_APPEND_INT64(out.mutable_get(), "totalSizeMb", total_size / (1024 * 1024));
+  }
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
+                              {"filter", "nameOnly", "authorizedCollections", "cursor", "includePendingDrops"}));
+  ASSIGN_OR_RETURN(std::optional<bool> name_only, GetBool(ctx.body(), ctx.name, "nameOnly"));
+  ASSIGN_OR_RETURN(auto matcher, FilterOf(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(catalog::Catalog::ValidateDbName(ctx.db()));
+  std::vector<bson::BsonDoc> docs;
+  for (const auto& entry : ctx.engine->catalog().List(ctx.db())) {
+    const catalog::CollectionMetadata& meta = entry->metadata;
+    bson::BsonDoc info;
+    bson_t* doc = info.mutable_get();
+    BSON_APPEND_UTF8(doc, "name", meta.name.c_str());
+    BSON_APPEND_UTF8(doc, "type", "collection");
+    if (!name_only.value_or(false)) {
+      BSON_APPEND_DOCUMENT(doc, "options", meta.options.get());
+      bson_t sub;
+      bson_append_document_begin(doc, "info", -1, &sub);
+      BSON_APPEND_BOOL(&sub, "readOnly", false);
+      bson_append_document_end(doc, &sub);
+      AppendIdIndexSpec(doc);
+    }
+    if (matcher->Matches(info.get())) docs.push_back(std::move(info));
+  }
+  // The whole (small) list goes in the first batch; the cursor is closed.
+  return CursorFields("firstBatch", 0, ctx.db() + ".$cmd.listCollections", docs);
+}
+
+StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string name, CollectionArgument(ctx.body(), ctx.name));
+  // Options tigerdoc does not have yet are refused, not ignored.
+  for (const char* unsupported : {"capped", "viewOn", "pipeline", "timeseries", "clusteredIndex",
+                                  "validator", "collation", "changeStreamPreAndPostImages",
+                                  "encryptedFields"}) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
+      return Status(ErrorCode::kNotImplemented,
+                    std::string("create option '") + unsupported + "' is not supported by tigerdoc yet");
+    }
+  }
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
+                              {"shardKey", "shards", "size", "max", "autoIndexId", "idIndex",
+                               "storageEngine", "validationLevel", "validationAction",
+                               "indexOptionDefaults", "expireAfterSeconds", "flags"}));
+  engine::CreateParams params;
+  params.db = ctx.db();
+  params.name = name;
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> shard_key, GetObject(ctx.body(), ctx.name, "shardKey"));
+  if (shard_key) {
+    bson_iter_t it;
+    if (bson_count_keys(shard_key->get()) != 1 || !bson_iter_init(&it, shard_key->get()) ||
+        !bson_iter_next(&it) || !(BSON_ITER_HOLDS_NUMBER(&it) && bson_iter_as_int64(&it) == 1)) {
+      return Status(ErrorCode::kBadValue,
+                    "shardKey must name exactly one field with value 1, e.g. {shardKey: {customerId: 1}}");
+    }
+    params.shard_key_field = bson_iter_key(&it);
+  }
+  ASSIGN_OR_RETURN(std::optional<int64_t> shards, GetInt64(ctx.body(), ctx.name, "shards"));
+  if (shards) {
+    if (*shards < 1 || *shards > 1024) {
+      return Status(ErrorCode::kBadValue, "shards must be between 1 and 1024, got " + std::to_string(*shards));
+    }
+    params.num_shards = static_cast<int>(*shards);
+  }
+  // Keep the options as given (minus the command name and generic fields)
+  // for listCollections.
+  bson_iter_t it;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  while (bson_iter_next(&it)) {
+    if (IsGenericArgument(bson_iter_key(&it))) continue;
+    bson_append_iter(params.options.mutable_get(), bson_iter_key(&it), -1, &it);
+  }
+  Status status = ctx.engine->CreateCollection(params);
+  if (status.code() == ErrorCode::kNamespaceExists) {
+    // As MongoDB 7.0: creating an existing collection with the same options succeeds.
+    auto existing = ctx.engine->catalog().Lookup(Namespace(ctx.db(), name));
+    if (existing && existing->metadata.options.bytes() == params.options.bytes()) return bson::BsonDoc();
+  }
+  RETURN_IF_ERROR(status);
+  return bson::BsonDoc();
+}
+
+StatusWith<bson::BsonDoc> RunDrop(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string name, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {}));
+  std::string ns = Namespace(ctx.db(), name);
+  bool existed = ctx.engine->catalog().Lookup(ns) != nullptr;
+  Status status = ctx.engine->DropCollection(ctx.db(), name);
+  // As MongoDB 7.0: dropping a missing collection succeeds.
+  if (status.code() == ErrorCode::kNamespaceNotFound) return bson::BsonDoc();
+  RETURN_IF_ERROR(status);
+  bson::BsonDoc out;
+  if (existed) {
+    BSON_APPEND_INT32(out.mutable_get(), "nIndexesWas", 1);
+    BSON_APPEND_UTF8(out.mutable_get(), "ns", ns.c_str());
+  }
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunDropDatabase(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {}));
+  RETURN_IF_ERROR(catalog::Catalog::ValidateDbName(ctx.db()));
+  RETURN_IF_ERROR(ctx.engine->DropDatabase(ctx.db()));
+  bson::BsonDoc out;
+  BSON_APPEND_UTF8(out.mutable_get(), "dropped", ctx.db().c_str());
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"scale", "freeStorage"}));
+  ASSIGN_OR_RETURN(std::optional<int64_t> scale_arg, GetInt64(ctx.body(), ctx.name, "scale"));
+  int64_t scale = scale_arg.value_or(1);
+  if (scale < 1) return Status(ErrorCode::kBadValue, "Scale factor must be greater than zero");
+  int64_t collections = 0, objects = 0, data = 0;
+  for (const auto& entry : ctx.engine->catalog().List(ctx.db())) {
+    CollectionSizes sizes = SizesOf(*entry);
+    ++collections;
+    objects += sizes.count;
+    data += sizes.data_bytes;
+  }
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_UTF8(doc, "db", ctx.db().c_str());
+  BSON_APPEND_INT32(doc, "collections", static_cast<int32_t>(collections));
+  BSON_APPEND_INT32(doc, "views", static_cast<int32_t>(0));
+  BSON_APPEND_INT32(doc, "objects", static_cast<int32_t>(objects));
+  BSON_APPEND_DOUBLE(doc, "avgObjSize", objects ? static_cast<double>(data) / objects : 0.0);
+  BSON_APPEND_DOUBLE(doc, "dataSize", static_cast<double>(Scaled(data, scale)));
+  BSON_APPEND_DOUBLE(doc, "storageSize", static_cast<double>(Scaled(data, scale)));
+  BSON_APPEND_INT32(doc, "indexes", static_cast<int32_t>(collections));
+  BSON_APPEND_DOUBLE(doc, "indexSize", 0.0);
+  BSON_APPEND_DOUBLE(doc, "totalSize", static_cast<double>(Scaled(data, scale)));
+  BSON_APPEND_INT32(doc, "scaleFactor", static_cast<int32_t>(scale));
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string name, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"scale", "verbose"}));
+  ASSIGN_OR_RETURN(std::optional<int64_t> scale_arg, GetInt64(ctx.body(), ctx.name, "scale"));
+  int64_t scale = scale_arg.value_or(1);
+  if (scale < 1) return Status(ErrorCode::kBadValue, "Scale factor must be greater than zero");
+  std::string ns = Namespace(ctx.db(), name);
+  auto entry = ctx.engine->catalog().Lookup(ns);
+  if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + ns + "] not found.");
+  return CollStatsDocument(*entry, scale);
+}
+
+bson::BsonDoc CollStatsDocument(const catalog::CollectionEntry& entry, int64_t scale) {
+  CollectionSizes sizes = SizesOf(entry);
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_UTF8(doc, "ns", entry.metadata.ns.c_str());
+  BSON_APPEND_INT64(doc, "size", Scaled(sizes.data_bytes, scale));
+  BSON_APPEND_INT64(doc, "count", sizes.count);
+  if (sizes.count > 0) BSON_APPEND_INT64(doc, "avgObjSize", sizes.data_bytes / sizes.count);
+  BSON_APPEND_INT64(doc, "storageSize", Scaled(sizes.data_bytes, scale));
+  BSON_APPEND_BOOL(doc, "capped", false);
+  BSON_APPEND_INT32(doc, "nindexes", 1);
+  bson_t index_sizes;
+  bson_append_document_begin(doc, "indexSizes", -1, &index_sizes);
+  BSON_APPEND_INT64(&index_sizes, "_id_", 0);
+  bson_append_document_end(doc, &index_sizes);
+  BSON_APPEND_INT64(doc, "totalIndexSize", 0);
+  BSON_APPEND_INT64(doc, "totalSize", Scaled(sizes.data_bytes, scale));
+  BSON_APPEND_INT32(doc, "scaleFactor", static_cast<int32_t>(scale));
+  // tigerdoc's own: how the collection is spread over its shard tables.
+  bson_t sharding, shards;
+  bson_append_document_begin(doc, "sharding", -1, &sharding);
+  bson_t key;
+  bson_append_document_begin(&sharding, "shardKey", -1, &key);
+  BSON_APPEND_INT32(&key, entry.store->shard_key_field().c_str(), 1);
+  bson_append_document_end(&sharding, &key);
+  BSON_APPEND_INT32(&sharding, "numShards", entry.store->num_shards());
+  bson_append_array_begin(&sharding, "shards", -1, &shards);
+  for (int i = 0; i < entry.store->num_shards(); ++i) {
+    storage::ShardStats s = entry.store->StatsOf(i);
+    bson_t shard;
+    std::string k = std::to_string(i);
+    bson_append_document_begin(&shards, k.c_str(), -1, &shard);
+    std::string shard_name = "shard" + std::to_string(i);
+    BSON_APPEND_UTF8(&shard, "shardName", shard_name.c_str());
+    BSON_APPEND_INT64(&shard, "count", s.count);
+    BSON_APPEND_INT64(&shard, "size", Scaled(s.data_bytes, scale));
+    bson_append_document_end(&shards, &shard);
+  }
+  bson_append_array_end(&sharding, &shards);
+  bson_append_document_end(doc, &sharding);
+  return out;
+}
+
+}  // namespace tigerdoc::wire

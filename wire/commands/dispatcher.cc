@@ -1,0 +1,38 @@
+#include "wire/commands/dispatcher.h"
+
+#include <exception>
+#include <string>
+
+#include "wire/commands/command_registry.h"
+#include "wire/reply/reply_builder.h"
+
+namespace tigerdoc::wire {
+
+bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, request.body.get()) || !bson_iter_next(&it)) {
+    return ErrorReply(Status(ErrorCode::kCommandNotFound, "no such command: ''"));
+  }
+  std::string_view name = bson_iter_key(&it);
+  const CommandSpec* spec = FindCommand(name);
+  if (spec == nullptr) {
+    return ErrorReply(
+        Status(ErrorCode::kCommandNotFound, "no such command: '" + std::string(name) + "'"));
+  }
+  if (spec->admin_only && request.db != "admin") {
+    return ErrorReply(Status(ErrorCode::kUnauthorized,
+                             std::string(name) + " may only be run against the admin database."));
+  }
+  CommandContext ctx{engine_, server_, conn, request, name};
+  try {
+    StatusWith<bson::BsonDoc> result = spec->run(ctx);
+    if (!result.ok()) return ErrorReply(result.status());
+    return OkReply(std::move(result).value());
+  } catch (const std::bad_alloc&) {
+    return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(name)));
+  } catch (const std::exception& e) {
+    return ErrorReply(Status(ErrorCode::kInternalError, std::string(name) + " failed: " + e.what()));
+  }
+}
+
+}  // namespace tigerdoc::wire

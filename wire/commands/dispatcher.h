@@ -1,0 +1,26 @@
+#pragma once
+// Dispatcher: the RequestHandler the server calls for every command.
+//
+//   request ─▶ name = first field ─▶ FindCommand ─▶ command-agnostic checks
+//           ─▶ handler(ctx) ─▶ {fields..., ok: 1}  or  ErrorReply(status)
+//
+// Command-agnostic work lives here; command-specific work in the handler.
+// Thread-safety: Handle() is called from many worker threads at once.
+
+#include "engine/engine.h"
+#include "wire/commands/command.h"
+#include "wire/server/request_handler.h"
+
+namespace tigerdoc::wire {
+
+class Dispatcher : public RequestHandler {
+ public:
+  Dispatcher(engine::Engine* engine, ServerInfo* server) : engine_(engine), server_(server) {}
+  bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
+
+ private:
+  engine::Engine* engine_;
+  ServerInfo* server_;
+};
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,253 @@
+// The commands drivers and mongosh send on connecting and for diagnostics:
+// hello/isMaster, ping, buildInfo, getParameter, getCmdLineOpts, hostInfo,
+// serverStatus, whatsmyuri, connectionStatus, getLog, endSessions.
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "wire/commands/command_args.h"
+#include "wire/commands/command_registry.h"
+#include "wire/commands/server_facts.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string HostName() {
+  char buf[256] = {0};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::optional<bool> hello_ok, GetBool(ctx.body(), ctx.name, "helloOk"));
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  if (hello_ok.value_or(false)) BSON_APPEND_BOOL(doc, "helloOk", true);
+  // `hello` says isWritablePrimary; the legacy names say ismaster.
+  BSON_APPEND_BOOL(doc, ctx.name == "hello" ? "isWritablePrimary" : "ismaster", true);
+  BSON_APPEND_INT32(doc, "maxBsonObjectSize", kMaxBsonObjectSize);
+  BSON_APPEND_INT32(doc, "maxMessageSizeBytes", kMaxMessageSizeBytes);
+  BSON_APPEND_INT32(doc, "maxWriteBatchSize", kMaxWriteBatchSize);
+  BSON_APPEND_DATE_TIME(doc, "localTime", NowMillis());
+  BSON_APPEND_INT32(doc, "logicalSessionTimeoutMinutes", kLogicalSessionTimeoutMinutes);
+  BSON_APPEND_INT64(doc, "connectionId", ctx.connection.connection_id);
+  BSON_APPEND_INT32(doc, "minWireVersion", kMinWireVersion);
+  BSON_APPEND_INT32(doc, "maxWireVersion", kMaxWireVersion);
+  BSON_APPEND_BOOL(doc, "readOnly", false);
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunPing(CommandContext&) { return bson::BsonDoc(); }
+
+StatusWith<bson::BsonDoc> RunBuildInfo(CommandContext&) {
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_UTF8(doc, "version", kCompatibleMongoVersion);
+  BSON_APPEND_UTF8(doc, "gitVersion", "tigerdoc");
+  BSON_APPEND_UTF8(doc, "tigerdocVersion", kTigerdocVersion);
+  bson_t modules, version_array, storage_engines, build_env;
+  bson_append_array_begin(doc, "modules", -1, &modules);
+  bson_append_array_end(doc, &modules);
+  BSON_APPEND_UTF8(doc, "allocator", "system");
+  BSON_APPEND_UTF8(doc, "javascriptEngine", "none");
+  BSON_APPEND_UTF8(doc, "sysInfo", "deprecated");
+  bson_append_array_begin(doc, "versionArray", -1, &version_array);
+  for (int i = 0; i < 4; ++i) {
+    std::string key = std::to_string(i);
+    BSON_APPEND_INT32(&version_array, key.c_str(), kCompatibleVersionArray[i]);
+  }
+  bson_append_array_end(doc, &version_array);
+  bson_append_document_begin(doc, "buildEnvironment", -1, &build_env);
+  BSON_APPEND_UTF8(&build_env, "target_os", "linux");
+  BSON_APPEND_UTF8(&build_env, "target_arch", "x86_64");
+  bson_append_document_end(doc, &build_env);
+  BSON_APPEND_INT32(doc, "bits", 64);
+  BSON_APPEND_BOOL(doc, "debug", false);
+  BSON_APPEND_INT32(doc, "maxBsonObjectSize", kMaxBsonObjectSize);
+  bson_append_array_begin(doc, "storageEngines", -1, &storage_engines);
+  BSON_APPEND_UTF8(&storage_engines, "0", "wiredTiger");
+  bson_append_array_end(doc, &storage_engines);
+  return out;
+}
+
+// getParameter: {getParameter: 1, <name>: 1, ...} or {getParameter: "*"}.
+StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx) {
+  bson_iter_t it;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  bool all = BSON_ITER_HOLDS_UTF8(&it) && std::string_view(bson_iter_utf8(&it, nullptr)) == "*";
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  auto wants = [&](const char* name) {
+    bson_iter_t f;
+    return all || bson_iter_init_find(&f, ctx.body(), name);
+  };
+  bool any = false;
+  if (wants("featureCompatibilityVersion")) {
+    bson_t fcv;
+    bson_append_document_begin(doc, "featureCompatibilityVersion", -1, &fcv);
+    BSON_APPEND_UTF8(&fcv, "version", kFeatureCompatibilityVersion);
+    bson_append_document_end(doc, &fcv);
+    any = true;
+  }
+  if (wants("maxBsonObjectSize")) {
+    BSON_APPEND_INT32(doc, "maxBsonObjectSize", kMaxBsonObjectSize);
+    any = true;
+  }
+  if (wants("cursorTimeoutMillis")) {
+    BSON_APPEND_INT64(doc, "cursorTimeoutMillis", 600000);
+    any = true;
+  }
+  if (!any) return Status(ErrorCode::kInvalidOptions, "no option found to get");
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx) {
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  bson_t argv, parsed, net, storage;
+  bson_append_array_begin(doc, "argv", -1, &argv);
+  for (size_t i = 0; i < ctx.server->argv.size(); ++i) {
+    std::string key = std::to_string(i);
+    BSON_APPEND_UTF8(&argv, key.c_str(), ctx.server->argv[i].c_str());
+  }
+  bson_append_array_end(doc, &argv);
+  bson_append_document_begin(doc, "parsed", -1, &parsed);
+  bson_append_document_begin(&parsed, "net", -1, &net);
+  BSON_APPEND_UTF8(&net, "bindIp", ctx.server->bind_ip.c_str());
+  BSON_APPEND_INT32(&net, "port", ctx.server->port);
+  bson_append_document_end(&parsed, &net);
+  bson_append_document_begin(&parsed, "storage", -1, &storage);
+  BSON_APPEND_UTF8(&storage, "dbPath", ctx.server->dbpath.c_str());
+  bson_append_document_end(&parsed, &storage);
+  bson_append_document_end(doc, &parsed);
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunHostInfo(CommandContext&) {
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  struct utsname uts;
+  uname(&uts);
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGE_SIZE);
+  bson_t system, os, extra;
+  bson_append_document_begin(doc, "system", -1, &system);
+  BSON_APPEND_DATE_TIME(&system, "currentTime", NowMillis());
+  BSON_APPEND_UTF8(&system, "hostname", HostName().c_str());
+  BSON_APPEND_INT32(&system, "cpuAddrSize", 64);
+  BSON_APPEND_INT64(&system, "memSizeMB", static_cast<int64_t>(pages) * page_size / (1024 * 1024));
+  BSON_APPEND_INT32(&system, "numCores", static_cast<int32_t>(std::thread::hardware_concurrency()));
+  BSON_APPEND_UTF8(&system, "cpuArch", uts.machine);
+  bson_append_document_end(doc, &system);
+  bson_append_document_begin(doc, "os", -1, &os);
+  BSON_APPEND_UTF8(&os, "type", "Linux");
+  BSON_APPEND_UTF8(&os, "name", uts.sysname);
+  BSON_APPEND_UTF8(&os, "version", uts.release);
+  bson_append_document_end(doc, &os);
+  bson_append_document_begin(doc, "extra", -1, &extra);
+  bson_append_document_end(doc, &extra);
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
+  auto now = std::chrono::system_clock::now();
+  int64_t uptime_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now - ctx.server->start_time).count();
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_UTF8(doc, "host", HostName().c_str());
+  BSON_APPEND_UTF8(doc, "version", kCompatibleMongoVersion);
+  BSON_APPEND_UTF8(doc, "process", "tigerdoc");
+  BSON_APPEND_INT64(doc, "pid", getpid());
+  BSON_APPEND_DOUBLE(doc, "uptime", static_cast<double>(uptime_ms / 1000));
+  BSON_APPEND_INT64(doc, "uptimeMillis", uptime_ms);
+  BSON_APPEND_INT64(doc, "uptimeEstimate", uptime_ms / 1000);
+  BSON_APPEND_DATE_TIME(doc, "localTime", NowMillis());
+  bson_t connections, storage_engine, metrics, cursor, open;
+  bson_append_document_begin(doc, "connections", -1, &connections);
+  BSON_APPEND_INT32(&connections, "current", static_cast<int32_t>(ctx.server->current_connections.load()));
+  BSON_APPEND_INT32(&connections, "available", 1000000);
+  BSON_APPEND_INT32(&connections, "totalCreated", static_cast<int32_t>(ctx.server->total_connections.load()));
+  bson_append_document_end(doc, &connections);
+  bson_append_document_begin(doc, "storageEngine", -1, &storage_engine);
+  BSON_APPEND_UTF8(&storage_engine, "name", "wiredTiger");
+  BSON_APPEND_BOOL(&storage_engine, "supportsCommittedReads", true);
+  BSON_APPEND_BOOL(&storage_engine, "persistent", !ctx.engine->storage().options().in_memory);
+  bson_append_document_end(doc, &storage_engine);
+  bson_append_document_begin(doc, "metrics", -1, &metrics);
+  bson_append_document_begin(&metrics, "cursor", -1, &cursor);
+  bson_append_document_begin(&cursor, "open", -1, &open);
+  BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(ctx.engine->cursors().open_count()));
+  bson_append_document_end(&cursor, &open);
+  bson_append_document_end(&metrics, &cursor);
+  bson_append_document_end(doc, &metrics);
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx) {
+  bson::BsonDoc out;
+  BSON_APPEND_UTF8(out.mutable_get(), "you", ctx.connection.remote_address.c_str());
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext&) {
+  bson::BsonDoc out;
+  bson_t auth_info, users, roles;
+  bson_append_document_begin(out.mutable_get(), "authInfo", -1, &auth_info);
+  bson_append_array_begin(&auth_info, "authenticatedUsers", -1, &users);
+  bson_append_array_end(&auth_info, &users);
+  bson_append_array_begin(&auth_info, "authenticatedUserRoles", -1, &roles);
+  bson_append_array_end(&auth_info, &roles);
+  bson_append_document_end(out.mutable_get(), &auth_info);
+  return out;
+}
+
+// getLog: "*" lists the logs; "global" and "startupWarnings" are empty:
+// tigerdoc logs to stderr, not to an in-memory ring.
+StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx) {
+  bson_iter_t it;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  if (!BSON_ITER_HOLDS_UTF8(&it)) {
+    return Status(ErrorCode::kTypeMismatch, "Argument to getLog must be of type String; found " +
+                                                std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                " of type " + std::string(BsonTypeName(bson_iter_type(&it))));
+  }
+  std::string_view which = bson_iter_utf8(&it, nullptr);
+  bson::BsonDoc out;
+  if (which == "*") {
+    bson_t names;
+    bson_append_array_begin(out.mutable_get(), "names", -1, &names);
+    BSON_APPEND_UTF8(&names, "0", "global");
+    BSON_APPEND_UTF8(&names, "1", "startupWarnings");
+    bson_append_array_end(out.mutable_get(), &names);
+    return out;
+  }
+  if (which != "global" && which != "startupWarnings") {
+    return Status(ErrorCode::kOperationFailed, "No log named '" + std::string(which) + "'");
+  }
+  bson_t log;
+  BSON_APPEND_INT32(out.mutable_get(), "totalLinesWritten", 0);
+  bson_append_array_begin(out.mutable_get(), "log", -1, &log);
+  bson_append_array_end(out.mutable_get(), &log);
+  return out;
+}
+
+// Sessions are accepted (drivers attach lsid to every command) but hold no
+// server state yet, so ending or refreshing them has nothing to do.
+StatusWith<bson::BsonDoc> RunEndSessions(CommandContext&) { return bson::BsonDoc(); }
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,301 @@
+// Read commands: find, getMore, killCursors, count, explain, and the part of
+// aggregate that exists today ($collStats).
+
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "wire/commands/command_args.h"
+#include "wire/commands/command_registry.h"
+#include "wire/commands/server_facts.h"
+#include "wire/reply/reply_builder.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+// Only the _id index and natural order exist until secondary indexes land,
+// so those are the hints that name something.
+Status CheckHint(const bson_t* body, std::string_view command) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, body, "hint")) return Status::OK();
+  if (BSON_ITER_HOLDS_UTF8(&it)) {
+    std::string_view name = bson_iter_utf8(&it, nullptr);
+    if (name == "_id_") return Status::OK();
+  } else if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    bson::BsonDoc hint;
+    uint32_t len;
+    const uint8_t* data;
+    bson_iter_document(&it, &len, &data);
+    hint = bson::BsonDoc::CopyOf(data, len);
+    bson_iter_t field;
+    if (hint.empty()) return Status::OK();
+    if (bson_count_keys(hint.get()) == 1 && bson_iter_init(&field, hint.get()) && bson_iter_next(&field)) {
+      std::string_view key = bson_iter_key(&field);
+      if (key == "$natural" || (key == "_id" && BSON_ITER_HOLDS_NUMBER(&field) && bson_iter_as_int64(&field) == 1)) {
+        return Status::OK();
+      }
+    }
+  } else {
+    return Status(ErrorCode::kFailedToParse, std::string(command) + ".hint must be a string or an object");
+  }
+  return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
+}
+
+// Options of find that are parsed by MongoDB but not yet served here:
+// refused when set, so no query silently answers differently.
+Status RefuseUnsupportedFindOptions(const bson_t* body) {
+  for (const char* option : {"returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay"}) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, body, option) && bson_iter_as_bool(&it)) {
+      return Status(ErrorCode::kNotImplemented,
+                    std::string("find option '") + option + "' is not supported by tigerdoc yet");
+    }
+  }
+  for (const char* option : {"min", "max", "collation", "let"}) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, body, option)) {
+      return Status(ErrorCode::kNotImplemented,
+                    std::string("find option '") + option + "' is not supported by tigerdoc yet");
+    }
+  }
+  return Status::OK();
+}
+
+StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& db) {
+  const std::string_view cmd = "find";
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  RETURN_IF_ERROR(CheckFields(body, cmd,
+                              {"filter", "sort", "projection", "skip", "limit", "batchSize",
+                               "singleBatch", "hint", "allowDiskUse", "noCursorTimeout",
+                               "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
+                               "allowPartialResults", "collation", "let", "min", "max", "term",
+                               "readOnce", "singleBatch", "$_requestResumeToken", "$_resumeAfter"}));
+  RETURN_IF_ERROR(RefuseUnsupportedFindOptions(body));
+  RETURN_IF_ERROR(CheckHint(body, cmd));
+  engine::FindParams params;
+  params.db = db;
+  params.coll = coll;
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, GetObject(body, cmd, "filter"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, GetObject(body, cmd, "sort"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, GetObject(body, cmd, "projection"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> skip, GetNonNegative(body, cmd, "skip"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetNonNegative(body, cmd, "limit"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, GetNonNegative(body, cmd, "batchSize"));
+  ASSIGN_OR_RETURN(std::optional<bool> single_batch, GetBool(body, cmd, "singleBatch"));
+  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, cmd, "allowDiskUse"));
+  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, GetBool(body, cmd, "noCursorTimeout"));
+  if (filter) params.filter = std::move(*filter);
+  if (sort) params.sort = std::move(*sort);
+  if (projection) params.projection = std::move(*projection);
+  params.skip = skip.value_or(0);
+  params.limit = limit.value_or(0);
+  params.batch_size = batch_size;
+  params.single_batch = single_batch.value_or(false);
+  params.allow_disk_use = allow_disk_use.value_or(false);
+  params.no_cursor_timeout = no_timeout.value_or(false);
+  // A limit smaller than the first batch fills it; MongoDB closes the cursor
+  // once `limit` documents were returned.
+  if (params.limit > 0 && (!params.batch_size || *params.batch_size > params.limit)) {
+    params.batch_size = params.limit;
+  }
+  return params;
+}
+
+StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string& db) {
+  const std::string_view cmd = "count";
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  RETURN_IF_ERROR(CheckFields(body, cmd, {"query", "limit", "skip", "hint", "collation", "fields",
+                                          "readConcern"}));
+  RETURN_IF_ERROR(CheckHint(body, cmd));
+  engine::CountParams params;
+  params.db = db;
+  params.coll = coll;
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> skip, GetNonNegative(body, cmd, "skip"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetInt64(body, cmd, "limit"));
+  if (query) params.filter = std::move(*query);
+  params.skip = skip.value_or(0);
+  // count treats a negative limit like its absolute value, as MongoDB does.
+  params.limit = limit ? (*limit < 0 ? -*limit : *limit) : 0;
+  return params;
+}
+
+void AppendServerInfo(bson_t* doc) {
+  bson_t info;
+  bson_append_document_begin(doc, "serverInfo", -1, &info);
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  BSON_APPEND_UTF8(&info, "host", host);
+  BSON_APPEND_UTF8(&info, "version", kCompatibleMongoVersion);
+  BSON_APPEND_UTF8(&info, "gitVersion", "tigerdoc");
+  bson_append_document_end(doc, &info);
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> RunFind(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(engine::FindParams params, ParseFind(ctx.body(), ctx.db()));
+  ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->Find(params));
+  return CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
+}
+
+StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx) {
+  const bson_t* body = ctx.body();
+  RETURN_IF_ERROR(CheckFields(body, ctx.name, {"collection", "batchSize", "term", "lastKnownCommittedOpTime"}));
+  bson_iter_t it;
+  bson_iter_init(&it, body);
+  bson_iter_next(&it);
+  if (!BSON_ITER_HOLDS_INT64(&it)) {
+    return Status(ErrorCode::kTypeMismatch, "BSON field 'getMore.getMore' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                "', expected type 'long'");
+  }
+  engine::GetMoreParams params;
+  params.cursor_id = bson_iter_int64(&it);
+  params.db = ctx.db();
+  ASSIGN_OR_RETURN(std::optional<std::string> coll, GetString(body, ctx.name, "collection"));
+  if (!coll) {
+    return Status(ErrorCode::kLocation40414,
+                  "BSON field 'getMore.collection' is missing but a required field");
+  }
+  params.coll = *coll;
+  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, GetNonNegative(body, ctx.name, "batchSize"));
+  if (batch_size && *batch_size > 0) params.batch_size = batch_size;
+  ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->GetMore(params));
+  return CursorFields("nextBatch", batch.cursor_id, batch.ns, batch.docs);
+}
+
+StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"cursors"}));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> cursors, GetArray(ctx.body(), ctx.name, "cursors"));
+  if (!cursors) {
+    return Status(ErrorCode::kLocation40414,
+                  "BSON field 'killCursors.cursors' is missing but a required field");
+  }
+  std::string ns = ctx.db() + "." + coll;
+  std::vector<int64_t> killed, not_found;
+  bson_iter_t it;
+  bson_iter_init(&it, cursors->get());
+  while (bson_iter_next(&it)) {
+    if (!BSON_ITER_HOLDS_INT64(&it)) {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field 'killCursors.cursors' is the wrong type '" +
+                        std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type 'long'");
+    }
+    int64_t id = bson_iter_int64(&it);
+    (ctx.engine->cursors().Kill(id, ns) ? killed : not_found).push_back(id);
+  }
+  bson::BsonDoc out;
+  auto append_list = [&](const char* name, const std::vector<int64_t>& ids) {
+    bson_t array;
+    bson_append_array_begin(out.mutable_get(), name, -1, &array);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      std::string key = std::to_string(i);
+      BSON_APPEND_INT64(&array, key.c_str(), ids[i]);
+    }
+    bson_append_array_end(out.mutable_get(), &array);
+  };
+  append_list("cursorsKilled", killed);
+  append_list("cursorsNotFound", not_found);
+  append_list("cursorsAlive", {});
+  append_list("cursorsUnknown", {});
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(engine::CountParams params, ParseCount(ctx.body(), ctx.db()));
+  ASSIGN_OR_RETURN(int64_t n, ctx.engine->Count(params));
+  bson::BsonDoc out;
+  BSON_APPEND_INT32(out.mutable_get(), "n", static_cast<int32_t>(n));
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"verbosity"}));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> inner, GetObject(ctx.body(), ctx.name, "explain"));
+  ASSIGN_OR_RETURN(std::optional<std::string> verbosity_arg, GetString(ctx.body(), ctx.name, "verbosity"));
+  engine::ExplainVerbosity verbosity = engine::ExplainVerbosity::kAllPlansExecution;
+  if (verbosity_arg) {
+    if (*verbosity_arg == "queryPlanner") verbosity = engine::ExplainVerbosity::kQueryPlanner;
+    else if (*verbosity_arg == "executionStats") verbosity = engine::ExplainVerbosity::kExecutionStats;
+    else if (*verbosity_arg == "allPlansExecution") verbosity = engine::ExplainVerbosity::kAllPlansExecution;
+    else return Status(ErrorCode::kBadValue, "verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}");
+  }
+  if (!inner || inner->empty()) {
+    return Status(ErrorCode::kBadValue, "explain command requires a nested object");
+  }
+  bson_iter_t first;
+  bson_iter_init(&first, inner->get());
+  bson_iter_next(&first);
+  std::string_view inner_name = bson_iter_key(&first);
+  engine::FindParams params;
+  if (inner_name == "find") {
+    ASSIGN_OR_RETURN(params, ParseFind(inner->get(), ctx.db()));
+  } else if (inner_name == "count") {
+    ASSIGN_OR_RETURN(engine::CountParams count, ParseCount(inner->get(), ctx.db()));
+    params.db = count.db;
+    params.coll = count.coll;
+    params.filter = std::move(count.filter);
+    params.skip = count.skip;
+    params.limit = count.limit;
+  } else {
+    return Status(ErrorCode::kNotImplemented,
+                  "explain of '" + std::string(inner_name) + "' is not supported by tigerdoc yet");
+  }
+  ASSIGN_OR_RETURN(bson::BsonDoc out, ctx.engine->ExplainFind(params, verbosity));
+  BSON_APPEND_DOCUMENT(out.mutable_get(), "command", inner->get());
+  AppendServerInfo(out.mutable_get());
+  return out;
+}
+
+// aggregate: only a pipeline of one $collStats stage is served today (what
+// mongosh's db.c.stats() sends); other stages arrive with the aggregation
+// framework and are refused clearly until then.
+StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(ctx.body(), ctx.name, "pipeline"));
+  if (!pipeline) {
+    return Status(ErrorCode::kLocation40414,
+                  "BSON field 'aggregate.pipeline' is missing but a required field");
+  }
+  std::string ns = ctx.db() + "." + coll;
+  std::vector<bson::BsonDoc> results;
+  bson_iter_t stage;
+  bson_iter_init(&stage, pipeline->get());
+  int stages = 0;
+  while (bson_iter_next(&stage)) {
+    ++stages;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&stage)) {
+      return Status(ErrorCode::kTypeMismatch, "Each element of the 'pipeline' array must be an object");
+    }
+    bson_iter_t op;
+    bson_iter_recurse(&stage, &op);
+    if (!bson_iter_next(&op)) {
+      return Status(ErrorCode::kLocation40323, "A pipeline stage specification object must contain exactly one field.");
+    }
+    std::string_view name = bson_iter_key(&op);
+    if (name != "$collStats" || stages != 1) {
+      return Status(ErrorCode::kNotImplemented,
+                    "aggregation stage '" + std::string(name) + "' is not supported by tigerdoc yet");
+    }
+    auto entry = ctx.engine->catalog().Lookup(ns);
+    if (!entry) {
+      return Status(ErrorCode::kNamespaceNotFound, "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [" + ns + "] not found.");
+    }
+    bson::BsonDoc doc;
+    BSON_APPEND_UTF8(doc.mutable_get(), "ns", ns.c_str());
+    BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
+    BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime",
+                          std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch()).count());
+    bson::BsonDoc storage_stats = CollStatsDocument(*entry, 1);
+    BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
+    results.push_back(std::move(doc));
+  }
+  return CursorFields("firstBatch", 0, ns, results);
+}
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,267 @@
+// Write commands: insert, update, delete.
+//
+// Each statement of a batch runs on its own (its own transaction, as in
+// MongoDB); a statement's failure becomes a writeError {index, code, errmsg}
+// in an ok:1 reply. ordered:true (the default) stops at the first failure,
+// ordered:false goes on. Malformed commands fail as a whole.
+
+#include <string>
+#include <vector>
+
+#include "wire/commands/command_args.h"
+#include "wire/commands/command_registry.h"
+#include "wire/commands/server_facts.h"
+#include "wire/reply/reply_builder.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+// The statements of a write command, from the body's array or from an
+// OP_MSG document sequence (kind 1) of the same name, as drivers send them.
+StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const char* field) {
+  std::vector<bson::BsonDoc> out;
+  bool found = false;
+  for (const DocumentSequence& seq : ctx.request.sequences) {
+    if (seq.identifier != field) continue;
+    found = true;
+    for (const bson::BsonDoc& doc : seq.documents) out.push_back(doc.Copy());
+  }
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, ctx.body(), field)) {
+    if (found) {
+      return Status(ErrorCode::kBadValue, std::string("Duplicate field '") + field +
+                                              "' in the command body and a document sequence");
+    }
+    found = true;
+    if (!BSON_ITER_HOLDS_ARRAY(&it)) {
+      return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(ctx.name) + "." + field +
+                                                  "' is the wrong type '" +
+                                                  std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                  "', expected type 'array'");
+    }
+    bson_iter_t child;
+    bson_iter_recurse(&it, &child);
+    while (bson_iter_next(&child)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT(&child)) {
+        return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(ctx.name) + "." + field +
+                                                    "' is the wrong type '" +
+                                                    std::string(BsonTypeName(bson_iter_type(&child))) +
+                                                    "', expected type 'object'");
+      }
+      uint32_t len;
+      const uint8_t* data;
+      bson_iter_document(&child, &len, &data);
+      out.push_back(bson::BsonDoc::CopyOf(data, len));
+    }
+  }
+  if (!found) {
+    return Status(ErrorCode::kLocation40414, "BSON field '" + std::string(ctx.name) + "." + field +
+                                                 "' is missing but a required field");
+  }
+  if (out.empty() || out.size() > static_cast<size_t>(kMaxWriteBatchSize)) {
+    return Status(ErrorCode::kInvalidLength, "Write batch sizes must be between 1 and " +
+                                                 std::to_string(kMaxWriteBatchSize) + ". Got " +
+                                                 std::to_string(out.size()) + " operations.");
+  }
+  return out;
+}
+
+struct WriteOptions {
+  bool ordered = true;
+  bool journal = false;  // writeConcern j:true
+};
+
+StatusWith<WriteOptions> WriteOptionsOf(CommandContext& ctx) {
+  WriteOptions options;
+  ASSIGN_OR_RETURN(std::optional<bool> ordered, GetBool(ctx.body(), ctx.name, "ordered"));
+  options.ordered = ordered.value_or(true);
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> wc, GetObject(ctx.body(), ctx.name, "writeConcern"));
+  if (wc) {
+    ASSIGN_OR_RETURN(std::optional<bool> j, GetBool(wc->get(), "writeConcern", "j"));
+    options.journal = j.value_or(false);
+  }
+  return options;
+}
+
+// Collects per-statement errors and finishes the reply.
+class WriteErrors {
+ public:
+  // Returns false when the batch must stop.
+  bool Add(int64_t index, const Status& status, bool ordered) {
+    errors_.emplace_back(index, status);
+    return !ordered;
+  }
+  void AppendTo(bson_t* reply) const {
+    if (errors_.empty()) return;
+    bson_t array;
+    bson_append_array_begin(reply, "writeErrors", -1, &array);
+    for (uint32_t i = 0; i < errors_.size(); ++i) {
+      AppendWriteError(&array, i, errors_[i].first, errors_[i].second);
+    }
+    bson_append_array_end(reply, &array);
+  }
+
+ private:
+  std::vector<std::pair<int64_t, Status>> errors_;
+};
+
+Status FinishWrite(CommandContext& ctx, const WriteOptions& options) {
+  if (options.journal) return ctx.engine->FlushJournal();
+  return Status::OK();
+}
+
+// A required document field of a statement ({q: {...}}).
+StatusWith<bson::BsonDoc> RequiredObject(const bson_t* statement, const std::string& path, const char* field) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, statement, field)) {
+    return Status(ErrorCode::kLocation40414,
+                  "BSON field '" + path + "." + field + "' is missing but a required field");
+  }
+  if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    return Status(ErrorCode::kTypeMismatch, "BSON field '" + path + "." + field +
+                                                "' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                "', expected type 'object'");
+  }
+  uint32_t len;
+  const uint8_t* data;
+  bson_iter_document(&it, &len, &data);
+  return bson::BsonDoc::CopyOf(data, len);
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
+  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, StatementsOf(ctx, "documents"));
+  int64_t n = 0;
+  WriteErrors errors;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    StatusWith<engine::InsertResult> result = ctx.engine->InsertOne(ctx.db(), coll, std::move(docs[i]));
+    if (result.ok()) {
+      ++n;
+    } else if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) {
+      break;
+    }
+  }
+  RETURN_IF_ERROR(FinishWrite(ctx, options));
+  bson::BsonDoc out;
+  BSON_APPEND_INT32(out.mutable_get(), "n", static_cast<int32_t>(n));
+  errors.AppendTo(out.mutable_get());
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
+                              {"updates", "ordered", "bypassDocumentValidation", "let"}));
+  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "updates"));
+  int64_t n = 0, modified = 0;
+  std::vector<std::pair<int64_t, bson::BsonDoc>> upserted;
+  WriteErrors errors;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const bson_t* s = statements[i].get();
+    RETURN_IF_ERROR(CheckFields(s, "update.updates", {"q", "u", "upsert", "multi", "arrayFilters",
+                                                     "hint", "collation", "c", "sort"}));
+    ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(s, "update.updates", "q"));
+    bson_iter_t u;
+    if (bson_iter_init_find(&u, s, "u") && BSON_ITER_HOLDS_ARRAY(&u)) {
+      return Status(ErrorCode::kNotImplemented,
+                    "pipeline-style updates are not supported by tigerdoc yet");
+    }
+    ASSIGN_OR_RETURN(bson::BsonDoc update, RequiredObject(s, "update.updates", "u"));
+    for (const char* unsupported : {"arrayFilters", "collation"}) {
+      bson_iter_t it;
+      if (bson_iter_init_find(&it, s, unsupported)) {
+        return Status(ErrorCode::kNotImplemented,
+                      std::string("update option '") + unsupported + "' is not supported by tigerdoc yet");
+      }
+    }
+    engine::UpdateStatement statement;
+    statement.query = std::move(q);
+    statement.update = std::move(update);
+    ASSIGN_OR_RETURN(std::optional<bool> upsert, GetBool(s, "update.updates", "upsert"));
+    ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(s, "update.updates", "multi"));
+    statement.upsert = upsert.value_or(false);
+    statement.multi = multi.value_or(false);
+    StatusWith<engine::UpdateResult> result = ctx.engine->Update(ctx.db(), coll, statement);
+    if (!result.ok()) {
+      if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) break;
+      continue;
+    }
+    n += result.value().matched;
+    modified += result.value().modified;
+    if (result.value().upserted_id) {
+      upserted.emplace_back(static_cast<int64_t>(i), std::move(*result.value().upserted_id));
+    }
+  }
+  RETURN_IF_ERROR(FinishWrite(ctx, options));
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_INT32(doc, "n", static_cast<int32_t>(n));
+  if (!upserted.empty()) {
+    bson_t array;
+    bson_append_array_begin(doc, "upserted", -1, &array);
+    for (uint32_t i = 0; i < upserted.size(); ++i) {
+      std::string key = std::to_string(i);
+      bson_t entry;
+      bson_append_document_begin(&array, key.c_str(), -1, &entry);
+      BSON_APPEND_INT32(&entry, "index", static_cast<int32_t>(upserted[i].first));
+      bson_iter_t id;
+      bson_iter_init(&id, upserted[i].second.get());
+      bson_iter_next(&id);
+      bson_append_iter(&entry, "_id", 3, &id);
+      bson_append_document_end(&array, &entry);
+    }
+    bson_append_array_end(doc, &array);
+  }
+  BSON_APPEND_INT32(doc, "nModified", static_cast<int32_t>(modified));
+  errors.AppendTo(doc);
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"deletes", "ordered", "let"}));
+  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "deletes"));
+  int64_t n = 0;
+  WriteErrors errors;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    const bson_t* s = statements[i].get();
+    RETURN_IF_ERROR(CheckFields(s, "delete.deletes", {"q", "limit", "hint", "collation"}));
+    ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(s, "delete.deletes", "q"));
+    ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetInt64(s, "delete.deletes", "limit"));
+    if (!limit) {
+      return Status(ErrorCode::kLocation40414,
+                    "BSON field 'delete.deletes.limit' is missing but a required field");
+    }
+    if (*limit != 0 && *limit != 1) {
+      return Status(ErrorCode::kFailedToParse,
+                    "The limit field in delete objects must be 0 or 1. Got " + std::to_string(*limit));
+    }
+    bson_iter_t collation;
+    if (bson_iter_init_find(&collation, s, "collation")) {
+      return Status(ErrorCode::kNotImplemented, "delete option 'collation' is not supported by tigerdoc yet");
+    }
+    engine::DeleteStatement statement;
+    statement.query = std::move(q);
+    statement.limit = *limit;
+    StatusWith<engine::DeleteResult> result = ctx.engine->Delete(ctx.db(), coll, statement);
+    if (!result.ok()) {
+      if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) break;
+      continue;
+    }
+    n += result.value().deleted;
+  }
+  RETURN_IF_ERROR(FinishWrite(ctx, options));
+  bson::BsonDoc out;
+  BSON_APPEND_INT32(out.mutable_get(), "n", static_cast<int32_t>(n));
+  errors.AppendTo(out.mutable_get());
+  return out;
+}
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,151 @@
+// tigerdoc: flags -> Engine::Open -> Server::Run.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "wire/commands/dispatcher.h"
+#include "wire/server/server.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(tigerdoc: a MongoDB-compatible document database on WiredTiger
+
+Usage: tigerdoc [options]
+  --port N                  TCP port to listen on (default 27017; 0 picks a free port)
+  --bind_ip IP[,IP...]      addresses to listen on (default 127.0.0.1)
+  --dbpath DIR              data directory, created if missing (default ./data)
+  --shards N                shard tables per new collection (default 4)
+  --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
+  --workers N               threads running commands (default 8)
+  --setParameter cursorTimeoutMillis=N
+                            idle cursors are killed after N ms (default 600000)
+  --help                    this text
+  --version                 print the version
+)";
+
+struct Flags {
+  int port = 27017;
+  std::string bind_ip = "127.0.0.1";
+  std::string dbpath = "./data";
+  int shards = 4;
+  int64_t cache_size_mb = 1024;
+  int workers = 8;
+  int64_t cursor_timeout_ms = 600000;
+};
+
+[[noreturn]] void Die(const std::string& message) {
+  std::cerr << "tigerdoc: " << message << "\n" << "Try 'tigerdoc --help'.\n";
+  std::exit(2);
+}
+
+int64_t ParseNumber(const std::string& flag, const std::string& value, int64_t min, int64_t max) {
+  char* end = nullptr;
+  long long n = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || n < min || n > max) {
+    Die("invalid value for " + flag + ": '" + value + "' (expected " + std::to_string(min) + ".." +
+        std::to_string(max) + ")");
+  }
+  return n;
+}
+
+Flags ParseFlags(int argc, char** argv) {
+  Flags flags;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    // Accept both "--flag value" and "--flag=value".
+    size_t eq = arg.find('=');
+    bool has_inline = arg.rfind("--", 0) == 0 && eq != std::string::npos;
+    if (has_inline) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    }
+    auto next = [&]() -> std::string {
+      if (has_inline) return value;
+      if (i + 1 >= argc) Die("missing value for " + arg);
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--version") {
+      std::cout << "tigerdoc 0.1.0 (MongoDB wire protocol, compatible with 7.0 clients)\n";
+      std::exit(0);
+    } else if (arg == "--port") {
+      flags.port = static_cast<int>(ParseNumber(arg, next(), 0, 65535));
+    } else if (arg == "--bind_ip") {
+      flags.bind_ip = next();
+    } else if (arg == "--dbpath") {
+      flags.dbpath = next();
+    } else if (arg == "--shards") {
+      flags.shards = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
+    } else if (arg == "--cacheSizeMB") {
+      flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
+    } else if (arg == "--workers") {
+      flags.workers = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
+    } else if (arg == "--setParameter") {
+      std::string setting = next();
+      const std::string kCursorTimeout = "cursorTimeoutMillis=";
+      if (setting.rfind(kCursorTimeout, 0) == 0) {
+        flags.cursor_timeout_ms =
+            ParseNumber("cursorTimeoutMillis", setting.substr(kCursorTimeout.size()), 1, INT64_MAX / 2);
+      } else {
+        Die("unknown parameter: " + setting);
+      }
+    } else {
+      Die("unknown option: " + arg);
+    }
+  }
+  return flags;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tigerdoc;
+  Flags flags = ParseFlags(argc, argv);
+
+  engine::EngineOptions options;
+  options.storage.dbpath = flags.dbpath;
+  options.storage.cache_size_mb = flags.cache_size_mb;
+  options.default_shards = flags.shards;
+  options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);
+  if (flags.cursor_timeout_ms < 60000) {
+    options.cursor_reap_interval = std::chrono::milliseconds(std::max<int64_t>(flags.cursor_timeout_ms / 4, 10));
+  }
+  auto engine = engine::Engine::Open(options);
+  if (!engine.ok()) {
+    std::cerr << "tigerdoc: cannot open data directory '" << flags.dbpath
+              << "': " << engine.status().ToString() << "\n";
+    return 1;
+  }
+
+  wire::ServerInfo info;
+  for (int i = 0; i < argc; ++i) info.argv.emplace_back(argv[i]);
+  info.bind_ip = flags.bind_ip;
+  info.dbpath = flags.dbpath;
+  info.cache_size_mb = flags.cache_size_mb;
+  wire::Dispatcher dispatcher(engine.value().get(), &info);
+
+  wire::ServerOptions server_options;
+  server_options.bind_ip = flags.bind_ip;
+  server_options.port = flags.port;
+  server_options.worker_threads = flags.workers;
+  wire::Server server(server_options, &dispatcher);
+  Status started = server.Start();
+  if (!started.ok()) {
+    std::cerr << "tigerdoc: cannot listen on " << flags.bind_ip << ":" << flags.port << ": "
+              << started.ToString() << "\n";
+    return 1;
+  }
+  info.port = server.port();
+  std::cout << "tigerdoc listening on " << flags.bind_ip << ":" << server.port() << std::endl;
+  server.Run();  // until SIGINT/SIGTERM
+  std::cout << "tigerdoc shutting down" << std::endl;
+  return 0;
+}

@@ -1,0 +1,204 @@
+#include "wire/protocol/byte_reader.h"
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "wire/protocol/msg_header.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+Status Malformed(size_t offset, const char* what) {
+  return Status(ErrorCode::kInvalidBSON,
+                std::string("invalid BSON: ") + what + " at byte offset " + std::to_string(offset));
+}
+
+}  // namespace
+
+Status ByteReader::Truncated(size_t needed) const {
+  // MongoDB's ConstDataRange wording, so the two servers read alike.
+  return Status(ErrorCode::kOverflow, "Invalid offset(" + std::to_string(pos_ + needed) +
+                                          ") past end of buffer[" + std::to_string(len_) + "]");
+}
+
+StatusWith<uint8_t> ByteReader::ReadUint8() {
+  if (remaining() < 1) return Truncated(1);
+  return data_[pos_++];
+}
+
+StatusWith<int32_t> ByteReader::ReadInt32() {
+  if (remaining() < 4) return Truncated(4);
+  const int32_t v = LoadInt32(data_ + pos_);
+  pos_ += 4;
+  return v;
+}
+
+StatusWith<std::string> ByteReader::ReadCString() {
+  const void* nul = std::memchr(data_ + pos_, 0, remaining());
+  if (nul == nullptr) {
+    return Status(ErrorCode::kOverflow, "string at offset " + std::to_string(pos_) +
+                                            " is not NUL-terminated within its buffer");
+  }
+  const size_t n = static_cast<const uint8_t*>(nul) - (data_ + pos_);
+  std::string out(reinterpret_cast<const char*>(data_ + pos_), n);
+  pos_ += n + 1;
+  return out;
+}
+
+StatusWith<ByteReader> ByteReader::ReadSubrange(size_t n) {
+  if (remaining() < n) return Truncated(n);
+  ByteReader sub(data_ + pos_, n);
+  pos_ += n;
+  return sub;
+}
+
+StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
+  if (remaining() < 4) return Truncated(4);
+  const int32_t size = LoadInt32(data_ + pos_);
+  if (size < 5 || size > kMaxBsonObjectBytes) {
+    char hex[16];
+    std::snprintf(hex, sizeof(hex), "%X", static_cast<uint32_t>(size));
+    return Status(ErrorCode::kBSONObjectTooLarge,
+                  "BSONObj size: " + std::to_string(size) + " (0x" + hex +
+                      ") is invalid. Size must be between 0 and " +
+                      std::to_string(kMaxBsonObjectBytes) + "(16MB)");
+  }
+  if (static_cast<size_t>(size) > remaining()) {
+    return Status(ErrorCode::kInvalidBSON, "invalid BSON: document at byte offset " +
+                                               std::to_string(pos_) + " declares " +
+                                               std::to_string(size) + " bytes but only " +
+                                               std::to_string(remaining()) + " remain");
+  }
+  RETURN_IF_ERROR(CheckBsonNesting(data_ + pos_, static_cast<size_t>(size), kMaxBsonNestingDepth));
+  auto doc = bson::BsonDoc::FromBytes(data_ + pos_, static_cast<size_t>(size));
+  if (!doc.ok()) return doc.status();
+  pos_ += static_cast<size_t>(size);
+  return doc;
+}
+
+// Walks the element headers of a BSON document with an explicit stack of
+// open (sub)documents, so hostile nesting costs heap bounded by max_depth
+// rather than C++ stack. Only the framing is checked here (types, sizes,
+// terminators); bson_validate checks the rest afterwards.
+Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
+  if (len < 5 || static_cast<size_t>(LoadInt32(doc)) != len || doc[len - 1] != 0) {
+    return Malformed(0, "document size or terminator");
+  }
+  // Each entry is the offset of the terminating NUL of an open document.
+  std::vector<size_t> open_ends{len - 1};
+  size_t pos = 4;
+  // Reads a little-endian int32 length at `pos` that must fit before `end`.
+  auto read_len = [&](size_t end, int32_t* out) {
+    if (end < pos || end - pos < 4) return false;
+    *out = LoadInt32(doc + pos);
+    return *out >= 0;
+  };
+  while (!open_ends.empty()) {
+    const size_t end = open_ends.back();
+    if (pos == end) {  // Terminator of the innermost open document.
+      ++pos;
+      open_ends.pop_back();
+      continue;
+    }
+    if (pos > end) return Malformed(pos, "element overruns its document");
+    const uint8_t type = doc[pos++];
+    const void* key_nul = std::memchr(doc + pos, 0, end - pos);
+    if (key_nul == nullptr) return Malformed(pos, "unterminated field name");
+    pos = static_cast<const uint8_t*>(key_nul) - doc + 1;
+
+    size_t fixed = 0;  // Size of a fixed-width value, 0 when handled below.
+    int32_t n = 0;
+    switch (static_cast<bson_type_t>(type)) {
+      case BSON_TYPE_UNDEFINED:
+      case BSON_TYPE_NULL:
+      case BSON_TYPE_MINKEY:
+      case BSON_TYPE_MAXKEY:
+        break;
+      case BSON_TYPE_BOOL:
+        fixed = 1;
+        break;
+      case BSON_TYPE_INT32:
+        fixed = 4;
+        break;
+      case BSON_TYPE_DOUBLE:
+      case BSON_TYPE_DATE_TIME:
+      case BSON_TYPE_TIMESTAMP:
+      case BSON_TYPE_INT64:
+        fixed = 8;
+        break;
+      case BSON_TYPE_OID:
+        fixed = 12;
+        break;
+      case BSON_TYPE_DECIMAL128:
+        fixed = 16;
+        break;
+      case BSON_TYPE_UTF8:
+      case BSON_TYPE_CODE:
+      case BSON_TYPE_SYMBOL:
+      case BSON_TYPE_DBPOINTER:  // a string, then an ObjectId
+        if (!read_len(end, &n) || n < 1 || end - pos - 4 < static_cast<size_t>(n)) {
+          return Malformed(pos, "string length");
+        }
+        pos += 4 + static_cast<size_t>(n);
+        if (type == BSON_TYPE_DBPOINTER) fixed = 12;
+        break;
+      case BSON_TYPE_BINARY:  // length, subtype, bytes
+        if (!read_len(end, &n) || end - pos - 4 < static_cast<size_t>(n) + 1) {
+          return Malformed(pos, "binary length");
+        }
+        pos += 5 + static_cast<size_t>(n);
+        break;
+      case BSON_TYPE_REGEX:  // pattern and options cstrings
+        for (int i = 0; i < 2; ++i) {
+          const void* nul = std::memchr(doc + pos, 0, end - pos);
+          if (nul == nullptr) return Malformed(pos, "unterminated regex");
+          pos = static_cast<const uint8_t*>(nul) - doc + 1;
+        }
+        break;
+      case BSON_TYPE_DOCUMENT:
+      case BSON_TYPE_ARRAY:
+      case BSON_TYPE_CODEWSCOPE: {  // total size, string, scope document
+        size_t sub = pos;
+        if (type == BSON_TYPE_CODEWSCOPE) {
+          int32_t total = 0, slen = 0;
+          if (!read_len(end, &total) || end - pos < static_cast<size_t>(total)) {
+            return Malformed(pos, "code-with-scope length");
+          }
+          const size_t scope_end = pos + static_cast<size_t>(total);  // one past the scope
+          pos += 4;
+          if (!read_len(scope_end, &slen) || slen < 1 ||
+              scope_end - pos - 4 < static_cast<size_t>(slen)) {
+            return Malformed(pos, "code-with-scope string");
+          }
+          pos += 4 + static_cast<size_t>(slen);
+          sub = pos;
+          if (scope_end - sub < 5 || static_cast<size_t>(LoadInt32(doc + sub)) != scope_end - sub) {
+            return Malformed(sub, "code-with-scope scope size");
+          }
+        }
+        if (!read_len(end, &n) || n < 5 || end - pos < static_cast<size_t>(n) ||
+            doc[pos + static_cast<size_t>(n) - 1] != 0) {
+          return Malformed(pos, "embedded document size or terminator");
+        }
+        if (open_ends.size() > static_cast<size_t>(max_depth)) {
+          return Status(ErrorCode::kOverflow, "BSONObj exceeded maximum nested object depth: " +
+                                                  std::to_string(max_depth));
+        }
+        open_ends.push_back(sub + static_cast<size_t>(n) - 1);
+        pos = sub + 4;
+        break;
+      }
+      default:
+        return Malformed(pos, "unknown element type");
+    }
+    if (fixed != 0) {
+      if (end - pos < fixed) return Malformed(pos, "value overruns its document");
+      pos += fixed;
+    }
+  }
+  if (pos != len) return Malformed(pos, "trailing bytes");
+  return Status::OK();
+}
+
+}  // namespace tigerdoc::wire

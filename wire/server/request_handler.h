@@ -1,0 +1,36 @@
+#pragma once
+// RequestHandler: what the server calls for every parsed command. The wire
+// server knows framing and sockets; everything a command means lives behind
+// this interface (implemented by wire/commands).
+//
+// Threading: Handle() runs on a worker-pool thread, never on an io thread,
+// so it may block (WiredTiger calls do). It is called concurrently for
+// different connections; calls for one connection are sequential and in
+// the order the client sent the requests.
+//
+// Ownership: the server borrows the handler; it must outlive the Server.
+
+#include <cstdint>
+#include <string>
+
+#include "engine/bson/bson_doc.h"
+#include "wire/protocol/message.h"
+
+namespace tigerdoc::wire {
+
+struct ConnectionInfo {
+  int64_t connection_id = 0;   // 1, 2, 3, ... in accept order, per Server
+  std::string remote_address;  // "127.0.0.1:54321" or "[::1]:54321"
+  std::string local_address;
+};
+
+class RequestHandler {
+ public:
+  virtual ~RequestHandler() = default;
+  // Returns the reply body: {ok: 1, ...} or {ok: 0, errmsg, code, codeName}.
+  // Must not throw (the server turns an escaped exception into an
+  // InternalError reply, but that is a bug in the handler).
+  virtual bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) = 0;
+};
+
+}  // namespace tigerdoc::wire
