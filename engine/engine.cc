@@ -3,82 +3,13 @@
 #include <chrono>
 #include <string>
 
-#include "engine/bson/shell_string.h"
-#include "engine/document_rules.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/plan_executor.h"
-#include "engine/update/update_driver.h"
-#include "engine/write_unit.h"
 
 namespace tigerdoc::engine {
 namespace {
 
 constexpr int64_t kDefaultFirstBatch = 101;
-// A reply holds at most 16 MiB of documents (maxBsonObjectSize); batches
-// stop short of that so the reply envelope still fits.
-constexpr int64_t kMaxBatchBytes = 16 * 1024 * 1024 - 64 * 1024;
-
-std::string Namespace(std::string_view db, std::string_view coll) {
-  return std::string(db) + "." + std::string(coll);
-}
-
-// MongoDB's duplicate key error: message, keyPattern and keyValue.
-Status DuplicateIdError(const std::string& ns, const bson_t* doc) {
-  bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
-  std::string message = "E11000 duplicate key error collection: " + ns +
-                        " index: _id_ dup key: " + bson::ToShellString(id.get());
-  bson::BsonDoc extra;
-  bson_t pattern;
-  bson_append_document_begin(extra.mutable_get(), "keyPattern", -1, &pattern);
-  BSON_APPEND_INT32(&pattern, "_id", 1);
-  bson_append_document_end(extra.mutable_get(), &pattern);
-  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", id.get());
-  return Status(ErrorCode::kDuplicateKey, message, std::string(extra.bytes()));
-}
-
-Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
-  if (static_cast<int64_t>(doc->len) <= max_bytes) return Status::OK();
-  if (is_update) {
-    return Status(ErrorCode::kLocation17419, "Resulting document after update is larger than " +
-                                                 std::to_string(max_bytes));
-  }
-  return Status(ErrorCode::kBSONObjectTooLarge,
-                "object to insert too large. size in bytes: " + std::to_string(doc->len) +
-                    ", max size: " + std::to_string(max_bytes));
-}
-
-// Inserts one document that already has its _id first, inside the running
-// transaction, turning a duplicate into MongoDB's message.
-Status InsertInUnit(storage::Session& session, const catalog::CollectionEntry& coll,
-                    const bson_t* doc) {
-  Status status = coll.store->Insert(session, doc);
-  if (status.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll.metadata.ns, doc);
-  return status;
-}
-
-// The _ids of the documents a write statement targets, in scan order.
-StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
-                                                   std::shared_ptr<catalog::CollectionEntry> coll,
-                                                   const bson_t* filter, bool only_first) {
-  query::FindSpec spec;
-  spec.filter = bson::BsonDoc::CopyOf(filter);
-  spec.limit = only_first ? 1 : 0;
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
-  std::vector<bson::BsonDoc> docs;
-  bool exhausted = false;
-  while (!exhausted) {
-    RETURN_IF_ERROR(exec->FillBatch(session, 1000, kMaxBatchBytes, &docs, &exhausted));
-  }
-  std::vector<bson::BsonDoc> ids;
-  ids.reserve(docs.size());
-  for (const bson::BsonDoc& doc : docs) ids.push_back(IdOf(doc.get()));
-  return ids;
-}
-
-const bson_value_t* FirstValue(const bson::BsonDoc& one_value_doc, bson_iter_t* it) {
-  INVARIANT(bson_iter_init(it, one_value_doc.get()) && bson_iter_next(it));
-  return bson_iter_value(it);
-}
 
 }  // namespace
 
@@ -129,112 +60,6 @@ Status Engine::DropCollection(std::string_view db, std::string_view name) {
 }
 
 Status Engine::DropDatabase(std::string_view db) { return catalog_->DropDatabase(db); }
-
-StatusWith<InsertResult> Engine::InsertOne(std::string_view db, std::string_view coll_name,
-                                           bson::BsonDoc input) {
-  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
-  ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
-  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
-  storage::Session session = storage_->NewSession();
-  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
-  return InsertResult{IdOf(doc.get())};
-}
-
-StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
-                                        const UpdateStatement& statement) {
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
-  ASSIGN_OR_RETURN(update::UpdateDriver driver, update::UpdateDriver::Parse(statement.update.get()));
-  if (statement.multi && driver.is_replacement()) {
-    return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
-  }
-  UpdateResult result;
-  storage::Session session = storage_->NewSession();
-  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
-  if (coll) {
-    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                     MatchingIds(session, coll, statement.query.get(), !statement.multi));
-    for (const bson::BsonDoc& id : ids) {
-      bool matched = false;
-      bool modified = false;
-      Status status = RunWriteUnit(session, [&]() -> Status {
-        matched = modified = false;
-        bson_iter_t it;
-        ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
-                         coll->store->FindById(session, FirstValue(id, &it)));
-        // Re-check inside the transaction: a concurrent writer may have
-        // changed or removed the document since the scan.
-        if (!current || !matcher->Matches(current->get())) return Status::OK();
-        matched = true;
-        ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false));
-        if (!applied.modified) return Status::OK();
-        RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll->metadata.max_document_bytes, true));
-        modified = true;
-        // The store moves the document when its shard key value changed.
-        return coll->store->Update(session, current->get(), applied.doc.get());
-      });
-      RETURN_IF_ERROR(status);
-      result.matched += matched ? 1 : 0;
-      result.modified += modified ? 1 : 0;
-    }
-  }
-  if (result.matched > 0 || !statement.upsert) return result;
-
-  // Upsert: seed from the filter's equality fields, then apply the update
-  // as an insert ($setOnInsert included).
-  bson::BsonDoc new_doc;
-  if (driver.is_replacement()) {
-    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(bson::BsonDoc().get(), true));
-    new_doc = std::move(applied.doc);
-    // A replacement upsert keeps an _id fixed by the filter.
-    ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(statement.query.get()));
-    bson_iter_t seed_id;
-    bson_iter_t replacement_id;
-    if (bson_iter_init_find(&seed_id, seed.get(), "_id") &&
-        !bson_iter_init_find(&replacement_id, new_doc.get(), "_id")) {
-      bson::BsonDoc with_id;
-      bson_append_iter(with_id.mutable_get(), "_id", 3, &seed_id);
-      bson_concat(with_id.mutable_get(), new_doc.get());
-      new_doc = std::move(with_id);
-    }
-  } else {
-    ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(statement.query.get()));
-    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(seed.get(), true));
-    new_doc = std::move(applied.doc);
-  }
-  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(new_doc.get()));
-  ASSIGN_OR_RETURN(coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
-  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
-  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
-  result.matched = 1;
-  result.upserted_id = IdOf(doc.get());
-  return result;
-}
-
-StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view coll_name,
-                                        const DeleteStatement& statement) {
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
-  DeleteResult result;
-  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
-  if (!coll) return result;
-  storage::Session session = storage_->NewSession();
-  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                   MatchingIds(session, coll, statement.query.get(), statement.limit == 1));
-  for (const bson::BsonDoc& id : ids) {
-    bool deleted = false;
-    RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
-      deleted = false;
-      bson_iter_t it;
-      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
-                       coll->store->FindById(session, FirstValue(id, &it)));
-      if (!current || !matcher->Matches(current->get())) return Status::OK();
-      RETURN_IF_ERROR(coll->store->Remove(session, current->get()));
-      deleted = true;
-      return Status::OK();
-    }));
-    result.deleted += deleted ? 1 : 0;
-  }
-  return result;
-}
 
 StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   std::string ns = Namespace(params.db, params.coll);

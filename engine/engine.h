@@ -23,6 +23,10 @@
 #include "engine/ops.h"
 #include "engine/storage/storage_engine.h"
 
+namespace tigerdoc::update {
+class UpdateDriver;
+}
+
 namespace tigerdoc::engine {
 
 struct EngineOptions {
@@ -56,6 +60,9 @@ class Engine {
                                   const UpdateStatement& statement);
   StatusWith<DeleteResult> Delete(std::string_view db, std::string_view coll,
                                   const DeleteStatement& statement);
+  // Updates or removes the first document matching `query` in `sort` order
+  // and returns it (before or after the change).
+  StatusWith<FindAndModifyResult> FindAndModify(const FindAndModifyParams& params);
 
   // Reads.
   StatusWith<CursorBatch> Find(const FindParams& params);
@@ -69,6 +76,9 @@ class Engine {
  private:
   Engine() = default;
   void ReapCursorsUntilStopped();
+  StatusWith<bson::BsonDoc> UpsertInsert(storage::Session& session, std::string_view db,
+                                         std::string_view coll_name, const bson_t* query,
+                                         const update::UpdateDriver& driver);
 
   EngineOptions options_;
   std::unique_ptr<storage::StorageEngine> storage_;

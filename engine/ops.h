@@ -6,11 +6,21 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/bson/bson_doc.h"
 
 namespace tigerdoc::engine {
+
+// A reply holds at most 16 MiB of documents (maxBsonObjectSize); batches
+// stop short of that so the reply envelope still fits.
+inline constexpr int64_t kMaxBatchBytes = 16 * 1024 * 1024 - 64 * 1024;
+
+// "db.coll"
+inline std::string Namespace(std::string_view db, std::string_view coll) {
+  return std::string(db) + "." + std::string(coll);
+}
 
 struct CreateParams {
   std::string db;
@@ -79,6 +89,25 @@ struct CountParams {
   bson::BsonDoc filter;
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = no limit
+};
+
+struct FindAndModifyParams {
+  std::string db;
+  std::string coll;
+  bson::BsonDoc query;
+  bson::BsonDoc sort;                   // which document, when several match
+  std::optional<bson::BsonDoc> update;  // operator document or replacement
+  bool remove = false;
+  bool return_new = false;              // new: true
+  bool upsert = false;
+  bson::BsonDoc fields;                 // projection of the returned document
+};
+
+struct FindAndModifyResult {
+  std::optional<bson::BsonDoc> value;  // the document returned (null when none)
+  int64_t n = 0;                       // lastErrorObject.n
+  bool updated_existing = false;       // lastErrorObject.updatedExisting
+  std::optional<bson::BsonDoc> upserted_id;  // {"": _id}
 };
 
 enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution };

@@ -47,6 +47,8 @@ class DurabilityTest : public E2eTest {
     ASSERT_OK_REPLY(Run(R"({"create": "k"})"));
     std::atomic<int64_t> acknowledged_count{0};
     std::atomic<bool> stop{false};
+    std::atomic<bool> writer_failed{false};
+    // Written by the writer thread only; read after join().
     std::vector<int64_t> acknowledged;
     std::string first_failure;
     const std::string uri = server_->uri();
@@ -60,6 +62,7 @@ class DurabilityTest : public E2eTest {
         if (!testutil::IsOk(r) || testutil::Has(r, "writeErrors") ||
             testutil::Has(r, "writeConcernError") || Integer(r, "n") != 1) {
           first_failure = Json(r);
+          writer_failed.store(true);
           return;  // the server is gone (or refused): stop writing
         }
         acknowledged.push_back(i);
@@ -69,7 +72,7 @@ class DurabilityTest : public E2eTest {
     // Let a few hundred acknowledged inserts happen, then pull the plug.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (acknowledged_count.load() < 300 && std::chrono::steady_clock::now() < deadline &&
-           first_failure.empty()) {
+           !writer_failed.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     server_->Kill9();

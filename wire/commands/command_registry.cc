@@ -23,6 +23,8 @@ constexpr std::array kCommands = {
     CommandSpec{"endSessions", RunEndSessions},
     CommandSpec{"explain", RunExplain},
     CommandSpec{"find", RunFind},
+    CommandSpec{"findAndModify", RunFindAndModify},
+    CommandSpec{"findandmodify", RunFindAndModify},
     CommandSpec{"getCmdLineOpts", RunGetCmdLineOpts, true},
     CommandSpec{"getLog", RunGetLog, true},
     CommandSpec{"getMore", RunGetMore},

@@ -30,6 +30,7 @@ StatusWith<bson::BsonDoc> RunDropDatabase(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunEndSessions(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunFind(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunFindAndModify(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx);

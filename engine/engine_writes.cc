@@ -1,0 +1,280 @@
+// Engine's write path: insert, update, delete, findAndModify.
+//
+// Every document change runs in its own write unit (one WiredTiger
+// transaction, retried on write conflicts). Statements that match several
+// documents first collect the matching _ids with a scan, then change each
+// document by _id, re-checking the filter inside the transaction: a
+// concurrent writer may have changed or removed it since the scan, and a
+// document is never changed twice by one statement (it may move when its
+// shard key value changes).
+
+#include <string>
+
+#include "engine/bson/shell_string.h"
+#include "engine/document_rules.h"
+#include "engine/engine.h"
+#include "engine/query/matcher/matcher.h"
+#include "engine/query/plan_executor.h"
+#include "engine/query/projection.h"
+#include "engine/update/update_driver.h"
+#include "engine/write_unit.h"
+
+namespace tigerdoc::engine {
+namespace {
+
+// MongoDB's duplicate key error: message, keyPattern and keyValue.
+Status DuplicateIdError(const std::string& ns, const bson_t* doc) {
+  bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
+  std::string message = "E11000 duplicate key error collection: " + ns +
+                        " index: _id_ dup key: " + bson::ToShellString(id.get());
+  bson::BsonDoc extra;
+  bson_t pattern;
+  bson_append_document_begin(extra.mutable_get(), "keyPattern", -1, &pattern);
+  BSON_APPEND_INT32(&pattern, "_id", 1);
+  bson_append_document_end(extra.mutable_get(), &pattern);
+  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", id.get());
+  return Status(ErrorCode::kDuplicateKey, message, std::string(extra.bytes()));
+}
+
+Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
+  if (static_cast<int64_t>(doc->len) <= max_bytes) return Status::OK();
+  if (is_update) {
+    return Status(ErrorCode::kLocation17419, "Resulting document after update is larger than " +
+                                                 std::to_string(max_bytes));
+  }
+  return Status(ErrorCode::kBSONObjectTooLarge,
+                "object to insert too large. size in bytes: " + std::to_string(doc->len) +
+                    ", max size: " + std::to_string(max_bytes));
+}
+
+// Inserts one document that already has its _id first, inside the running
+// transaction, turning a duplicate into MongoDB's message.
+Status InsertInUnit(storage::Session& session, const catalog::CollectionEntry& coll,
+                    const bson_t* doc) {
+  Status status = coll.store->Insert(session, doc);
+  if (status.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll.metadata.ns, doc);
+  return status;
+}
+
+// The _ids of the documents a statement targets, in `sort` order (scan
+// order when empty); at most one when `only_first`.
+StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
+                                                   std::shared_ptr<catalog::CollectionEntry> coll,
+                                                   const bson_t* filter, const bson_t* sort,
+                                                   bool only_first) {
+  query::FindSpec spec;
+  spec.filter = bson::BsonDoc::CopyOf(filter);
+  if (sort) spec.sort = bson::BsonDoc::CopyOf(sort);
+  spec.limit = only_first ? 1 : 0;
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  std::vector<bson::BsonDoc> docs;
+  bool exhausted = false;
+  while (!exhausted) {
+    RETURN_IF_ERROR(exec->FillBatch(session, 1000, kMaxBatchBytes, &docs, &exhausted));
+  }
+  std::vector<bson::BsonDoc> ids;
+  ids.reserve(docs.size());
+  for (const bson::BsonDoc& doc : docs) ids.push_back(IdOf(doc.get()));
+  return ids;
+}
+
+const bson_value_t* FirstValue(const bson::BsonDoc& one_value_doc, bson_iter_t* it) {
+  INVARIANT(bson_iter_init(it, one_value_doc.get()) && bson_iter_next(it));
+  return bson_iter_value(it);
+}
+
+// What happened to one document.
+struct DocumentChange {
+  bool matched = false;
+  bool modified = false;
+  std::optional<bson::BsonDoc> before;
+  std::optional<bson::BsonDoc> after;
+};
+
+// Updates the document with _id `id` if it still matches, in one write unit.
+StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::CollectionEntry& coll,
+                                      const bson::BsonDoc& id, const query::Matcher& matcher,
+                                      const update::UpdateDriver& driver) {
+  DocumentChange change;
+  RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
+    change = DocumentChange();
+    bson_iter_t it;
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
+                     coll.store->FindById(session, FirstValue(id, &it)));
+    if (!current || !matcher.Matches(current->get())) return Status::OK();
+    change.matched = true;
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false));
+    if (applied.modified) {
+      RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll.metadata.max_document_bytes, true));
+      // The store moves the document when its shard key value changed.
+      RETURN_IF_ERROR(coll.store->Update(session, current->get(), applied.doc.get()));
+      change.modified = true;
+    }
+    change.after = std::move(applied.doc);
+    change.before = std::move(current);
+    return Status::OK();
+  }));
+  return change;
+}
+
+// Removes the document with _id `id` if it still matches; returns it.
+StatusWith<std::optional<bson::BsonDoc>> RemoveById(storage::Session& session,
+                                                    catalog::CollectionEntry& coll,
+                                                    const bson::BsonDoc& id,
+                                                    const query::Matcher& matcher) {
+  std::optional<bson::BsonDoc> removed;
+  RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
+    removed.reset();
+    bson_iter_t it;
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
+                     coll.store->FindById(session, FirstValue(id, &it)));
+    if (!current || !matcher.Matches(current->get())) return Status::OK();
+    RETURN_IF_ERROR(coll.store->Remove(session, current->get()));
+    removed = std::move(current);
+    return Status::OK();
+  }));
+  return removed;
+}
+
+// The document an upsert inserts: the filter's equality fields, then the
+// update applied as an insert ($setOnInsert included). A replacement keeps
+// only an _id fixed by the filter.
+StatusWith<bson::BsonDoc> UpsertDocument(const bson_t* query, const update::UpdateDriver& driver) {
+  ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(query));
+  bson::BsonDoc new_doc;
+  if (driver.is_replacement()) {
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(bson::BsonDoc().get(), true));
+    new_doc = std::move(applied.doc);
+    bson_iter_t seed_id;
+    bson_iter_t replacement_id;
+    if (bson_iter_init_find(&seed_id, seed.get(), "_id") &&
+        !bson_iter_init_find(&replacement_id, new_doc.get(), "_id")) {
+      bson::BsonDoc with_id;
+      bson_append_iter(with_id.mutable_get(), "_id", 3, &seed_id);
+      bson_concat(with_id.mutable_get(), new_doc.get());
+      new_doc = std::move(with_id);
+    }
+  } else {
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(seed.get(), true));
+    new_doc = std::move(applied.doc);
+  }
+  return WithIdFirst(new_doc.get());
+}
+
+}  // namespace
+
+StatusWith<InsertResult> Engine::InsertOne(std::string_view db, std::string_view coll_name,
+                                           bson::BsonDoc input) {
+  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
+  ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
+  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
+  storage::Session session = storage_->NewSession();
+  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
+  return InsertResult{IdOf(doc.get())};
+}
+
+// Inserts the upsert document of `query` + `driver`; returns it.
+StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::string_view db,
+                                               std::string_view coll_name, const bson_t* query,
+                                               const update::UpdateDriver& driver) {
+  ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
+  ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
+  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
+  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
+  return doc;
+}
+
+StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
+                                        const UpdateStatement& statement) {
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
+  ASSIGN_OR_RETURN(update::UpdateDriver driver, update::UpdateDriver::Parse(statement.update.get()));
+  if (statement.multi && driver.is_replacement()) {
+    return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
+  }
+  UpdateResult result;
+  storage::Session session = storage_->NewSession();
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
+  if (coll) {
+    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
+                     MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi));
+    for (const bson::BsonDoc& id : ids) {
+      ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, id, *matcher, driver));
+      result.matched += change.matched ? 1 : 0;
+      result.modified += change.modified ? 1 : 0;
+    }
+  }
+  if (result.matched > 0 || !statement.upsert) return result;
+  ASSIGN_OR_RETURN(bson::BsonDoc inserted,
+                   UpsertInsert(session, db, coll_name, statement.query.get(), driver));
+  result.matched = 1;
+  result.upserted_id = IdOf(inserted.get());
+  return result;
+}
+
+StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view coll_name,
+                                        const DeleteStatement& statement) {
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
+  DeleteResult result;
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
+  if (!coll) return result;
+  storage::Session session = storage_->NewSession();
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
+                   MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1));
+  for (const bson::BsonDoc& id : ids) {
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *coll, id, *matcher));
+    result.deleted += removed ? 1 : 0;
+  }
+  return result;
+}
+
+StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams& params) {
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get()));
+  std::optional<update::UpdateDriver> driver;
+  if (params.update) {
+    ASSIGN_OR_RETURN(update::UpdateDriver parsed, update::UpdateDriver::Parse(params.update->get()));
+    driver.emplace(std::move(parsed));
+  }
+  std::optional<query::Projection> projection;
+  if (!params.fields.empty()) {
+    ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(params.fields.get()));
+    projection.emplace(std::move(parsed));
+  }
+  auto shaped = [&](bson::BsonDoc doc) {
+    return projection ? projection->Apply(doc.get()) : std::move(doc);
+  };
+
+  FindAndModifyResult result;
+  storage::Session session = storage_->NewSession();
+  std::shared_ptr<catalog::CollectionEntry> coll =
+      catalog_->Lookup(Namespace(params.db, params.coll));
+  // The first match may change under us between the scan and its write
+  // unit; then look again, as MongoDB retries the whole operation.
+  for (int attempt = 0; coll && attempt < 100; ++attempt) {
+    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
+                     MatchingIds(session, coll, params.query.get(), params.sort.get(), true));
+    if (ids.empty()) break;
+    if (params.remove) {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,
+                       RemoveById(session, *coll, ids[0], *matcher));
+      if (!removed) continue;
+      result.n = 1;
+      result.value = shaped(std::move(*removed));
+      return result;
+    }
+    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, ids[0], *matcher, *driver));
+    if (!change.matched) continue;
+    result.n = 1;
+    result.updated_existing = true;
+    result.value = shaped(std::move(params.return_new ? *change.after : *change.before));
+    return result;
+  }
+  if (params.remove || !params.upsert) return result;
+  ASSIGN_OR_RETURN(bson::BsonDoc inserted,
+                   UpsertInsert(session, params.db, params.coll, params.query.get(), *driver));
+  result.n = 1;
+  result.upserted_id = IdOf(inserted.get());
+  if (params.return_new) result.value = shaped(std::move(inserted));
+  return result;
+}
+
+}  // namespace tigerdoc::engine
