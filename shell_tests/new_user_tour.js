@@ -62,7 +62,9 @@ res = people.updateOne({ name: "ada" }, { $set: { age: 37 } });
 assert.eq(res.acknowledged, true);
 assert.eq(res.matchedCount, 1, "updateOne matchedCount");
 assert.eq(res.modifiedCount, 1, "updateOne modifiedCount");
-assert.eq(res.upsertedId, null, "updateOne upsertedId");
+// mongosh's UpdateResult names the upserted _id insertedId.
+assert.eq(res.upsertedCount, 0, "updateOne upsertedCount");
+assert.eq(res.insertedId, null, "updateOne without upsert has no insertedId");
 res = people.updateOne({ name: "ada" }, { $set: { age: 37 } });
 assert.eq(res.matchedCount, 1, "no-op update matches");
 assert.eq(res.modifiedCount, 0, "no-op update modifies nothing");
@@ -73,7 +75,7 @@ assert.docEq(people.findOne({ _id: 2 }), { _id: 2, name: "grace", age: 46, langs
 res = people.updateOne({ name: "kathleen" }, { $set: { age: 50 } }, { upsert: true });
 assert.eq(res.matchedCount, 0, "upsert matchedCount");
 assert.eq(res.upsertedCount, 1, "upsertedCount");
-assert(res.upsertedId instanceof ObjectId, "upsertedId is an ObjectId");
+assert(res.insertedId instanceof ObjectId, "upserted _id is an ObjectId: " + res.insertedId);
 assert.eq(people.findOne({ name: "kathleen" }).age, 50, "upserted document");
 
 // deleteOne / deleteMany.

@@ -11,6 +11,7 @@
   "use strict";
 
   function show(v) {
+    if (v === undefined) return "undefined";
     try {
       return EJSON.stringify(v, null, 0, { relaxed: true });
     } catch (e) {
@@ -26,7 +27,10 @@
   // the legacy shell's assert.docEq does.
   function sortKeys(v) {
     if (Array.isArray(v)) return v.map(sortKeys);
-    if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+    // Documents from the driver are not always plain Objects; BSON values
+    // (ObjectId, Long, ...) carry _bsontype and stay as they are.
+    if (v && typeof v === "object" && !v._bsontype && !(v instanceof Date) &&
+        !(v instanceof RegExp)) {
       const out = {};
       for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
       return out;
@@ -76,8 +80,21 @@
   };
 
   // A reply {ok: 0, code: <code>} (code may be a list of acceptable codes).
+  // mongosh's db.runCommand() throws on ok: 0 instead of returning the
+  // reply, so `res` may also be a function running the command: its error
+  // (a MongoServerError carrying code/codeName) is checked instead.
   assert.commandFailedWithCode = function (res, code, msg) {
     const codes = Array.isArray(code) ? code : [code];
+    if (typeof res === "function") {
+      try {
+        res = res();
+      } catch (e) {
+        if (!codes.includes(e.code)) {
+          fail("expected code " + show(code) + ", got " + show(e.code) + ": " + e, msg);
+        }
+        return e;
+      }
+    }
     if (res === null || typeof res !== "object" || res.ok !== 0) {
       fail("expected failure with code " + show(code) + ", got " + show(res), msg);
     }

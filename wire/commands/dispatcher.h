@@ -17,6 +17,11 @@ class Dispatcher : public RequestHandler {
  public:
   Dispatcher(engine::Engine* engine, ServerInfo* server) : engine_(engine), server_(server) {}
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
+  void OnConnectionOpened(const ConnectionInfo&) override {
+    server_->current_connections.fetch_add(1);
+    server_->total_connections.fetch_add(1);
+  }
+  void OnConnectionClosed(const ConnectionInfo&) override { server_->current_connections.fetch_sub(1); }
 
  private:
   engine::Engine* engine_;

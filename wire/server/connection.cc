@@ -32,7 +32,11 @@ Connection::Connection(asio::ip::tcp::socket socket, ConnectionInfo info, Reques
       info_(std::move(info)),
       handler_(handler),
       workers_(workers),
-      next_request_id_(next_request_id) {}
+      next_request_id_(next_request_id) {
+  handler_->OnConnectionOpened(info_);
+}
+
+Connection::~Connection() { handler_->OnConnectionClosed(info_); }
 
 void Connection::Start() {
   asio::post(socket_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });

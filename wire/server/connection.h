@@ -37,6 +37,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(boost::asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
              WorkerPool* workers, std::atomic<int32_t>* next_request_id);
+  ~Connection();
 
   // Begins the request loop. Call once.
   void Start();

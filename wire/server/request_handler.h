@@ -31,6 +31,11 @@ class RequestHandler {
   // Must not throw (the server turns an escaped exception into an
   // InternalError reply, but that is a bug in the handler).
   virtual bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) = 0;
+
+  // A connection was accepted / its last use ended (for serverStatus's
+  // connection counts). Called from any thread; the default does nothing.
+  virtual void OnConnectionOpened(const ConnectionInfo&) {}
+  virtual void OnConnectionClosed(const ConnectionInfo&) {}
 };
 
 }  // namespace tigerdoc::wire

@@ -36,6 +36,8 @@ class ElemMatchObjectExpression : public PathMatchExpression {
                             bson::LeafArrays::kNoTraversal),
         sub_(std::move(sub)) {}
   bool MatchesValue(const bson_iter_t* value) const override;
+  // Records the index of the matching element.
+  bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const override;
 
  private:
   MatchExpressionPtr sub_;
@@ -50,6 +52,8 @@ class ElemMatchValueExpression : public PathMatchExpression {
                             bson::LeafArrays::kNoTraversal) {}
   void Add(MatchExpressionPtr child) { children_.push_back(std::move(child)); }
   bool MatchesValue(const bson_iter_t* value) const override;
+  // Records the index of the matching element.
+  bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const override;
 
  private:
   std::vector<MatchExpressionPtr> children_;

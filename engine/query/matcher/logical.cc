@@ -22,6 +22,17 @@ bool ListExpression::Matches(const bson_t* doc) const {
   }
 }
 
+bool ListExpression::MatchesWithDetails(const bson_t* doc, MatchDetails* details) const {
+  if (details == nullptr || kind() != MatchKind::kAnd) return Matches(doc);
+  for (const auto& c : children_) {
+    if (!c->MatchesWithDetails(doc, details)) {
+      details->Reset();
+      return false;
+    }
+  }
+  return true;
+}
+
 bool ListExpression::MatchesValue(const bson_iter_t* value) const {
   switch (kind()) {
     case MatchKind::kAnd:

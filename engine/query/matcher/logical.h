@@ -25,6 +25,9 @@ class ListExpression : public MatchExpression {
 
   bool Matches(const bson_t* doc) const override;
   bool MatchesValue(const bson_iter_t* value) const override;
+  // And passes `details` to each child and clears it when it fails; Or and
+  // Nor never record (match_details.h).
+  bool MatchesWithDetails(const bson_t* doc, MatchDetails* details) const override;
   size_t num_children() const override { return children_.size(); }
   const MatchExpression* child(size_t i) const override { return children_[i].get(); }
 

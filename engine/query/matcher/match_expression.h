@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "engine/bson/field_path.h"
+#include "engine/query/matcher/match_details.h"
 
 namespace tigerdoc::query {
 
@@ -40,6 +41,7 @@ enum class MatchKind {
   kExists, kType,                                    // element
   kSize, kElemMatchObject, kElemMatchValue,          // array
   kRegex, kMod,                                      // evaluation
+  kBitsAllSet, kBitsAllClear, kBitsAnySet, kBitsAnyClear,  // bitwise
 };
 
 class MatchExpression {
@@ -53,6 +55,18 @@ class MatchExpression {
 
   virtual bool Matches(const bson_t* doc) const = 0;
   virtual bool MatchesValue(const bson_iter_t* value) const = 0;
+
+  // The same, also recording into `details` (when not null) which array
+  // element made the match (match_details.h). Nodes that never record keep
+  // these defaults; `details` may be null.
+  virtual bool MatchesWithDetails(const bson_t* doc, MatchDetails* details) const {
+    (void)details;
+    return Matches(doc);
+  }
+  virtual bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const {
+    (void)details;
+    return MatchesValue(value);
+  }
 
   // Children of logical nodes (empty for leaves).
   virtual size_t num_children() const { return 0; }
@@ -75,8 +89,15 @@ class PathMatchExpression : public MatchExpression {
 
   const bson::FieldPath& path() const { return path_; }
   bool Matches(const bson_t* doc) const override;
+  // Records the index of the element of the outermost array met on the
+  // path (or what MatchesValueWithDetails recorded, for $elemMatch).
+  bool MatchesWithDetails(const bson_t* doc, MatchDetails* details) const override;
 
  private:
+  // MatchesWithDetails once the outermost array on the path was found at
+  // component `index`.
+  bool MatchesThroughArray(const bson_iter_t* array, size_t index, MatchDetails* details) const;
+
   bson::FieldPath path_;
   bson::LeafArrays leaf_arrays_;
 };

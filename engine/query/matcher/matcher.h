@@ -28,6 +28,14 @@ class Matcher {
   static StatusWith<std::unique_ptr<Matcher>> Parse(const bson_t* filter);
 
   bool Matches(const bson_t* doc) const { return root_->Matches(doc); }
+  // The same, also recording into `details` (when not null) the position
+  // of the array element that made the match, for the positional update
+  // operator `$` (match_details.h). `details` is reset first.
+  bool Matches(const bson_t* doc, MatchDetails* details) const {
+    if (details == nullptr) return root_->Matches(doc);
+    details->Reset();
+    return root_->MatchesWithDetails(doc, details);
+  }
 
   // The finite set of values `path` can take in any document this filter
   // matches, each as a one-field document {"": value}; nullopt when the
