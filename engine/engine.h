@@ -68,6 +68,9 @@ class Engine {
   StatusWith<CursorBatch> Find(const FindParams& params);
   StatusWith<CursorBatch> GetMore(const GetMoreParams& params);
   StatusWith<int64_t> Count(const CountParams& params);
+  // The distinct values of `key` among matching documents, array values
+  // unwound one level, each as {"": value}, in BSON order.
+  StatusWith<std::vector<bson::BsonDoc>> Distinct(const DistinctParams& params);
   StatusWith<bson::BsonDoc> ExplainFind(const FindParams& params, ExplainVerbosity verbosity);
 
   // j:true — blocks until all committed writes are on disk.

@@ -110,6 +110,13 @@ struct FindAndModifyResult {
   std::optional<bson::BsonDoc> upserted_id;  // {"": _id}
 };
 
+struct DistinctParams {
+  std::string db;
+  std::string coll;
+  std::string key;        // dotted path
+  bson::BsonDoc filter;
+};
+
 enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution };
 
 }  // namespace tigerdoc::engine

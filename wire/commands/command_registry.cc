@@ -18,6 +18,7 @@ constexpr std::array kCommands = {
     CommandSpec{"dbStats", RunDbStats},
     CommandSpec{"dbstats", RunDbStats},
     CommandSpec{"delete", RunDelete},
+    CommandSpec{"distinct", RunDistinct},
     CommandSpec{"drop", RunDrop},
     CommandSpec{"dropDatabase", RunDropDatabase},
     CommandSpec{"endSessions", RunEndSessions},

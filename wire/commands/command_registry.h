@@ -25,6 +25,7 @@ StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDrop(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDropDatabase(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunEndSessions(CommandContext& ctx);

@@ -1,4 +1,4 @@
-// Read commands: find, getMore, killCursors, count, explain, and the part of
+// Read commands: find, getMore, killCursors, count, distinct, explain, and the part of
 // aggregate that exists today ($collStats).
 
 #include <unistd.h>
@@ -122,6 +122,28 @@ StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string
   return params;
 }
 
+StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::string& db) {
+  const std::string_view cmd = "distinct";
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  RETURN_IF_ERROR(CheckFields(body, cmd, {"key", "query", "collation", "hint"}));
+  RETURN_IF_ERROR(CheckHint(body, cmd));
+  bson_iter_t collation;
+  if (bson_iter_init_find(&collation, body, "collation")) {
+    return Status(ErrorCode::kNotImplemented, "distinct option 'collation' is not supported by tigerdoc yet");
+  }
+  engine::DistinctParams params;
+  params.db = db;
+  params.coll = coll;
+  ASSIGN_OR_RETURN(std::optional<std::string> key, GetString(body, cmd, "key"));
+  if (!key) {
+    return Status(ErrorCode::kLocation40414, "BSON field 'distinct.key' is missing but a required field");
+  }
+  params.key = *key;
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
+  if (query) params.filter = std::move(*query);
+  return params;
+}
+
 void AppendServerInfo(bson_t* doc) {
   bson_t info;
   bson_append_document_begin(doc, "serverInfo", -1, &info);
@@ -213,6 +235,23 @@ StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx) {
   return out;
 }
 
+StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(engine::DistinctParams params, ParseDistinct(ctx.body(), ctx.db()));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> values, ctx.engine->Distinct(params));
+  bson::BsonDoc out;
+  bson_t array;
+  bson_append_array_begin(out.mutable_get(), "values", -1, &array);
+  for (size_t i = 0; i < values.size(); ++i) {
+    bson_iter_t value;
+    bson_iter_init(&value, values[i].get());
+    bson_iter_next(&value);
+    std::string key = std::to_string(i);
+    bson_append_iter(&array, key.c_str(), -1, &value);
+  }
+  bson_append_array_end(out.mutable_get(), &array);
+  return out;
+}
+
 StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"verbosity"}));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> inner, GetObject(ctx.body(), ctx.name, "explain"));
@@ -241,6 +280,11 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
     params.filter = std::move(count.filter);
     params.skip = count.skip;
     params.limit = count.limit;
+  } else if (inner_name == "distinct") {
+    ASSIGN_OR_RETURN(engine::DistinctParams distinct, ParseDistinct(inner->get(), ctx.db()));
+    params.db = distinct.db;
+    params.coll = distinct.coll;
+    params.filter = std::move(distinct.filter);
   } else {
     return Status(ErrorCode::kNotImplemented,
                   "explain of '" + std::string(inner_name) + "' is not supported by tigerdoc yet");

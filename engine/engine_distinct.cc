@@ -1,0 +1,91 @@
+// Engine::Distinct: the distinct values of one field, as MongoDB's distinct
+// command computes them: values gathered along the path (through arrays of
+// documents), an array at the end of the path contributing its elements
+// (one level), missing fields contributing nothing, duplicates compared in
+// BSON order (so 1 and 1.0 are one value), results sorted in BSON order.
+
+#include <set>
+#include <string>
+
+#include "engine/bson/compare.h"
+#include "engine/bson/field_path.h"
+#include "engine/engine.h"
+#include "engine/query/plan_executor.h"
+
+namespace tigerdoc::engine {
+namespace {
+
+// MongoDB refuses a distinct whose result would not fit in a reply.
+constexpr int64_t kMaxDistinctBytes = 16 * 1024 * 1024;
+
+bson::BsonDoc OneValue(const bson_iter_t* value) {
+  bson::BsonDoc out;
+  bson_append_iter(out.mutable_get(), "", 0, value);
+  return out;
+}
+
+int CompareOneValueDocs(const bson::BsonDoc& a, const bson::BsonDoc& b) {
+  bson_iter_t ia, ib;
+  bson_iter_init(&ia, a.get());
+  bson_iter_next(&ia);
+  bson_iter_init(&ib, b.get());
+  bson_iter_next(&ib);
+  return bson::CompareValues(&ia, &ib);
+}
+
+}  // namespace
+
+StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& params) {
+  if (params.key.empty()) {
+    return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
+  }
+  struct BsonOrder {
+    bool operator()(const bson::BsonDoc& a, const bson::BsonDoc& b) const {
+      return CompareOneValueDocs(a, b) < 0;
+    }
+  };
+  std::set<bson::BsonDoc, BsonOrder> distinct;
+  int64_t bytes = 0;
+  auto add = [&](const bson_iter_t* value) {
+    bson::BsonDoc one = OneValue(value);
+    int64_t size = static_cast<int64_t>(one.size());
+    if (distinct.insert(std::move(one)).second) bytes += size;
+  };
+  std::shared_ptr<catalog::CollectionEntry> coll =
+      catalog_->Lookup(Namespace(params.db, params.coll));
+  if (!coll) return std::vector<bson::BsonDoc>();
+  query::FindSpec spec;
+  spec.filter = params.filter.Copy();
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  bson::FieldPath path(params.key);
+  storage::Session session = storage_->NewSession();
+  bool exhausted = false;
+  while (!exhausted) {
+    std::vector<bson::BsonDoc> docs;
+    RETURN_IF_ERROR(exec->FillBatch(session, 1000, kMaxBatchBytes, &docs, &exhausted));
+    for (const bson::BsonDoc& doc : docs) {
+      bson::VisitPath(doc.get(), path, bson::LeafArrays::kNoTraversal, [&](const bson_iter_t* value) {
+        if (value == nullptr) return true;  // missing
+        if (BSON_ITER_HOLDS_ARRAY(value)) {
+          bson_iter_t element;
+          bson_iter_recurse(value, &element);
+          while (bson_iter_next(&element)) add(&element);
+        } else {
+          add(value);
+        }
+        return true;
+      });
+    }
+    if (bytes > kMaxDistinctBytes) {
+      return Status(ErrorCode::kLocation17217, "distinct too big, 16mb cap");
+    }
+  }
+  std::vector<bson::BsonDoc> values;
+  values.reserve(distinct.size());
+  for (auto it = distinct.begin(); it != distinct.end();) {
+    values.push_back(std::move(distinct.extract(it++).value()));
+  }
+  return values;
+}
+
+}  // namespace tigerdoc::engine
