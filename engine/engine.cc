@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -110,19 +111,19 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
 StatusWith<int64_t> Engine::Count(const CountParams& params) {
   std::shared_ptr<catalog::CollectionEntry> coll =
       catalog_->Lookup(Namespace(params.db, params.coll));
-  if (!coll) return int64_t{0};
-  if (params.filter.empty()) {
-    // Collection metadata answers an unfiltered count, as in MongoDB.
-    int64_t n = coll->store->TotalStats().count - params.skip;
-    if (n < 0) n = 0;
-    if (params.limit > 0 && n > params.limit) n = params.limit;
-    return n;
-  }
+  // Parse first: a bad filter is an error even on a missing collection.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
   spec.skip = params.skip;
   spec.limit = params.limit;
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+  if (!coll) return int64_t{0};
+  if (params.filter.empty()) {
+    // Collection metadata answers an unfiltered count, as in MongoDB.
+    int64_t n = std::max<int64_t>(coll->store->TotalStats().count - params.skip, 0);
+    if (params.limit > 0) n = std::min(n, params.limit);
+    return n;
+  }
   storage::Session session = storage_->NewSession();
   return exec->CountAll(session);
 }

@@ -51,12 +51,12 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
     int64_t size = static_cast<int64_t>(one.size());
     if (distinct.insert(std::move(one)).second) bytes += size;
   };
-  std::shared_ptr<catalog::CollectionEntry> coll =
-      catalog_->Lookup(Namespace(params.db, params.coll));
-  if (!coll) return std::vector<bson::BsonDoc>();
+  // The filter is parsed (and its errors reported) even when the
+  // collection does not exist; a missing collection reads as empty.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
+                                  catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec)));
   bson::FieldPath path(params.key);
   storage::Session session = storage_->NewSession();
   bool exhausted = false;

@@ -236,11 +236,13 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   }
   std::optional<query::Projection> projection;
   if (!params.fields.empty()) {
-    ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(params.fields.get()));
+    ASSIGN_OR_RETURN(query::Projection parsed,
+                     query::Projection::Parse(params.fields.get(), params.query.get()));
     projection.emplace(std::move(parsed));
   }
-  auto shaped = [&](bson::BsonDoc doc) {
-    return projection ? projection->Apply(doc.get()) : std::move(doc);
+  auto shaped = [&](bson::BsonDoc doc) -> StatusWith<bson::BsonDoc> {
+    if (!projection) return doc;
+    return projection->Apply(doc.get(), nullptr);
   };
 
   FindAndModifyResult result;
@@ -258,14 +260,14 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
                        RemoveById(session, *coll, ids[0], *matcher));
       if (!removed) continue;
       result.n = 1;
-      result.value = shaped(std::move(*removed));
+      ASSIGN_OR_RETURN(result.value, shaped(std::move(*removed)));
       return result;
     }
     ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, ids[0], *matcher, *driver));
     if (!change.matched) continue;
     result.n = 1;
     result.updated_existing = true;
-    result.value = shaped(std::move(params.return_new ? *change.after : *change.before));
+    ASSIGN_OR_RETURN(result.value, shaped(std::move(params.return_new ? *change.after : *change.before)));
     return result;
   }
   if (params.remove || !params.upsert) return result;
@@ -273,7 +275,9 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
                    UpsertInsert(session, params.db, params.coll, params.query.get(), *driver));
   result.n = 1;
   result.upserted_id = IdOf(inserted.get());
-  if (params.return_new) result.value = shaped(std::move(inserted));
+  if (params.return_new) {
+    ASSIGN_OR_RETURN(result.value, shaped(std::move(inserted)));
+  }
   return result;
 }
 

@@ -30,7 +30,9 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
   std::unique_ptr<PlanExecutor> exec(new PlanExecutor());
   ASSIGN_OR_RETURN(exec->matcher_, Matcher::Parse(spec.filter.get()));
   if (!spec.projection.empty()) {
-    ASSIGN_OR_RETURN(Projection projection, Projection::Parse(spec.projection.get()));
+    // The query goes along for the positional ($) projection.
+    ASSIGN_OR_RETURN(Projection projection,
+                     Projection::Parse(spec.projection.get(), spec.filter.get()));
     exec->projection_.emplace(std::move(projection));
   }
   if (!spec.sort.empty()) {
@@ -183,7 +185,12 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
       *exhausted = true;
       return Status::OK();
     }
-    bson::BsonDoc result = projection_ ? projection_->Apply(doc->get()) : std::move(*doc);
+    bson::BsonDoc result;
+    if (projection_) {
+      ASSIGN_OR_RETURN(result, projection_->Apply(doc->get(), nullptr));
+    } else {
+      result = std::move(*doc);
+    }
     bytes += static_cast<int64_t>(result.size());
     out->push_back(std::move(result));
     if (bytes >= max_bytes) break;
