@@ -6,6 +6,7 @@
 
 #include "engine/bson/compare.h"
 #include "engine/bson/shell_string.h"
+#include "engine/query/matcher/integer_argument.h"
 
 namespace tigerdoc::query {
 namespace {
@@ -29,6 +30,35 @@ Status CheckSortPath(const std::string& path) {
     }
   }
   return Status::OK();
+}
+
+// {field: {$meta: ...}}: SortPattern's checks in MongoDB's order; the valid
+// names need metadata (text score, random value, search scores) tigerdoc
+// does not produce, so they answer NotImplemented.
+Status ParseMetaSort(const bson_iter_t* it) {
+  bson_t meta_doc;
+  bson::OpenSubdocument(it, &meta_doc);
+  bson_iter_t meta;
+  if (!bson_iter_init(&meta, &meta_doc) || !bson_iter_next(&meta) ||
+      std::strcmp(bson_iter_key(&meta), "$meta") != 0) {
+    return Status(static_cast<ErrorCode>(17312),
+                  "$meta is the only expression supported by $sort right now");
+  }
+  if (bson_count_keys(&meta_doc) != 1) {
+    return Status(ErrorCode::kFailedToParse,
+                  "Cannot have additional keys in a $meta sort specification");
+  }
+  const char* name = BSON_ITER_HOLDS_UTF8(&meta) ? bson_iter_utf8(&meta, nullptr) : "";
+  static constexpr const char* kValidMetaSorts[] = {"textScore", "randVal", "geoNearDistance",
+                                                    "searchScore"};
+  for (const char* valid : kValidMetaSorts) {
+    if (std::strcmp(name, valid) == 0) {
+      return Status(ErrorCode::kNotImplemented,
+                    std::string("$meta sort by '") + name + "' is not supported by tigerdoc yet");
+    }
+  }
+  return Status(static_cast<ErrorCode>(31138),
+                "Illegal $meta sort: $meta: " + bson::ToShellString(&meta));
 }
 
 // A candidate sort value: a pointer into the document, or null/undefined.
@@ -144,33 +174,14 @@ StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort) {
   while (bson_iter_next(&it)) {
     const std::string name = bson_iter_key(&it);
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      bson_t sub;
-      bson::OpenSubdocument(&it, &sub);
-      bson_iter_t first;
-      if (bson_iter_init(&first, &sub) && bson_iter_next(&first) &&
-          std::strcmp(bson_iter_key(&first), "$meta") == 0) {
-        return Status(ErrorCode::kNotImplemented, "$meta sort is not supported by tigerdoc yet");
-      }
-      return Status(static_cast<ErrorCode>(17312),
-                    "$meta is the only expression supported by $sort right now");
+      return ParseMetaSort(&it);  // always an error, see there
     }
-    double direction = 0;
-    switch (bson_iter_type(&it)) {
-      case BSON_TYPE_INT32: direction = bson_iter_int32(&it); break;
-      case BSON_TYPE_INT64: direction = static_cast<double>(bson_iter_int64(&it)); break;
-      case BSON_TYPE_DOUBLE: direction = bson_iter_double(&it); break;
-      case BSON_TYPE_DECIMAL128: {
-        bson_decimal128_t d;
-        bson_iter_decimal128(&it, &d);
-        char buf[BSON_DECIMAL128_STRING];
-        bson_decimal128_to_string(&d, buf);
-        direction = std::strtod(buf, nullptr);
-        break;
-      }
-      default:
-        return Status(static_cast<ErrorCode>(15974), "Illegal key in $sort specification: " +
-                                                         name + ": " + bson::ToShellString(&it));
+    if (!IsNumber(&it)) {
+      return Status(static_cast<ErrorCode>(15974), "Illegal key in $sort specification: " +
+                                                       name + ": " + bson::ToShellString(&it));
     }
+    // BSONElement::numberInt(): 1.5 is 1 (ascending), 0.5 is 0 (refused).
+    const int32_t direction = NumberInt(&it);
     if (direction != 1 && direction != -1) {
       return Status(static_cast<ErrorCode>(15975),
                     "$sort key ordering must be 1 (for ascending) or -1 (for descending)");

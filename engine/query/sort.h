@@ -35,10 +35,14 @@ class SortSpec {
     keystring::Direction direction;
   };
 
-  // Errors as MongoDB: 15975 for a number other than 1/-1, 15974 for a
-  // non-number, 17312 for a document other than {$meta: ...}; FieldPath
-  // errors 40352 (empty), 15998 (empty component), 40353 (trailing '.'),
-  // 16410 ('$' prefix). {$meta: ...} answers NotImplemented.
+  // Errors as MongoDB: 15974 for a non-number; 15975 for a number whose
+  // numberInt() is not 1/-1 (so 1.5 sorts ascending); for documents, 17312
+  // unless the first field is $meta, FailedToParse (9) "Cannot have
+  // additional keys in a $meta sort specification", 31138 "Illegal $meta
+  // sort: $meta: <value>" for names other than textScore, randVal,
+  // geoNearDistance, searchScore (those answer NotImplemented 238: tigerdoc
+  // has no text or search scores); FieldPath errors 40352 (empty), 15998
+  // (empty component), 40353 (trailing '.'), 16410 ('$' prefix).
   static StatusWith<SortSpec> Parse(const bson_t* sort);
 
   std::string KeyFor(const bson_t* doc) const;

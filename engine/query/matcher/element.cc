@@ -43,6 +43,13 @@ Status ParseOneType(const bson_iter_t* it, std::vector<int>* types, bool* all_nu
         return Status::OK();
       }
     }
+    if (std::strcmp(alias, "missing") == 0) {
+      // "missing" is what the $type aggregation expression returns, never a
+      // type to match.
+      return Status(ErrorCode::kBadValue,
+                    "'missing' is not a legal type name. To query for non-existence of a field, "
+                    "use {$exists:false}.");
+    }
     return Status(ErrorCode::kBadValue, std::string("Unknown type name alias: ") + alias);
   }
   if (!BSON_ITER_HOLDS_NUMBER(it) && !BSON_ITER_HOLDS_DECIMAL128(it)) {
@@ -71,6 +78,10 @@ Status ParseOneType(const bson_iter_t* it, std::vector<int>* types, bool* all_nu
       code = integral ? static_cast<int64_t>(number) : 0;
     }
   }
+  if (integral && code == 0) {
+    return Status(ErrorCode::kBadValue, "Invalid numerical type code: " + FormatNumber(number) +
+                                            ". Instead use {$exists:false}.");
+  }
   if (!integral || !IsValidTypeCode(code)) {
     return Status(ErrorCode::kBadValue, "Invalid numerical type code: " + FormatNumber(number));
   }
@@ -91,7 +102,7 @@ StatusWith<std::unique_ptr<TypeExpression>> TypeExpression::Parse(std::string pa
       RETURN_IF_ERROR(ParseOneType(&elements, &types, &all_numbers));
     }
     if (types.empty() && !all_numbers) {
-      return Status(ErrorCode::kFailedToParse, "$type must match at least one type");
+      return Status(ErrorCode::kFailedToParse, path + " must match at least one type");
     }
   } else {
     RETURN_IF_ERROR(ParseOneType(operand, &types, &all_numbers));

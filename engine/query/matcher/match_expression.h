@@ -89,13 +89,15 @@ class PathMatchExpression : public MatchExpression {
 
   const bson::FieldPath& path() const { return path_; }
   bool Matches(const bson_t* doc) const override;
-  // Records the index of the element of the outermost array met on the
-  // path (or what MatchesValueWithDetails recorded, for $elemMatch).
+  // Records the position in the outermost array implicitly traversed on
+  // the path (or what MatchesValueWithDetails recorded, for $elemMatch).
   bool MatchesWithDetails(const bson_t* doc, MatchDetails* details) const override;
 
  private:
-  // MatchesWithDetails once the outermost array on the path was found at
-  // component `index`.
+  // MatchesWithDetails for the rest of the path, components [start, size),
+  // inside `doc` (bson::VisitPathFrom's walk, recording positions).
+  bool MatchesFrom(const bson_t* doc, size_t start, MatchDetails* details) const;
+  // The same once an array was met at component `index`.
   bool MatchesThroughArray(const bson_iter_t* array, size_t index, MatchDetails* details) const;
 
   bson::FieldPath path_;

@@ -34,7 +34,9 @@ class Matcher {
   bool Matches(const bson_t* doc, MatchDetails* details) const {
     if (details == nullptr) return root_->Matches(doc);
     details->Reset();
-    return root_->MatchesWithDetails(doc, details);
+    const bool matched = root_->MatchesWithDetails(doc, details);
+    if (!matched) details->Reset();
+    return matched;
   }
 
   // The finite set of values `path` can take in any document this filter

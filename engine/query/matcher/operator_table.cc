@@ -8,9 +8,11 @@
 
 #include "engine/bson/shell_string.h"
 #include "engine/query/matcher/array.h"
+#include "engine/query/matcher/bitwise.h"
 #include "engine/query/matcher/comparison.h"
 #include "engine/query/matcher/element.h"
 #include "engine/query/matcher/evaluation.h"
+#include "engine/query/matcher/integer_argument.h"
 #include "engine/query/matcher/logical.h"
 
 // Messages below are MongoDB's own (expression_parser.cpp); clients and
@@ -26,10 +28,6 @@ Status BadValue(std::string message) { return Status(ErrorCode::kBadValue, std::
 Result NotImplemented(std::string_view name) {
   return Status(ErrorCode::kNotImplemented,
                 std::string(name) + " is not supported by tigerdoc yet");
-}
-
-bool IsNumber(const bson_iter_t* it) {
-  return BSON_ITER_HOLDS_NUMBER(it) || BSON_ITER_HOLDS_DECIMAL128(it);
 }
 
 bool TrueValue(const bson_iter_t* it) {
@@ -138,26 +136,9 @@ Result ParseType(const std::string& path, const bson_iter_t* operand, const bson
 // --- array ----------------------------------------------------------------
 
 Result ParseSize(const std::string& path, const bson_iter_t* operand, const bson_t*, ParseLevel) {
-  int64_t size = 0;
-  if (BSON_ITER_HOLDS_INT32(operand)) {
-    size = bson_iter_int32(operand);
-  } else if (BSON_ITER_HOLDS_INT64(operand)) {
-    int64_t v = bson_iter_int64(operand);
-    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-      return BadValue("$size must be representable as a 32-bit integer");
-    }
-    size = v;
-  } else if (BSON_ITER_HOLDS_DOUBLE(operand)) {
-    double d = bson_iter_double(operand);
-    if (!(std::trunc(d) == d) || std::fabs(d) > 2147483647.0) {
-      return BadValue("$size must be a whole number");
-    }
-    size = static_cast<int64_t>(d);
-  } else {
-    return BadValue("$size needs a number");
-  }
-  if (size < 0) return BadValue("$size may not be negative");
-  return MatchExpressionPtr(std::make_unique<SizeExpression>(path, size));
+  StatusWith<int32_t> size = ParseIntegerElementToNonNegativeInt(operand);
+  if (!size.ok()) return BadValue("Failed to parse $size. " + size.status().reason());
+  return MatchExpressionPtr(std::make_unique<SizeExpression>(path, size.value()));
 }
 
 Result ParseElemMatch(const std::string& path, const bson_iter_t* operand, const bson_t*,
@@ -184,6 +165,13 @@ Result ParseElemMatch(const std::string& path, const bson_iter_t* operand, const
   }
   ASSIGN_OR_RETURN(MatchExpressionPtr filter, ParseFilter(&sub, ParseLevel::kSubDocument));
   return MatchExpressionPtr(std::make_unique<ElemMatchObjectExpression>(path, std::move(filter)));
+}
+
+// MongoDB's parsePathAcceptingKeyword: the operators of the table except
+// $not (parsed apart) and $maxDistance/$minDistance (only $near's options).
+bool IsPathAcceptingKeyword(std::string_view name) {
+  if (name == "$not" || name == "$maxDistance" || name == "$minDistance") return false;
+  return FindPathOperator(name) != nullptr;
 }
 
 bool FirstKeyIs(const bson_iter_t* value, const char* key) {
@@ -226,7 +214,7 @@ Result ParseAll(const std::string& path, const bson_iter_t* operand, const bson_
                  bson::OpenSubdocument(&elements, &sub);
                  bson_iter_t first;
                  return bson_iter_init(&first, &sub) && bson_iter_next(&first) &&
-                        FindPathOperator(bson_iter_key(&first)) != nullptr;
+                        IsPathAcceptingKeyword(bson_iter_key(&first));
                }()) {
       return BadValue("no $ expressions in $all");
     } else {
@@ -286,27 +274,12 @@ Result ParseOptions(const std::string&, const bson_iter_t*, const bson_t* operat
 }
 
 StatusWith<int64_t> ModArgument(const bson_iter_t* it, const char* which) {
-  const std::string prefix = std::string("malformed mod, ") + which + " value is invalid :: caused by :: ";
-  double d = 0;
-  switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT32: return static_cast<int64_t>(bson_iter_int32(it));
-    case BSON_TYPE_INT64: return bson_iter_int64(it);
-    case BSON_TYPE_DOUBLE: d = bson_iter_double(it); break;
-    default: {
-      bson_decimal128_t dec;
-      bson_iter_decimal128(it, &dec);
-      char buf[BSON_DECIMAL128_STRING];
-      bson_decimal128_to_string(&dec, buf);
-      d = std::strtod(buf, nullptr);
-      if (std::strstr(buf, "NaN") != nullptr) d = std::nan("");
-    }
+  StatusWith<int64_t> v = CoerceToLong(it);
+  if (!v.ok()) {
+    return BadValue(std::string("malformed mod, ") + which +
+                    " value is invalid :: caused by :: " + v.status().reason());
   }
-  if (!std::isfinite(d)) return BadValue(prefix + "Unable to coerce NaN/Inf to integral type");
-  d = std::trunc(d);
-  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0) {
-    return BadValue(prefix + "Out of bounds coercing to integral value");
-  }
-  return static_cast<int64_t>(d);
+  return v.value();
 }
 
 Result ParseMod(const std::string& path, const bson_iter_t* operand, const bson_t*, ParseLevel) {
@@ -322,6 +295,14 @@ Result ParseMod(const std::string& path, const bson_iter_t* operand, const bson_
   if (bson_iter_next(&it)) return BadValue("malformed mod, too many elements");
   if (divisor == 0) return BadValue("divisor cannot be 0");
   return MatchExpressionPtr(std::make_unique<ModExpression>(path, divisor, remainder));
+}
+
+// --- bitwise --------------------------------------------------------------
+
+Result ParseBitTest(const std::string& path, const bson_iter_t* operand, const bson_t*,
+                    ParseLevel) {
+  ASSIGN_OR_RETURN(auto bits, BitTestExpression::Parse(path, operand));
+  return MatchExpressionPtr(std::move(bits));
 }
 
 // --- logical (path form) --------------------------------------------------
@@ -370,15 +351,10 @@ Result ParseTree(std::string_view name, const bson_iter_t* operand, ParseLevel l
 }
 
 Result ParseAlwaysBoolean(std::string_view name, const bson_iter_t* operand, ParseLevel) {
-  const std::string text = std::string(name) + " must be an integer value of 1";
-  bool is_one = (BSON_ITER_HOLDS_INT32(operand) && bson_iter_int32(operand) == 1) ||
-                (BSON_ITER_HOLDS_INT64(operand) && bson_iter_int64(operand) == 1) ||
-                (BSON_ITER_HOLDS_DOUBLE(operand) && bson_iter_double(operand) == 1.0);
-  if (!IsNumber(operand)) {
-    return Status(ErrorCode::kFailedToParse,
-                  "Expected a number in: " + std::string(name) + ": " + bson::ToShellString(operand));
+  ASSIGN_OR_RETURN(int64_t value, ParseIntegerElementToLong(operand));
+  if (value != 1) {
+    return Status(ErrorCode::kFailedToParse, std::string(name) + " must be an integer value of 1");
   }
-  if (!is_one) return Status(ErrorCode::kFailedToParse, text);
   return MatchExpressionPtr(std::make_unique<ConstantExpression>(name == "$alwaysTrue"));
 }
 
@@ -392,10 +368,54 @@ Result ParseDBRefField(std::string_view name, const bson_iter_t* operand, ParseL
   return MakeComparison(MatchKind::kEq, std::string(name), operand);
 }
 
-Result ParseWhere(std::string_view, const bson_iter_t*, ParseLevel) {
+Result ParseWhere(std::string_view, const bson_iter_t*, ParseLevel level) {
+  if (level == ParseLevel::kSubDocument) {
+    return BadValue("$where can only be applied to the top-level document");
+  }
   // What mongod answers when started without a JavaScript engine
   // (--noscripting); tigerdoc has none.
   return BadValue("no globalScriptEngine in $where parsing");
+}
+
+Result ParseExpr(std::string_view name, const bson_iter_t*, ParseLevel level) {
+  if (level == ParseLevel::kSubDocument) {
+    return BadValue("$expr can only be applied to the top-level document");
+  }
+  return NotImplemented(name);
+}
+
+// {$sampleRate: x}, x in [0, 1]: 0 and 1 are constants; anything between
+// needs $rand, which tigerdoc lacks.
+Result ParseSampleRate(std::string_view name, const bson_iter_t* operand, ParseLevel level) {
+  if (level == ParseLevel::kSubDocument) {
+    return BadValue("$sampleRate can only be applied to the top-level document");
+  }
+  if (!IsNumber(operand)) return BadValue("argument to $sampleRate must be a numeric type");
+  double x = 0;
+  switch (bson_iter_type(operand)) {
+    case BSON_TYPE_INT32: x = bson_iter_int32(operand); break;
+    case BSON_TYPE_INT64: x = static_cast<double>(bson_iter_int64(operand)); break;
+    case BSON_TYPE_DOUBLE: x = bson_iter_double(operand); break;
+    default: {
+      bson_decimal128_t d;
+      bson_iter_decimal128(operand, &d);
+      char buf[BSON_DECIMAL128_STRING];
+      bson_decimal128_to_string(&d, buf);
+      x = std::strstr(buf, "NaN") != nullptr ? std::nan("") : std::strtod(buf, nullptr);
+    }
+  }
+  // Written so that NaN fails too.
+  if (!(x >= 0.0 && x <= 1.0)) return BadValue("numeric argument to $sampleRate must be in [0, 1]");
+  if (x == 0.0) return MatchExpressionPtr(std::make_unique<ConstantExpression>(false));
+  if (x == 1.0) return MatchExpressionPtr(std::make_unique<ConstantExpression>(true));
+  return NotImplemented(name);
+}
+
+Result ParseJsonSchema(std::string_view name, const bson_iter_t* operand, ParseLevel) {
+  if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
+    return Status(ErrorCode::kTypeMismatch, "$jsonSchema must be an object");
+  }
+  return NotImplemented(name);
 }
 
 Result ParseText(std::string_view, const bson_iter_t*, ParseLevel level) {
@@ -406,17 +426,13 @@ Result ParseText(std::string_view, const bson_iter_t*, ParseLevel level) {
   return Status(ErrorCode::kIndexNotFound, "text index required for $text query");
 }
 
-Result ParseNotImplementedTop(std::string_view name, const bson_iter_t*, ParseLevel) {
-  return NotImplemented(name);
-}
-
 // Alphabetical. Binary-searched.
 constexpr PathOperator kPathOperators[] = {
     {"$all", ParseAll},
-    {"$bitsAllClear", ParseNotImplementedPath},
-    {"$bitsAllSet", ParseNotImplementedPath},
-    {"$bitsAnyClear", ParseNotImplementedPath},
-    {"$bitsAnySet", ParseNotImplementedPath},
+    {"$bitsAllClear", ParseBitTest},
+    {"$bitsAllSet", ParseBitTest},
+    {"$bitsAnyClear", ParseBitTest},
+    {"$bitsAnySet", ParseBitTest},
     {"$elemMatch", ParseElemMatch},
     {"$eq", ParseEq},
     {"$exists", ParseExists},
@@ -448,13 +464,13 @@ constexpr TopLevelOperator kTopLevelOperators[] = {
     {"$and", ParseTree},
     {"$comment", ParseComment},
     {"$db", ParseDBRefField},
-    {"$expr", ParseNotImplementedTop},
+    {"$expr", ParseExpr},
     {"$id", ParseDBRefField},
-    {"$jsonSchema", ParseNotImplementedTop},
+    {"$jsonSchema", ParseJsonSchema},
     {"$nor", ParseTree},
     {"$or", ParseTree},
     {"$ref", ParseDBRefField},
-    {"$sampleRate", ParseNotImplementedTop},
+    {"$sampleRate", ParseSampleRate},
     {"$text", ParseText},
     {"$where", ParseWhere},
 };

@@ -56,10 +56,14 @@ StatusWith<MatchExpressionPtr> ParseFilter(const bson_t* filter, ParseLevel leve
     if (key[0] == '$') {
       const TopLevelOperator* op = FindTopLevelOperator(key);
       if (op == nullptr) {
+        // MongoDB's hint differs for the one operator people most often
+        // try at the top level by mistake.
+        const char* hint = std::strcmp(key, "$not") == 0
+                               ? ". If you are trying to negate an entire expression, use $nor."
+                               : ". If you have a field name that starts with a '$' symbol, "
+                                 "consider using $getField or $setField.";
         return Status(ErrorCode::kBadValue,
-                      std::string("unknown top level operator: ") + key +
-                          ". If you have a field name that starts with a '$' symbol, consider "
-                          "using $getField or $setField.");
+                      std::string("unknown top level operator: ") + key + hint);
       }
       ASSIGN_OR_RETURN(MatchExpressionPtr node, op->parse(key, &it, level));
       if (node) root->Add(std::move(node));

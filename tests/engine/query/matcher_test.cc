@@ -36,6 +36,9 @@ TEST_P(MatchTest, MatchesLikeMongoDB) {
   auto matcher = Matcher::Parse(filter.get());
   ASSERT_TRUE(matcher.ok()) << matcher.status().ToString();
   EXPECT_EQ(matcher.value()->Matches(doc.get()), c.matches);
+  // Recording match details never changes the answer.
+  MatchDetails details;
+  EXPECT_EQ(matcher.value()->Matches(doc.get(), &details), c.matches);
 }
 
 // Implicit equality and $eq, including arrays and nested documents.
@@ -304,6 +307,144 @@ INSTANTIATE_TEST_SUITE_P(Evaluation, MatchTest, testing::Values(
     MatchCase{R"({"a": {"$mod": [4.5, 0]}})", R"({"a": 8})", true},
     MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({"a": [1, 8]})", true}));
 
+// Further rows per operator family, checked against MongoDB's manual and
+// server behaviour.
+INSTANTIATE_TEST_SUITE_P(ModRules, MatchTest, testing::Values(
+    // Truncated division: the remainder takes the dividend's sign.
+    MatchCase{R"({"a": {"$mod": [4, -1]}})", R"({"a": -1})", true},
+    MatchCase{R"({"a": {"$mod": [4, 3]}})", R"({"a": -1})", false},
+    MatchCase{R"({"a": {"$mod": [-4, 1]}})", R"({"a": 5})", true},
+    MatchCase{R"({"a": {"$mod": [-4, -1]}})", R"({"a": -5})", true},
+    // Divisor and remainder are truncated toward zero when parsed.
+    MatchCase{R"({"a": {"$mod": [{"$numberDecimal": "4.9"}, 0]}})", R"({"a": 8})", true},
+    MatchCase{R"({"a": {"$mod": [4, 1.9]}})", R"({"a": 9})", true},
+    MatchCase{R"({"a": {"$mod": [4, -0.5]}})", R"({"a": 8})", true},
+    MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({"a": -8.9})", true},
+    MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({"a": {"$numberDouble": "Infinity"}})", false},
+    MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({"a": 1e300})", false},
+    MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({"a": {"$numberDecimal": "-7.99"}})", false},
+    MatchCase{R"({"a": {"$mod": [-1, 0]}})", R"({"a": {"$numberLong": "-9223372036854775808"}})", true},
+    MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({"a": null})", false},
+    MatchCase{R"({"a": {"$mod": [4, 0]}})", R"({})", false},
+    MatchCase{R"({"a": {"$not": {"$mod": [4, 0]}}})", R"({"a": "x"})", true}));
+
+INSTANTIATE_TEST_SUITE_P(RegexRules, MatchTest, testing::Values(
+    MatchCase{R"({"a": {"%regex": "^B", "%options": "im"}})", R"({"a": "a\nb"})", true},
+    MatchCase{R"({"a": {"%regex": "a.c", "%options": "si"}})", R"({"a": "A\nC"})", true},
+    MatchCase{R"({"a": {"%regex": "a # letter\n b", "%options": "x"}})", R"({"a": "ab"})", true},
+    MatchCase{R"({"a": {"%regex": "a b"}})", R"({"a": "ab"})", false},
+    MatchCase{R"({"a": {"%regex": "x"}})", R"({"a": ["y", ["x"]]})", false},
+    MatchCase{R"({"a": {"%regex": "^x"}})", R"({"a": {"$regularExpression": {"pattern": "^x", "options": ""}}})", true},
+    MatchCase{R"({"a": {"%regex": "^x", "%options": "i"}})", R"({"a": {"$regularExpression": {"pattern": "^x", "options": ""}}})", false},
+    MatchCase{R"({"a": {"$regularExpression": {"pattern": "^x", "options": ""}}})", R"({"a": {"b": "x"}})", false},
+    MatchCase{R"({"a.b": {"$regularExpression": {"pattern": "^x", "options": ""}}})", R"({"a": [{"b": "y"}, {"b": "xy"}]})", true},
+    MatchCase{R"({"a": {"$nin": [{"$regularExpression": {"pattern": "^x", "options": ""}}]}})", R"({"a": "xy"})", false},
+    MatchCase{R"({"a": {"$nin": [{"$regularExpression": {"pattern": "^x", "options": ""}}]}})", R"({"a": "yx"})", true},
+    MatchCase{R"({"a": {"$nin": [{"$regularExpression": {"pattern": "^x", "options": ""}}]}})", R"({})", true},
+    MatchCase{R"({"a": {"$in": [{"$regularExpression": {"pattern": "^x", "options": "i"}}, null]}})", R"({})", true},
+    MatchCase{R"({"a": {"$not": {"%regex": "^x"}}})", R"({"a": "xy"})", false},
+    MatchCase{R"({"a": {"$not": {"%regex": "^x", "%options": "i"}}})", R"({"a": "Xy"})", false},
+    MatchCase{R"({"a": {"$not": {"%regex": "^x"}}})", R"({"a": 5})", true},
+    MatchCase{R"({"a": {"$all": [{"$regularExpression": {"pattern": "^x", "options": ""}}, {"$regularExpression": {"pattern": "y$", "options": ""}}]}})", R"({"a": "xy"})", true}));
+
+INSTANTIATE_TEST_SUITE_P(TypeAliases, MatchTest, testing::Values(
+    MatchCase{R"({"a": {"%type": "double"}})", R"({"a": 1.0})", true},
+    MatchCase{R"({"a": {"%type": 1}})", R"({"a": 1.5})", true},
+    MatchCase{R"({"a": {"%type": 1.0}})", R"({"a": 1.5})", true},
+    MatchCase{R"({"a": {"%type": {"$numberLong": "2"}}})", R"({"a": "s"})", true},
+    MatchCase{R"({"a": {"%type": {"$numberDecimal": "2"}}})", R"({"a": "s"})", true},
+    MatchCase{R"({"a": {"%type": 3}})", R"({"a": {"b": 1}})", true},
+    MatchCase{R"({"a": {"%type": 4}})", R"({"a": [[1]]})", true},
+    MatchCase{R"({"a": {"%type": "array"}})", R"({"a": [1, 2]})", true},
+    MatchCase{R"({"a.b": {"%type": "array"}})", R"({"a": [{"b": 1}]})", false},
+    MatchCase{R"({"a": {"%type": "binData"}})", R"({"a": {"$binary": {"base64": "AA==", "subType": "00"}}})", true},
+    MatchCase{R"({"a": {"%type": 5}})", R"({"a": {"$binary": {"base64": "AA==", "subType": "04"}}})", true},
+    MatchCase{R"({"a": {"%type": "undefined"}})", R"({"a": {"$undefined": true}})", true},
+    MatchCase{R"({"a": {"%type": 6}})", R"({"a": null})", false},
+    MatchCase{R"({"a": {"%type": 7}})", R"({"a": {"$oid": "5f1d7a1b2c3d4e5f60718293"}})", true},
+    MatchCase{R"({"a": {"%type": "bool"}})", R"({"a": false})", true},
+    MatchCase{R"({"a": {"%type": 8}})", R"({"a": 0})", false},
+    MatchCase{R"({"a": {"%type": "date"}})", R"({"a": {"$date": "2020-01-01T00:00:00Z"}})", true},
+    MatchCase{R"({"a": {"%type": 9}})", R"({"a": {"$timestamp": {"t": 1, "i": 1}}})", false},
+    MatchCase{R"({"a": {"%type": 10}})", R"({})", false},
+    MatchCase{R"({"a": {"%type": "regex"}})", R"({"a": {"$regularExpression": {"pattern": "x", "options": ""}}})", true},
+    MatchCase{R"({"a": {"%type": 11}})", R"({"a": "x"})", false},
+    MatchCase{R"({"a": {"%type": "javascript"}})", R"J({"a": {"$code": "f()"}})J", true},
+    MatchCase{R"({"a": {"%type": 13}})", R"J({"a": {"$code": "f()", "$scope": {}}})J", false},
+    MatchCase{R"({"a": {"%type": "javascriptWithScope"}})", R"J({"a": {"$code": "f()", "$scope": {}}})J", true},
+    MatchCase{R"({"a": {"%type": "symbol"}})", R"({"a": {"$symbol": "s"}})", true},
+    MatchCase{R"({"a": {"%type": 14}})", R"({"a": "s"})", false},
+    MatchCase{R"({"a": {"%type": "int"}})", R"({"a": 1})", true},
+    MatchCase{R"({"a": {"%type": 16}})", R"({"a": {"$numberLong": "1"}})", false},
+    MatchCase{R"({"a": {"%type": "timestamp"}})", R"({"a": {"$timestamp": {"t": 1, "i": 1}}})", true},
+    MatchCase{R"({"a": {"%type": 17}})", R"({"a": {"$timestamp": {"t": 1, "i": 1}}})", true},
+    MatchCase{R"({"a": {"%type": 18}})", R"({"a": {"$numberLong": "1"}})", true},
+    MatchCase{R"({"a": {"%type": "decimal"}})", R"({"a": {"$numberDecimal": "1"}})", true},
+    MatchCase{R"({"a": {"%type": 19}})", R"({"a": 1.5})", false},
+    MatchCase{R"({"a": {"%type": "maxKey"}})", R"({"a": {"$maxKey": 1}})", true},
+    MatchCase{R"({"a": {"%type": "minKey"}})", R"({"a": {"$maxKey": 1}})", false},
+    MatchCase{R"({"a": {"%type": "number"}})", R"({"a": 1})", true},
+    MatchCase{R"({"a": {"%type": "number"}})", R"({"a": {"$numberLong": "1"}})", true},
+    MatchCase{R"({"a": {"%type": "number"}})", R"({"a": 1.5})", true},
+    MatchCase{R"({"a": {"%type": "number"}})", R"({"a": ["x", 2]})", true},
+    MatchCase{R"({"a": {"%type": "number"}})", R"({"a": true})", false},
+    MatchCase{R"({"a": {"%type": ["number", "string"]}})", R"({"a": "x"})", true},
+    MatchCase{R"({"a": {"%type": [2, "bool"]}})", R"({"a": false})", true},
+    MatchCase{R"({"a": {"%type": [2, "bool"]}})", R"({"a": null})", false},
+    MatchCase{R"({"a.0": {"%type": "string"}})", R"({"a": ["x"]})", true}));
+
+INSTANTIATE_TEST_SUITE_P(ArrayRules, MatchTest, testing::Values(
+    MatchCase{R"({"a": {"$all": [1]}})", R"({"a": 1})", true},
+    MatchCase{R"({"a": {"$all": [[1]]}})", R"({"a": [1]})", true},
+    MatchCase{R"({"a": {"$all": [[1]]}})", R"({"a": [[1]]})", true},
+    MatchCase{R"({"a": {"$all": [null]}})", R"({})", true},
+    MatchCase{R"({"a": {"$all": [1, 1]}})", R"({"a": [1]})", true},
+    MatchCase{R"({"a": {"$all": [{"$not": 1}]}})", R"({"a": {"$not": 1}})", true},
+    MatchCase{R"({"a": {"$all": [{"b": 1}]}})", R"({"a": [{"b": 1}, {"b": 2}]})", true},
+    MatchCase{R"({"a.b": {"$all": [1, 2]}})", R"({"a": [{"b": 1}, {"b": 2}]})", true},
+    MatchCase{R"({"a": {"$all": [{"$elemMatch": {"$gt": 5}}, {"$elemMatch": {"$lt": 2}}]}})", R"({"a": [1, 6]})", true},
+    MatchCase{R"({"a": {"$all": [{"$elemMatch": {"$gt": 5, "$lt": 2}}]}})", R"({"a": [1, 6]})", false},
+    MatchCase{R"({"a": {"$all": [{"$elemMatch": {"b": 1, "c": 2}}]}})", R"({"a": [{"b": 1}, {"c": 2}]})", false},
+    MatchCase{R"({"a": {"$elemMatch": {"b": 1}}})", R"({"a": {"b": 1}})", false},
+    MatchCase{R"({"a": {"$elemMatch": {}}})", R"({"a": [1]})", false},
+    MatchCase{R"({"a": {"$elemMatch": {}}})", R"({"a": [{}]})", true},
+    MatchCase{R"({"a": {"$elemMatch": {}}})", R"({"a": [[1]]})", true},
+    MatchCase{R"({"a": {"$elemMatch": {"$exists": true}}})", R"({"a": [null]})", true},
+    MatchCase{R"({"a": {"$elemMatch": {"$eq": null}}})", R"({"a": []})", false},
+    MatchCase{R"({"a": {"$elemMatch": {"$type": "string"}}})", R"({"a": [1, "x"]})", true},
+    MatchCase{R"({"a": {"$elemMatch": {"b": {"$elemMatch": {"c": 1}}}}})", R"({"a": [{"b": [{"c": 1}]}]})", true},
+    MatchCase{R"({"a": {"$size": 2}})", R"({"a": [[1, 2, 3], 4]})", true},
+    MatchCase{R"({"a": {"$size": {"$numberLong": "2"}}})", R"({"a": [1, 2]})", true},
+    MatchCase{R"({"a": {"$size": {"$numberDecimal": "2.0"}}})", R"({"a": [1, 2]})", true},
+    MatchCase{R"({"a.b": {"$size": 1}})", R"({"a": [{"b": [1]}, {"b": [1, 2]}]})", true},
+    MatchCase{R"({"a": {"$not": {"$size": 1}}})", R"({"a": 5})", true},
+    MatchCase{R"({"a.1.b": 2})", R"({"a": [{"b": 1}, {"b": 2}]})", true},
+    MatchCase{R"({"a.1": {"$gt": 1}})", R"({"a": {"1": 5}})", true},
+    MatchCase{R"({"a.b.1": 3})", R"({"a": [{"b": [2, 3]}]})", true},
+    MatchCase{R"({"a.01": 3})", R"({"a": [2, 3]})", false},
+    MatchCase{R"({"a": [1, [2]]})", R"({"a": [1, [2]]})", true},
+    MatchCase{R"({"a": [1, [2]]})", R"({"a": [[1, [2]]]})", true},
+    MatchCase{R"({"a": {"$in": [[1, 2], 3]}})", R"({"a": [[1, 2]]})", true},
+    MatchCase{R"({"a": {"$gte": [1, 2]}})", R"({"a": [1, 3]})", true},
+    MatchCase{R"({"a": {"$eq": []}})", R"({"a": [[], 1]})", true}));
+
+INSTANTIATE_TEST_SUITE_P(LogicalRules, MatchTest, testing::Values(
+    MatchCase{R"({"$nor": [{"a": {"$exists": true}}]})", R"({})", true},
+    MatchCase{R"({"$nor": [{"a": 1}, {"a": 2}]})", R"({"a": [3, 4]})", true},
+    MatchCase{R"({"$nor": [{"a": 1}, {"a": 2}]})", R"({"a": [3, 2]})", false},
+    MatchCase{R"({"$or": [{"a": 1}], "$nor": [{"b": 1}]})", R"({"a": 1, "b": 2})", true},
+    MatchCase{R"({"$and": [{"a": {"$gt": 1}}, {"a": {"$lt": 3}}]})", R"({"a": [0, 4]})", true},
+    MatchCase{R"({"a": {"$not": {"$gt": 1, "$lt": 3}}})", R"({"a": 2})", false},
+    MatchCase{R"({"a": {"$not": {"$gt": 1, "$lt": 3}}})", R"({"a": 5})", true},
+    MatchCase{R"({"a": {"$not": {"$elemMatch": {"$gt": 1}}}})", R"({"a": [0]})", true},
+    MatchCase{R"({"a": {"$not": {"$eq": null}}})", R"({})", false},
+    MatchCase{R"({"$comment": {"any": "thing"}})", R"({"a": 1})", true},
+    MatchCase{R"({"a": 1, "$comment": "x"})", R"({"a": 2})", false},
+    MatchCase{R"({"$sampleRate": 1})", R"({})", true},
+    MatchCase{R"({"$sampleRate": 0})", R"({})", false},
+    MatchCase{R"({"$alwaysTrue": {"$numberLong": "1"}})", R"({})", true},
+    MatchCase{R"({"$alwaysFalse": 1.0})", R"({})", false}));
+
 struct ErrorCase {
   const char* filter;
   int code;
@@ -345,9 +486,17 @@ INSTANTIATE_TEST_SUITE_P(Errors, MatchErrorTest, testing::Values(
     ErrorCase{R"({"a": {"$gt": {"$regularExpression": {"pattern": "x", "options": ""}}}})", 2,
               "Can't have RegEx as arg to predicate over field 'a'."},
     ErrorCase{R"({"a": {"$undefined": true}})", 2, "cannot compare to undefined"},
-    ErrorCase{R"({"a": {"$size": "x"}})", 2, "$size needs a number"},
-    ErrorCase{R"({"a": {"$size": -1}})", 2, "$size may not be negative"},
-    ErrorCase{R"({"a": {"$size": 1.5}})", 2, "$size must be a whole number"},
+    ErrorCase{R"({"a": {"$size": "x"}})", 2,
+              "Failed to parse $size. Expected a number in: $size: \"x\""},
+    ErrorCase{R"({"a": {"$size": -1}})", 2,
+              "Failed to parse $size. Expected a non-negative number in: $size: -1"},
+    ErrorCase{R"({"a": {"$size": 1.5}})", 2, "Failed to parse $size. Expected an integer: $size: 1.5"},
+    ErrorCase{R"({"a": {"$size": {"$gte": 3}}})", 2,
+              "Failed to parse $size. Expected a number in: $size: { $gte: 3 }"},
+    ErrorCase{R"({"a": {"$size": {"$numberLong": "3000000000"}}})", 2,
+              "Failed to parse $size. Cannot represent $size: 3000000000 in an int"},
+    ErrorCase{R"({"a": {"$size": {"$numberDouble": "NaN"}}})", 2,
+              "Failed to parse $size. Expected an integer, but found NaN in: $size: nan.0"},
     ErrorCase{R"({"a": {"$all": 1}})", 2, "$all needs an array"},
     ErrorCase{R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, 1]}})", 2,
               "$all/$elemMatch has to be consistent"},
@@ -362,7 +511,16 @@ INSTANTIATE_TEST_SUITE_P(Errors, MatchErrorTest, testing::Values(
     ErrorCase{R"({"a": {"%type": "foo"}})", 2, "Unknown type name alias: foo"},
     ErrorCase{R"({"a": {"%type": 100}})", 2, "Invalid numerical type code: 100"},
     ErrorCase{R"({"a": {"%type": {}}})", 14, "type must be represented as a number or a string"},
-    ErrorCase{R"({"a": {"%type": []}})", 9, "$type must match at least one type"},
+    ErrorCase{R"({"a": {"%type": []}})", 9, "a must match at least one type"},
+    ErrorCase{R"({"a.b": {"%type": []}})", 9, "a.b must match at least one type"},
+    ErrorCase{R"({"a": {"%type": "missing"}})", 2,
+              "'missing' is not a legal type name. To query for non-existence of a field, use "
+              "{$exists:false}."},
+    ErrorCase{R"({"a": {"%type": 0}})", 2,
+              "Invalid numerical type code: 0. Instead use {$exists:false}."},
+    ErrorCase{R"({"a": {"%type": 2.5}})", 2, "Invalid numerical type code: 2.5"},
+    ErrorCase{R"({"a": {"%type": ["string", "foo"]}})", 2, "Unknown type name alias: foo"},
+    ErrorCase{R"({"a": {"%type": [2, null]}})", 14, "type must be represented as a number or a string"},
     ErrorCase{R"({"a": {"$mod": 1}})", 2, "malformed mod, needs to be an array"},
     ErrorCase{R"({"a": {"$mod": [1]}})", 2, "malformed mod, not enough elements"},
     ErrorCase{R"({"a": {"$mod": [1, 2, 3]}})", 2, "malformed mod, too many elements"},
@@ -377,7 +535,50 @@ INSTANTIATE_TEST_SUITE_P(Errors, MatchErrorTest, testing::Values(
     ErrorCase{R"({"$text": {"$search": "x"}})", 27, "text index required for $text query"},
     ErrorCase{R"({"$expr": {"$eq": ["$a", 1]}})", 238, "$expr is not supported by tigerdoc yet"},
     ErrorCase{R"({"a": {"$near": [0, 0]}})", 238, "$near is not supported by tigerdoc yet"},
-    ErrorCase{R"({"$alwaysTrue": 2})", 9, "$alwaysTrue must be an integer value of 1"}));
+    ErrorCase{R"({"$alwaysTrue": 2})", 9, "$alwaysTrue must be an integer value of 1"},
+    ErrorCase{R"({"$alwaysFalse": "x"})", 9, "Expected a number in: $alwaysFalse: \"x\""},
+    ErrorCase{R"({"$alwaysFalse": 1.5})", 9, "Expected an integer: $alwaysFalse: 1.5"},
+    ErrorCase{R"({"$not": {"a": 1}})", 2,
+              "unknown top level operator: $not. If you are trying to negate an entire "
+              "expression, use $nor."},
+    ErrorCase{R"({"a": {"$elemMatch": {"$where": "1"}}})", 2,
+              "$where can only be applied to the top-level document"},
+    ErrorCase{R"({"a": {"$elemMatch": {"$or": [{"$where": "1"}]}}})", 2,
+              "$where can only be applied to the top-level document"},
+    ErrorCase{R"({"a": {"$elemMatch": {"$expr": {"$eq": ["$b", 1]}}}})", 2,
+              "$expr can only be applied to the top-level document"},
+    ErrorCase{R"({"a": {"$elemMatch": {"$text": {"$search": "x"}}}})", 2,
+              "$text can only be applied to the top-level document"},
+    ErrorCase{R"({"$sampleRate": "x"})", 2, "argument to $sampleRate must be a numeric type"},
+    ErrorCase{R"({"$sampleRate": 1.5})", 2, "numeric argument to $sampleRate must be in [0, 1]"},
+    ErrorCase{R"({"$sampleRate": 0.5})", 238, "$sampleRate is not supported by tigerdoc yet"},
+    ErrorCase{R"({"$jsonSchema": 1})", 14, "$jsonSchema must be an object"},
+    ErrorCase{R"({"$jsonSchema": {}})", 238, "$jsonSchema is not supported by tigerdoc yet"},
+    ErrorCase{R"({"a": {"$mod": [1e19, 1]}})", 2,
+              "malformed mod, divisor value is invalid :: caused by :: Out of bounds coercing to "
+              "integral value"},
+    ErrorCase{R"({"a": {"$mod": [4, {"$numberDouble": "-Infinity"}]}})", 2,
+              "malformed mod, remainder value is invalid :: caused by :: Unable to coerce NaN/Inf "
+              "to integral type"},
+    ErrorCase{R"({"a": {"$mod": [{"$numberDecimal": "Infinity"}, 1]}})", 2,
+              "malformed mod, divisor value is invalid :: caused by :: Unable to coerce NaN/Inf "
+              "to integral type"},
+    ErrorCase{R"({"a": {"$mod": [{"$numberDecimal": "1E+19"}, 1]}})", 2,
+              "malformed mod, divisor value is invalid :: caused by :: Out of bounds coercing to "
+              "integral value"},
+    ErrorCase{R"({"a": {"$mod": [0.9, 1]}})", 2, "divisor cannot be 0"},
+    ErrorCase{R"({"a": {"$mod": []}})", 2, "malformed mod, not enough elements"},
+    ErrorCase{R"({"a": {"$in": [{"$undefined": true}]}})", 2,
+              "InMatchExpression equality cannot be undefined"},
+    ErrorCase{R"({"a": {"%regex": "x", "%options": "i", "b": 1}})", 2, "unknown operator: b"},
+    ErrorCase{R"({"a": {"%regex": {"$regularExpression": {"pattern": "x", "options": "i"}},
+                         "%options": "m"}})", 51075, "options set in both $regex and $options"},
+    ErrorCase{R"({"a": {"%options": "m",
+                         "%regex": {"$regularExpression": {"pattern": "x", "options": "i"}}}})",
+              51074, "options set in both $regex and $options"},
+    ErrorCase{R"({"a": {"$elemMatch": {"$gt": 1, "b": 1}}})", 2, "unknown operator: b"},
+    ErrorCase{R"({"a": {"$all": [{"$elemMatch": {"b": 1}}, {"b": 1}]}})", 2,
+              "$all/$elemMatch has to be consistent"}));
 
 struct EqualityCase {
   const char* filter;

@@ -96,8 +96,8 @@ INSTANTIATE_TEST_SUITE_P(Errors, ProjectionErrorTest, testing::Values(
     ProjectionErrorCase{R"({"a": {}})", 51270, nullptr},
     ProjectionErrorCase{R"({"%a": 1})", 16410, nullptr},
     ProjectionErrorCase{R"({"a..b": 1})", 15998, nullptr},
-    ProjectionErrorCase{R"({"a": {"%slice": 1}})", 238, nullptr},
-    ProjectionErrorCase{R"({"a.$": 1})", 238, nullptr},
+    ProjectionErrorCase{R"({"a": {"%slice": "x"}})", 28667, nullptr},
+    ProjectionErrorCase{R"({"a.$": 1})", 51050, "Projections with a positional operator require a matcher"},
     ProjectionErrorCase{R"({"a": "x"})", 238, nullptr}));
 
 }  // namespace

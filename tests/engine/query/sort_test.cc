@@ -81,7 +81,23 @@ INSTANTIATE_TEST_SUITE_P(Orders, SortOrderTest, testing::Values(
     // Compound keys, mixed directions.
     SortCase{R"({"a": 1, "b": -1})", {R"({"a": 1, "b": 2})", R"({"a": 1, "b": 1})", R"({"a": 2, "b": 3})"}},
     SortCase{R"({"a": -1, "b": 1})", {R"({"a": 2, "b": 3})", R"({"a": 1, "b": 1})", R"({"a": 1, "b": 2})"}},
-    SortCase{R"({"s": 1})", {R"({"s": "B"})", R"({"s": "a"})", R"({"s": "ab"})", R"({"s": "b"})"}}));
+    SortCase{R"({"s": 1})", {R"({"s": "B"})", R"({"s": "a"})", R"({"s": "ab"})", R"({"s": "b"})"}},
+    // Directions are read as numberInt(): 1.5 is 1, -1.9 is -1.
+    SortCase{R"({"a": 1.5})", {R"({"a": 1})", R"({"a": 2})"}},
+    SortCase{R"({"a": -1.9})", {R"({"a": 2})", R"({"a": 1})"}},
+    SortCase{R"({"a": {"$numberLong": "-1"}})", {R"({"a": 2})", R"({"a": 1})"}},
+    SortCase{R"({"a": {"$numberDecimal": "1"}})", {R"({"a": 1})", R"({"a": 2})"}},
+    // Arrays of documents: an element without the field, or a scalar, counts as null.
+    SortCase{R"({"a.b": 1})", {R"({"a": [1, {"b": 2}]})", R"({"a": [{"b": 1}]})"}},
+    SortCase{R"({"a.b": -1})", {R"({"a": [{"b": 3}, 1]})", R"({"a": [{"b": 2}]})"}},
+    // An empty array on the way is null; at the end, undefined (below null).
+    SortCase{R"({"a.b": 1})", {R"({"a": []})", R"({"a": [{"b": null}]})"}, {true}},
+    SortCase{R"({"a": 1})", {R"({"a": []})", R"({"a": [null]})"}},
+    // A nested empty array is an array value, above every number.
+    SortCase{R"({"a": -1})", {R"({"a": [[]]})", R"({"a": [null, 1]})"}},
+    // Mixed types inside one array: the canonical type order decides.
+    SortCase{R"({"a": -1})", {R"({"a": [1, "x"]})", R"({"a": ["a"]})", R"({"a": [2, 3]})"}},
+    SortCase{R"({"a": 1})", {R"({"a": [null, "x"]})", R"({"a": [2, "y"]})", R"({"a": ["a"]})"}}));
 
 struct SortErrorCase {
   const char* spec;
@@ -109,6 +125,17 @@ INSTANTIATE_TEST_SUITE_P(Errors, SortErrorTest, testing::Values(
     SortErrorCase{R"({"a": 0})", 15975, nullptr},
     SortErrorCase{R"({"a": "x"})", 15974, "Illegal key in $sort specification: a: \"x\""},
     SortErrorCase{R"({"a": {"b": 1}})", 17312, "$meta is the only expression supported by $sort right now"},
+    SortErrorCase{R"({"a": {}})", 17312, nullptr},
+    SortErrorCase{R"({"a": {"$meta": "textScore", "b": 1}})", 9,
+                  "Cannot have additional keys in a $meta sort specification"},
+    SortErrorCase{R"({"a": {"$meta": "foo"}})", 31138, "Illegal $meta sort: $meta: \"foo\""},
+    SortErrorCase{R"({"a": {"$meta": 1}})", 31138, "Illegal $meta sort: $meta: 1"},
+    SortErrorCase{R"({"a": {"$meta": "textScore"}})", 238, nullptr},
+    SortErrorCase{R"({"a": {"$meta": "randVal"}})", 238, nullptr},
+    SortErrorCase{R"({"a": 0.5})", 15975, nullptr},
+    SortErrorCase{R"({"a": 2.1})", 15975, nullptr},
+    SortErrorCase{R"({"a": null})", 15974, "Illegal key in $sort specification: a: null"},
+    SortErrorCase{R"({"a": true})", 15974, "Illegal key in $sort specification: a: true"},
     SortErrorCase{R"({"": 1})", 40352, "FieldPath cannot be constructed with empty string"},
     SortErrorCase{R"({"a..b": 1})", 15998, nullptr},
     SortErrorCase{R"({"a.": 1})", 40353, nullptr},
