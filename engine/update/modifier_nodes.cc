@@ -2,7 +2,6 @@
 
 #include <chrono>
 
-#include "engine/bson/compare.h"
 #include "engine/query/matcher/element.h"
 
 namespace tigerdoc::update {
@@ -21,18 +20,6 @@ ModifyOutcome SetTo(MutableValue v) {
 ModifyOutcome SetUnlessIdentical(const MutableValue* existing, MutableValue v) {
   if (existing != nullptr && existing->BinaryEquals(v)) return Noop();
   return SetTo(std::move(v));
-}
-
-int CompareMutable(const MutableValue& a, const MutableValue& b) {
-  bson::BsonDoc da, db;
-  a.AppendTo(da.mutable_get(), "");
-  b.AppendTo(db.mutable_get(), "");
-  bson_iter_t ia, ib;
-  bson_iter_init(&ia, da.get());
-  bson_iter_next(&ia);
-  bson_iter_init(&ib, db.get());
-  bson_iter_next(&ib);
-  return bson::CompareValues(&ia, &ib);
 }
 
 }  // namespace
@@ -83,7 +70,7 @@ StatusWith<ModifyOutcome> CompareNode::Apply(const std::string&, const std::stri
                                              const MutableValue* existing,
                                              const ApplyContext&) const {
   if (existing == nullptr) return SetTo(value_);
-  const int c = CompareMutable(value_, *existing);
+  const int c = CompareValues(value_, *existing);
   const bool replace = mode_ == Mode::kMin ? c < 0 : c > 0;
   return replace ? SetTo(value_) : Noop();
 }
@@ -112,6 +99,48 @@ StatusWith<ModifyOutcome> RenameDestinationNode::Apply(const std::string&, const
   auto it = ctx.rename_sources.find(source_);
   if (it == ctx.rename_sources.end()) return Noop();
   return SetUnlessIdentical(existing, it->second);
+}
+
+StatusWith<ModifyOutcome> BitNode::Apply(const std::string&, const std::string& field_name,
+                                          const MutableValue* existing,
+                                          const ApplyContext& ctx) const {
+  bool wide = false;
+  int64_t value = 0;
+  if (existing != nullptr) {
+    const bson_type_t type = existing->type();
+    if (type != BSON_TYPE_INT32 && type != BSON_TYPE_INT64) {
+      // MongoDB prints the _id element with no braces here.
+      return Status(ErrorCode::kBadValue,
+                    "Cannot apply $bit to a value of non-integral type." +
+                        (ctx.id_element.empty() ? std::string("EOO") : ctx.id_element) +
+                        " has the field " + field_name + " of non-integer type " +
+                        query::BsonTypeName(type));
+    }
+    wide = type == BSON_TYPE_INT64;
+    value = wide ? existing->scalar()->value.v_int64 : existing->scalar()->value.v_int32;
+  }
+  for (const Operation& operation : operations_) {
+    const bson_value_t* operand = operation.operand.get();
+    const bool operand_wide = operand->value_type == BSON_TYPE_INT64;
+    const int64_t rhs = operand_wide ? operand->value.v_int64 : operand->value.v_int32;
+    wide = wide || operand_wide;
+    switch (operation.op) {
+      case Op::kAnd: value &= rhs; break;
+      case Op::kOr: value |= rhs; break;
+      case Op::kXor: value ^= rhs; break;
+    }
+    // int32 operands were sign-extended, so the low 32 bits are the int32
+    // result while both sides are int32.
+  }
+  bson_value_t out;
+  if (wide) {
+    out.value_type = BSON_TYPE_INT64;
+    out.value.v_int64 = value;
+  } else {
+    out.value_type = BSON_TYPE_INT32;
+    out.value.v_int32 = static_cast<int32_t>(value);
+  }
+  return SetUnlessIdentical(existing, MutableValue(query::OwnedValue(&out)));
 }
 
 }  // namespace tigerdoc::update

@@ -6,6 +6,7 @@
 #include <bson/bson.h>
 
 #include <string>
+#include <vector>
 
 #include "engine/query/owned_value.h"
 #include "engine/update/arithmetic.h"
@@ -22,6 +23,11 @@ class SetNode : public ModifierNode {
   StatusWith<ModifyOutcome> Apply(const std::string& path, const std::string& field_name,
                                   const MutableValue* existing,
                                   const ApplyContext& ctx) const override;
+  // $setOnInsert outside an upsert insert does nothing, wherever it points.
+  MissingPathPolicy OnMissingPath(const ApplyContext& ctx) const override {
+    return only_on_insert_ && !ctx.is_upsert_insert ? MissingPathPolicy::kIgnore
+                                                    : MissingPathPolicy::kCreate;
+  }
 
  private:
   MutableValue value_;
@@ -35,7 +41,9 @@ class UnsetNode : public ModifierNode {
   StatusWith<ModifyOutcome> Apply(const std::string& path, const std::string& field_name,
                                   const MutableValue* existing,
                                   const ApplyContext& ctx) const override;
-  bool CreatesFields() const override { return false; }
+  MissingPathPolicy OnMissingPath(const ApplyContext&) const override {
+    return MissingPathPolicy::kIgnore;
+  }
 };
 
 // $inc and $mul.
@@ -86,10 +94,38 @@ class RenameDestinationNode : public ModifierNode {
   StatusWith<ModifyOutcome> Apply(const std::string& path, const std::string& field_name,
                                   const MutableValue* existing,
                                   const ApplyContext& ctx) const override;
+  // Nothing is written when the source is missing.
+  MissingPathPolicy OnMissingPath(const ApplyContext& ctx) const override {
+    return ctx.rename_sources.count(source_) != 0 ? MissingPathPolicy::kCreate
+                                                  : MissingPathPolicy::kIgnore;
+  }
   const std::string& source() const { return source_; }
 
  private:
   std::string source_;
+};
+
+// $bit: and / or / xor with int32 or int64 operands, applied in the
+// order given, on an int32 or int64 field (a missing field starts as int32
+// 0). int32 with int32 stays int32; anything with int64 is int64. Any
+// other field type is BadValue 2.
+class BitNode : public ModifierNode {
+ public:
+  enum class Op { kAnd, kOr, kXor };
+  struct Operation {
+    Op op;
+    query::OwnedValue operand;  // int32 or int64
+  };
+
+  // REQUIRES: `operations` non-empty, operands int32/int64 (the parser
+  // reports BadValue otherwise).
+  explicit BitNode(std::vector<Operation> operations) : operations_(std::move(operations)) {}
+  StatusWith<ModifyOutcome> Apply(const std::string& path, const std::string& field_name,
+                                  const MutableValue* existing,
+                                  const ApplyContext& ctx) const override;
+
+ private:
+  std::vector<Operation> operations_;
 };
 
 }  // namespace tigerdoc::update

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "engine/bson/compare.h"
 #include "engine/bson/field_path.h"
 #include "engine/bson/shell_string.h"
 
@@ -20,6 +21,12 @@ MutableValue MutableValue::Null() { return MutableValue(); }
 MutableValue MutableValue::EmptyDocument() {
   MutableValue v;
   v.kind_ = Kind::kDocument;
+  return v;
+}
+
+MutableValue MutableValue::EmptyArray() {
+  MutableValue v;
+  v.kind_ = Kind::kArray;
   return v;
 }
 
@@ -143,6 +150,18 @@ std::string MutableValue::ToShellString() const {
   bson_iter_t it;
   bson_iter_init_find(&it, wrapper.get(), "v");
   return bson::ToShellString(&it);
+}
+
+int CompareValues(const MutableValue& a, const MutableValue& b) {
+  bson::BsonDoc da, db;
+  a.AppendTo(da.mutable_get(), "");
+  b.AppendTo(db.mutable_get(), "");
+  bson_iter_t ia, ib;
+  bson_iter_init(&ia, da.get());
+  bson_iter_next(&ia);
+  bson_iter_init(&ib, db.get());
+  bson_iter_next(&ib);
+  return bson::CompareValues(&ia, &ib);
 }
 
 std::string ElementToString(std::string_view name, const MutableValue& value) {

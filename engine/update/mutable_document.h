@@ -36,6 +36,7 @@ class MutableValue {
   static MutableValue FromValue(const bson_value_t* value);
   static MutableValue FromDocument(const bson_t* doc);
   static MutableValue EmptyDocument();
+  static MutableValue EmptyArray();
   static MutableValue Null();
 
   MutableValue(MutableValue&&) noexcept;
@@ -83,6 +84,11 @@ struct MutableField {
   std::string name;
   MutableValue value;
 };
+
+// Compares two values in BSON order (bson::CompareValues: canonical type,
+// then value; field names of embedded documents count, the values' own
+// names do not). Returns <0, 0, >0.
+int CompareValues(const MutableValue& a, const MutableValue& b);
 
 // "{name: <value>}" the way MongoDB prints an element in update errors
 // ("{a: 5}", "{_id: ObjectId('...')}").

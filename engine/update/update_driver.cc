@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "engine/bson/shell_string.h"
 #include "engine/query/matcher/comparison.h"
@@ -58,9 +59,16 @@ const MutableValue* FindThroughDocuments(const MutableValue& doc, const bson::Fi
 }  // namespace
 
 StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update) {
+  return Parse(update, nullptr);
+}
+
+StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update, const bson_t* array_filters) {
   UpdateDriver driver;
   bson_iter_t it;
   if (!bson_iter_init(&it, update)) return Status(ErrorCode::kInvalidBSON, "invalid update document");
+  // MongoDB parses the array filters before it looks at the update.
+  ASSIGN_OR_RETURN(ArrayFilters filters, ArrayFilters::Parse(array_filters));
+  driver.array_filters_ = std::make_shared<const ArrayFilters>(std::move(filters));
   bson_iter_t first = it;
   const bool is_operator_update = bson_iter_next(&first) && bson_iter_key(&first)[0] == '$';
 
@@ -78,7 +86,13 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update) {
     return driver;
   }
 
-  auto root = std::make_shared<UpdateObjectNode>();
+  auto root = std::make_shared<UpdateInternalNode>(UpdateInternalNode::Kind::kObject);
+  std::set<std::string> used_identifiers;
+  ModifierParseContext ctx;
+  ctx.root = root.get();
+  ctx.array_filters = driver.array_filters_.get();
+  ctx.used_identifiers = &used_identifiers;
+  ctx.rename_sources = &driver.rename_sources_;
   while (bson_iter_next(&it)) {
     const char* op = bson_iter_key(&it);
     const Modifier* modifier = FindModifier(op);
@@ -107,8 +121,16 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update) {
     while (bson_iter_next(&field)) {
       const std::string path = bson_iter_key(&field);
       RETURN_IF_ERROR(ValidateUpdatePath(path));
-      RETURN_IF_ERROR(modifier->parse(op, bson::FieldPath(path), &field, root.get(),
-                                      &driver.rename_sources_));
+      bson::FieldPath field_path(path);
+      driver.positional_ = driver.positional_ || IsPositionalPath(field_path);
+      RETURN_IF_ERROR(modifier->parse(op, field_path, &field, ctx));
+    }
+  }
+  for (const std::string& identifier : driver.array_filters_->identifiers()) {
+    if (used_identifiers.count(identifier) == 0) {
+      return Status(ErrorCode::kFailedToParse, "The array filter for identifier '" + identifier +
+                                                   "' was not used in the update " +
+                                                   bson::ToShellString(update));
     }
   }
   driver.root_ = std::move(root);
@@ -116,8 +138,13 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update) {
 }
 
 StatusWith<ApplyResult> UpdateDriver::Apply(const bson_t* doc, bool is_upsert_insert) const {
+  return Apply(doc, is_upsert_insert, std::nullopt);
+}
+
+StatusWith<ApplyResult> UpdateDriver::Apply(const bson_t* doc, bool is_upsert_insert,
+                                            std::optional<size_t> positional_index) const {
   return is_replacement() ? ApplyReplacement(doc, is_upsert_insert)
-                          : ApplyModifiers(doc, is_upsert_insert);
+                          : ApplyModifiers(doc, is_upsert_insert, positional_index);
 }
 
 StatusWith<ApplyResult> UpdateDriver::ApplyReplacement(const bson_t* doc, bool) const {
@@ -142,15 +169,18 @@ StatusWith<ApplyResult> UpdateDriver::ApplyReplacement(const bson_t* doc, bool) 
   return out;
 }
 
-StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(const bson_t* doc,
-                                                     bool is_upsert_insert) const {
+StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(
+    const bson_t* doc, bool is_upsert_insert, std::optional<size_t> positional_index) const {
   MutableValue tree = MutableValue::FromDocument(doc);
   ApplyContext ctx;
   ctx.is_upsert_insert = is_upsert_insert;
+  ctx.array_filters = array_filters_.get();
+  if (positional_index) ctx.matched_field = std::to_string(*positional_index);
   std::optional<MutableValue> old_id;
   if (const MutableValue* id = tree.Find(kIdField)) {
     old_id = *id;
     ctx.id_string = ElementToString(kIdField, *id);
+    ctx.id_element = std::string(kIdField) + ": " + id->ToShellString();
   }
   for (const std::string& source : rename_sources_) {
     bool through_array = false;
@@ -163,14 +193,14 @@ StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(const bson_t* doc,
     if (value != nullptr) ctx.rename_sources.emplace(source, *value);
   }
 
-  RETURN_IF_ERROR(root_->ApplyTo(&tree, "", "", ctx));
+  RETURN_IF_ERROR(root_->ApplyToDocument(&tree, ctx));
 
   const MutableValue* new_id = tree.Find(kIdField);
   if (old_id && (new_id == nullptr || !new_id->BinaryEquals(*old_id))) {
     std::string path = kIdField;
     auto it = root_->children().find(kIdField);
     if (it != root_->children().end()) {
-      if (const auto* object = std::get_if<std::unique_ptr<UpdateObjectNode>>(&it->second)) {
+      if (const auto* object = std::get_if<std::unique_ptr<UpdateInternalNode>>(&it->second)) {
         path = (*object)->FirstModifierPath(kIdField);
       }
     }

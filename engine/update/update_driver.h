@@ -5,33 +5,44 @@
 // Two kinds of update, decided by the first field:
 //  * operator updates {$set: {...}, $inc: {...}}: parsed through the
 //    modifier table (modifier_table.h) into an update tree
-//    (update_node.h); paths are dotted, missing intermediate documents are
-//    created, numeric components index arrays (writing past the end pads
-//    with nulls), and the affected fields are updated in field-name order;
+//    (update_internal_node.h); paths are dotted, missing intermediate
+//    documents are created, numeric components index arrays (writing past
+//    the end pads with nulls), and the affected fields are updated in
+//    field-name order. Paths may hold the positional operators: '$' (the
+//    array element the query matched: pass its position to Apply), '$[]'
+//    (every element) and '$[<identifier>]' (the elements the identifier's
+//    array filter matches, array_filters.h);
 //  * replacement documents {a: 1}: the new document, field order kept, the
 //    original _id kept (put first when the replacement has none).
 // Pipeline updates (arrays) are the caller's to reject or handle.
 //
 // Errors (MongoDB's codes and messages): FailedToParse 9 for unknown
-// modifiers, non-document or empty modifier arguments;
-// ConflictingUpdateOperators 40; TypeMismatch 14 ($inc/$mul on
-// non-numbers); PathNotViable 28; ImmutableField 66 when _id would change;
+// modifiers, non-document or empty modifier arguments, and array filters
+// the update does not use ("The array filter for identifier 'x' was not
+// used in the update { $set: { a: 1 } }"); ConflictingUpdateOperators 40;
+// TypeMismatch 14 ($inc/$mul on non-numbers, $pop on non-arrays);
+// PathNotViable 28; ImmutableField 66 when _id would change;
 // DollarPrefixedFieldName 52 for '$' fields in a replacement;
-// EmptyFieldName 56; BadValue 2 for bad $rename/$currentDate arguments and
-// int64 overflow.
+// EmptyFieldName 56; BadValue 2 for bad operator arguments, array
+// operators on non-arrays, int64 overflow, identifiers without a filter,
+// and a positional '$' without a matched position ("The positional
+// operator did not find the match needed from the query.").
 //
-// Ownership: the driver owns copies of everything it parsed.
+// Ownership: the driver owns copies of everything it parsed; copies of a
+// driver share them.
 // Thread-safety: immutable after Parse(); Apply() may run concurrently.
 
 #include <bson/bson.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
-#include "engine/update/update_object_node.h"
+#include "engine/update/array_filters.h"
+#include "engine/update/update_internal_node.h"
 
 namespace tigerdoc::update {
 
@@ -42,25 +53,44 @@ struct ApplyResult {
 
 class UpdateDriver {
  public:
+  // An update without arrayFilters.
   static StatusWith<UpdateDriver> Parse(const bson_t* update);
+  // `array_filters` is the arrayFilters option, a BSON array (a bson_t
+  // whose fields are "0", "1", ...) of filter documents, or nullptr. Its
+  // errors are ArrayFilters::Parse's; with an operator update every filter
+  // must be used by some '$[<identifier>]'. A replacement ignores them,
+  // as MongoDB's update driver does (they are still parsed).
+  static StatusWith<UpdateDriver> Parse(const bson_t* update, const bson_t* array_filters);
 
   bool is_replacement() const { return replacement_ != nullptr; }
+
+  // Whether some path uses the positional '$': the caller then matches the
+  // query with query::MatchDetails (Matcher::Matches(doc, &details)) and
+  // passes details.elem_match_index() to Apply.
+  bool is_positional() const { return positional_; }
 
   // Applies the update to `doc`. With `is_upsert_insert`, `doc` is the seed
   // of an upsert (BuildUpsertSeed) and $setOnInsert takes effect; the
   // result then has _id first if it has one (adding a generated _id is the
-  // caller's job).
+  // caller's job). No positional match: '$' fails as above.
   StatusWith<ApplyResult> Apply(const bson_t* doc, bool is_upsert_insert) const;
+  // The same, '$' standing for array position `positional_index` (nullopt:
+  // the query matched through no array; always so for upsert inserts).
+  StatusWith<ApplyResult> Apply(const bson_t* doc, bool is_upsert_insert,
+                                std::optional<size_t> positional_index) const;
 
  private:
   UpdateDriver() = default;
 
   StatusWith<ApplyResult> ApplyReplacement(const bson_t* doc, bool is_upsert_insert) const;
-  StatusWith<ApplyResult> ApplyModifiers(const bson_t* doc, bool is_upsert_insert) const;
+  StatusWith<ApplyResult> ApplyModifiers(const bson_t* doc, bool is_upsert_insert,
+                                         std::optional<size_t> positional_index) const;
 
   std::shared_ptr<const bson::BsonDoc> replacement_;  // set for replacement updates
-  std::shared_ptr<const UpdateObjectNode> root_;      // set for operator updates
+  std::shared_ptr<const UpdateInternalNode> root_;    // set for operator updates
+  std::shared_ptr<const ArrayFilters> array_filters_;
   std::vector<std::string> rename_sources_;
+  bool positional_ = false;
 };
 
 // The document an upsert starts from, MongoDB's rule: the filter's equality

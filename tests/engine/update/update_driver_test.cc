@@ -143,6 +143,16 @@ INSTANTIATE_TEST_SUITE_P(Rename, UpdateTest, testing::Values(
     UpdateCase{R"({"%rename": {"c": "a.b"}})", R"({"_id": 1, "c": {"x": 1}})",
                R"({"_id": 1, "a": {"b": {"x": 1}}})", true}));
 
+INSTANTIATE_TEST_SUITE_P(PathsThroughScalars, UpdateTest, testing::Values(
+    // $setOnInsert and $rename without a source never create, so a scalar
+    // in their way is no error.
+    UpdateCase{R"({"%setOnInsert": {"a.b": 1}})", R"({"_id": 1, "a": 5})", R"({"_id": 1, "a": 5})",
+               false},
+    UpdateCase{R"({"%rename": {"x": "a.b"}})", R"({"_id": 1, "a": 5})", R"({"_id": 1, "a": 5})",
+               false},
+    UpdateCase{R"({"%unset": {"a.0.b": 1}})", R"({"_id": 1, "a": [5]})", R"({"_id": 1, "a": [5]})",
+               false}));
+
 INSTANTIATE_TEST_SUITE_P(Replacement, UpdateTest, testing::Values(
     UpdateCase{R"({"b": 2, "a": 1})", R"({"_id": 1, "x": 1})", R"({"_id": 1, "b": 2, "a": 1})", true},
     UpdateCase{R"({})", R"({"_id": 1, "x": 1})", R"({"_id": 1})", true},
@@ -249,8 +259,25 @@ INSTANTIATE_TEST_SUITE_P(ParseErrors, UpdateErrorTest, testing::Values(
               "The dollar ($) prefixed field '$b' in '$b' is not allowed in the context of an "
               "update's replacement document. Consider using an aggregation pipeline with "
               "$replaceWith."},
-    ErrorCase{R"({"%push": {"a": 1}})", nullptr, 238, nullptr},
-    ErrorCase{R"({"%set": {"a.$": 1}})", nullptr, 238, nullptr}));
+    ErrorCase{R"({"%Set": {"a": 1}})", nullptr, 9,
+              "Unknown modifier: $Set. Expected a valid update modifier or pipeline-style update "
+              "specified as an array"},
+    ErrorCase{R"({"%unset": {}})", nullptr, 9,
+              "'$unset' is empty. You must specify a field like so: {$unset: {<field_name>: ...}}"},
+    ErrorCase{R"({"%inc": []})", nullptr, 9,
+              "Modifiers operate on fields but we found type array instead. For example: {$mod: "
+              "{<field>: ...}} not {$inc: []}"},
+    // Conflicts within one operator, and across operators, either order.
+    ErrorCase{R"({"%set": {"a.b": 1, "a": 2}})", nullptr, 40,
+              "Updating the path 'a' would create a conflict at 'a'"},
+    ErrorCase{R"({"%set": {"a": 2, "a.b.c": 1}})", nullptr, 40,
+              "Updating the path 'a.b.c' would create a conflict at 'a'"},
+    ErrorCase{R"({"%push": {"a": 1}, "%pop": {"a": 1}})", nullptr, 40,
+              "Updating the path 'a' would create a conflict at 'a'"},
+    ErrorCase{R"({"%rename": {"a": "b"}, "%unset": {"a": 1}})", nullptr, 40,
+              "Updating the path 'a' would create a conflict at 'a'"},
+    ErrorCase{R"({"%inc": {"a": [1]}})", nullptr, 14,
+              "Cannot increment with non-numeric argument: {a: [ 1 ]}"}));
 
 INSTANTIATE_TEST_SUITE_P(ApplyErrors, UpdateErrorTest, testing::Values(
     ErrorCase{R"({"%inc": {"a": 1}})", R"({"_id": 1, "a": "x"})", 14,
@@ -281,7 +308,21 @@ INSTANTIATE_TEST_SUITE_P(ApplyErrors, UpdateErrorTest, testing::Values(
     ErrorCase{R"({"_id": 2, "a": 1})", R"({"_id": 1})", 66,
               "After applying the update, the (immutable) field '_id' was found to have been "
               "altered to _id: 2"},
-    ErrorCase{R"({"%set": {"_id": [1]}})", R"({"a": 1})", 53, "The '_id' value cannot be of type array"}));
+    ErrorCase{R"({"%set": {"_id": [1]}})", R"({"a": 1})", 53, "The '_id' value cannot be of type array"},
+    // $inc on a non-number, at any depth.
+    ErrorCase{R"({"%inc": {"a.1": 1}})", R"({"_id": 1, "a": [1, "x"]})", 14,
+              "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field '1' of "
+              "non-numeric type string"},
+    // Paths through scalars: the first modifier that would create something
+    // names the missing field; $unset alone is fine.
+    ErrorCase{R"({"%set": {"a.0.b": 1}})", R"({"_id": 1, "a": [5]})", 28,
+              "Cannot create field 'b' in element {0: 5}"},
+    ErrorCase{R"({"%unset": {"a.b": 1}, "%set": {"a.c": 1}})", R"({"_id": 1, "a": 5})", 28,
+              "Cannot create field 'c' in element {a: 5}"},
+    ErrorCase{R"({"%set": {"a.b.c": 1}})", R"({"_id": 1, "a": true})", 28,
+              "Cannot create field 'b' in element {a: true}"},
+    ErrorCase{R"({"%inc": {"a.x": 1}})", R"({"_id": 1, "a": [{"x": 1}]})", 28,
+              "Cannot create field 'x' in element {a: [ { x: 1 } ]}"}));
 
 struct UpsertCase {
   const char* filter;
