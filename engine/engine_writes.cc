@@ -13,6 +13,7 @@
 #include "engine/bson/shell_string.h"
 #include "engine/document_rules.h"
 #include "engine/engine.h"
+#include "engine/query/matcher/match_details.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/plan_executor.h"
 #include "engine/query/projection.h"
@@ -78,6 +79,10 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
   return ids;
 }
 
+const bson_t* ArrayFilters(const std::optional<bson::BsonDoc>& filters) {
+  return filters ? filters->get() : nullptr;
+}
+
 const bson_value_t* FirstValue(const bson::BsonDoc& one_value_doc, bson_iter_t* it) {
   INVARIANT(bson_iter_init(it, one_value_doc.get()) && bson_iter_next(it));
   return bson_iter_value(it);
@@ -103,7 +108,15 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Collec
                      coll.store->FindById(session, FirstValue(id, &it)));
     if (!current || !matcher.Matches(current->get())) return Status::OK();
     change.matched = true;
-    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false));
+    // A positional ($) update needs the index of the array element the
+    // query matched, as MongoDB's elemMatchKey.
+    std::optional<size_t> positional;
+    if (driver.is_positional()) {
+      query::MatchDetails details;
+      matcher.Matches(current->get(), &details);
+      positional = details.elem_match_index();
+    }
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false, positional));
     if (applied.modified) {
       RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll.metadata.max_document_bytes, true));
       // The store moves the document when its shard key value changed.
@@ -187,7 +200,8 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
 StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
                                         const UpdateStatement& statement) {
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
-  ASSIGN_OR_RETURN(update::UpdateDriver driver, update::UpdateDriver::Parse(statement.update.get()));
+  ASSIGN_OR_RETURN(update::UpdateDriver driver,
+                   update::UpdateDriver::Parse(statement.update.get(), ArrayFilters(statement.array_filters)));
   if (statement.multi && driver.is_replacement()) {
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
   }
@@ -231,7 +245,8 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get()));
   std::optional<update::UpdateDriver> driver;
   if (params.update) {
-    ASSIGN_OR_RETURN(update::UpdateDriver parsed, update::UpdateDriver::Parse(params.update->get()));
+    ASSIGN_OR_RETURN(update::UpdateDriver parsed,
+                     update::UpdateDriver::Parse(params.update->get(), ArrayFilters(params.array_filters)));
     driver.emplace(std::move(parsed));
   }
   std::optional<query::Projection> projection;

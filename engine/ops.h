@@ -39,6 +39,7 @@ struct UpdateStatement {
   bson::BsonDoc update;  // operator document or replacement
   bool upsert = false;
   bool multi = false;
+  std::optional<bson::BsonDoc> array_filters;  // the arrayFilters array, as a document
 };
 
 struct UpdateResult {
@@ -101,6 +102,7 @@ struct FindAndModifyParams {
   bool return_new = false;              // new: true
   bool upsert = false;
   bson::BsonDoc fields;                 // projection of the returned document
+  std::optional<bson::BsonDoc> array_filters;
 };
 
 struct FindAndModifyResult {

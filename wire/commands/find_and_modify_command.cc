@@ -17,7 +17,7 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
                               {"query", "sort", "remove", "update", "new", "fields", "upsert",
                                "bypassDocumentValidation", "arrayFilters", "hint", "collation",
                                "let"}));
-  for (const char* unsupported : {"arrayFilters", "collation", "let"}) {
+  for (const char* unsupported : {"collation", "let"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, body, unsupported)) {
       return Status(ErrorCode::kNotImplemented, std::string("findAndModify option '") + unsupported +
@@ -41,6 +41,7 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
     }
     ASSIGN_OR_RETURN(params.update, GetObject(body, cmd, "update"));
   }
+  ASSIGN_OR_RETURN(params.array_filters, GetArray(body, cmd, "arrayFilters"));
   if (query) params.query = std::move(*query);
   if (sort) params.sort = std::move(*sort);
   if (fields) params.fields = std::move(*fields);

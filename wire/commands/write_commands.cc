@@ -173,12 +173,9 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
                     "pipeline-style updates are not supported by tigerdoc yet");
     }
     ASSIGN_OR_RETURN(bson::BsonDoc update, RequiredObject(s, "update.updates", "u"));
-    for (const char* unsupported : {"arrayFilters", "collation"}) {
-      bson_iter_t it;
-      if (bson_iter_init_find(&it, s, unsupported)) {
-        return Status(ErrorCode::kNotImplemented,
-                      std::string("update option '") + unsupported + "' is not supported by tigerdoc yet");
-      }
+    bson_iter_t collation;
+    if (bson_iter_init_find(&collation, s, "collation")) {
+      return Status(ErrorCode::kNotImplemented, "update option 'collation' is not supported by tigerdoc yet");
     }
     engine::UpdateStatement statement;
     statement.query = std::move(q);
@@ -187,6 +184,7 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
     ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(s, "update.updates", "multi"));
     statement.upsert = upsert.value_or(false);
     statement.multi = multi.value_or(false);
+    ASSIGN_OR_RETURN(statement.array_filters, GetArray(s, "update.updates", "arrayFilters"));
     StatusWith<engine::UpdateResult> result = ctx.engine->Update(ctx.db(), coll, statement);
     if (!result.ok()) {
       if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) break;
