@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 #include <string_view>
 
 #include "engine/base/status.h"
@@ -53,9 +54,16 @@ class Engine {
   Status DropCollection(std::string_view db, std::string_view name);
   Status DropDatabase(std::string_view db);
 
-  // Writes: one statement each; the command layer loops over batches and
-  // turns per-statement errors into writeErrors.
-  StatusWith<InsertResult> InsertOne(std::string_view db, std::string_view coll, bson::BsonDoc doc);
+  // Writes. The command layer turns per-statement errors into writeErrors.
+  // InsertMany inserts a batch: groups of documents share one transaction (one journal
+  // write), as MongoDB groups batch inserts; a group that fails is retried
+  // one document at a time so each failure is reported alone. Returns one
+  // Status per document attempted; with `ordered`, stops after the first
+  // failure (later documents are not attempted and get no Status). A bad
+  // namespace fails the whole call.
+  StatusWith<std::vector<Status>> InsertMany(std::string_view db, std::string_view coll,
+                                             std::vector<bson::BsonDoc> docs, bool ordered);
+  // One update / delete statement each.
   StatusWith<UpdateResult> Update(std::string_view db, std::string_view coll,
                                   const UpdateStatement& statement);
   StatusWith<DeleteResult> Delete(std::string_view db, std::string_view coll,

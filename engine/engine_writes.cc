@@ -176,14 +176,59 @@ StatusWith<bson::BsonDoc> UpsertDocument(const bson_t* query, const update::Upda
 
 }  // namespace
 
-StatusWith<InsertResult> Engine::InsertOne(std::string_view db, std::string_view coll_name,
-                                           bson::BsonDoc input) {
-  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
-  ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
-  RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
+StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::string_view coll_name,
+                                                   std::vector<bson::BsonDoc> docs, bool ordered) {
+  // Large enough to amortise a commit, small enough that a retried group
+  // (after a failure inside it) costs little.
+  constexpr size_t kGroupSize = 64;
+  std::vector<Status> results;
+  results.reserve(docs.size());
+  ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> coll,
+                   catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   storage::Session session = storage_->NewSession();
-  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
-  return InsertResult{IdOf(doc.get())};
+
+  // Prepares one document (_id first, size); a failure is final for it.
+  auto prepare = [&](bson::BsonDoc& input) -> StatusWith<bson::BsonDoc> {
+    ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
+    RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
+    return doc;
+  };
+  size_t next = 0;
+  while (next < docs.size()) {
+    // A group: consecutive documents that prepare cleanly.
+    std::vector<bson::BsonDoc> group;
+    Status prepare_error;
+    while (next < docs.size() && group.size() < kGroupSize) {
+      StatusWith<bson::BsonDoc> prepared = prepare(docs[next]);
+      if (!prepared.ok()) {
+        prepare_error = prepared.status();
+        break;
+      }
+      group.push_back(std::move(prepared).value());
+      ++next;
+    }
+    Status group_status = group.empty() ? Status::OK() : RunWriteUnit(session, [&]() -> Status {
+      for (const bson::BsonDoc& doc : group) RETURN_IF_ERROR(InsertInUnit(session, *coll, doc.get()));
+      return Status::OK();
+    });
+    if (group_status.ok()) {
+      results.insert(results.end(), group.size(), Status::OK());
+    } else {
+      // Something in the group failed and the whole group rolled back:
+      // insert its documents one by one to find which.
+      for (size_t i = 0; i < group.size(); ++i) {
+        Status one = RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, group[i].get()); });
+        results.push_back(one);
+        if (!one.ok() && ordered) return results;
+      }
+    }
+    if (!prepare_error.ok()) {
+      results.push_back(prepare_error);
+      ++next;
+      if (ordered) return results;
+    }
+  }
+  return results;
 }
 
 // Inserts the upsert document of `query` + `driver`; returns it.

@@ -30,10 +30,6 @@ struct CreateParams {
   bson::BsonDoc options;                       // all create options as given
 };
 
-struct InsertResult {
-  bson::BsonDoc id;  // {"": _id value} of the inserted document
-};
-
 struct UpdateStatement {
   bson::BsonDoc query;
   bson::BsonDoc update;  // operator document or replacement

@@ -248,5 +248,32 @@ TEST_F(CrudTest, WritesToMissingCollectionCreateItOrMatchNothing) {
   EXPECT_EQ(Integer(r, "cursor.id"), 0) << Json(r);
 }
 
+// Inserts are grouped into shared transactions; a failure inside a group
+// must still be reported at its own index, with the rest of the group kept.
+TEST_F(CrudTest, LargeBatchReportsDuplicateAtItsIndex) {
+  auto batch = [](bool ordered) {
+    std::string docs = "[";
+    for (int i = 0; i < 300; ++i) {
+      if (i) docs += ",";
+      docs += "{\"_id\": " + std::to_string(i == 150 ? 10 : i) + "}";
+    }
+    return std::string(R"({"insert": "big", "ordered": )") + (ordered ? "true" : "false") +
+           R"(, "documents": )" + docs + "]}";
+  };
+  BsonDoc ordered = Run(batch(true));
+  ASSERT_OK_REPLY(ordered);
+  EXPECT_EQ(Integer(ordered, "n"), 150) << Json(ordered);
+  EXPECT_EQ(Integer(ordered, "writeErrors.0.index"), 150) << Json(ordered);
+  EXPECT_EQ(Integer(ordered, "writeErrors.0.code"), 11000);
+  Run(R"({"drop": "big"})");
+  BsonDoc unordered = Run(batch(false));
+  ASSERT_OK_REPLY(unordered);
+  EXPECT_EQ(Integer(unordered, "n"), 299) << Json(unordered);
+  EXPECT_EQ(Integer(unordered, "writeErrors.0.index"), 150);
+  EXPECT_EQ(testutil::ArrayLength(unordered, "writeErrors"), 1u);
+  BsonDoc count = Run(R"({"count": "big"})");
+  EXPECT_EQ(Integer(count, "n"), 299);
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

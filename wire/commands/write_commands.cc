@@ -136,14 +136,15 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, StatementsOf(ctx, "documents"));
+  ASSIGN_OR_RETURN(std::vector<Status> results,
+                   ctx.engine->InsertMany(ctx.db(), coll, std::move(docs), options.ordered));
   int64_t n = 0;
   WriteErrors errors;
-  for (size_t i = 0; i < docs.size(); ++i) {
-    StatusWith<engine::InsertResult> result = ctx.engine->InsertOne(ctx.db(), coll, std::move(docs[i]));
-    if (result.ok()) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].ok()) {
       ++n;
-    } else if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) {
-      break;
+    } else {
+      errors.Add(static_cast<int64_t>(i), results[i], options.ordered);
     }
   }
   RETURN_IF_ERROR(FinishWrite(ctx, options));
