@@ -107,7 +107,8 @@ Status Session::Commit() {
   int ret = session_->commit_transaction(session_, nullptr);
   if (ret != 0) return WtToStatus(ret, "commit");
   for (auto& fn : callbacks) fn();
-  return Status::OK();
+  // Acknowledged means journaled to the OS (survives kill -9).
+  return engine_->WriteJournal(session_);
 }
 
 void Session::Rollback() {
@@ -141,7 +142,7 @@ Status Session::Insert(std::string_view table, std::string_view key, std::string
   cursor->set_value(cursor, &v);
   int ret = cursor->insert(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return Status::OK();
+  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, "insert into " + std::string(table));
 }
 
@@ -154,7 +155,7 @@ Status Session::Put(std::string_view table, std::string_view key, std::string_vi
   cursor->set_value(cursor, &v);
   int ret = cursor->insert(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return Status::OK();
+  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, "put into " + std::string(table));
 }
 
@@ -166,7 +167,7 @@ Status Session::Remove(std::string_view table, std::string_view key) {
   cursor->set_key(cursor, &k);
   int ret = cursor->remove(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return Status::OK();
+  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, "remove from " + std::string(table));
 }
 

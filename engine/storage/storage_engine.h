@@ -72,6 +72,9 @@ class StorageEngine {
 
   // Used by Session's destructor.
   void ReturnSession(__wt_session* session);
+  // Used by Session after every commit: returns once the commit's journal
+  // records are written to the operating system (group commit).
+  Status WriteJournal(__wt_session* session);
 
  private:
   friend class Session;

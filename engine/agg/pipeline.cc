@@ -1,0 +1,95 @@
+#include "engine/agg/pipeline.h"
+
+#include "engine/agg/stage_registry.h"
+
+namespace tigerdoc::agg {
+
+Pipeline::Pipeline(Pipeline&&) noexcept = default;
+Pipeline& Pipeline::operator=(Pipeline&&) noexcept = default;
+Pipeline::~Pipeline() = default;
+
+StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const ExpressionContext& ctx) {
+  Pipeline p;
+  p.ctx_ = std::make_shared<const ExpressionContext>(ctx);
+  bson_iter_t it;
+  bson_iter_init(&it, pipeline_array);
+  // Push-down hints are recorded while the pipeline still starts with
+  // $match, then $sort, then $limit.
+  bool prefix = true;
+  while (bson_iter_next(&it)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      return Error(14, "Each element of the 'pipeline' array must be an object");
+    }
+    bson_t stage;
+    uint32_t len;
+    const uint8_t* data;
+    bson_iter_document(&it, &len, &data);
+    bson_init_static(&stage, data, len);
+    if (bson_count_keys(&stage) != 1) {
+      return Error(40323, "A pipeline stage specification object must contain exactly one field.");
+    }
+    bson_iter_t s;
+    bson_iter_init(&s, &stage);
+    bson_iter_next(&s);
+    std::string_view name(bson_iter_key(&s), bson_iter_key_len(&s));
+    StageParseFn fn = FindStage(name);
+    if (fn == nullptr) {
+      return Error(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'");
+    }
+    ASSIGN_OR_RETURN(StageSpecPtr spec, fn(&s, *p.ctx_));
+    if (spec->is_source() && !p.stages_.empty()) {
+      return Error(40602, std::string(name) + " is only valid as the first stage in a pipeline");
+    }
+    if (prefix) {
+      bool has_expr = false;
+      if (name == "$match" && !p.leading_match_ && !p.leading_sort_ && !p.leading_limit_) {
+        bson_t f;
+        bson_iter_document(&s, &len, &data);
+        bson_init_static(&f, data, len);
+        bson_iter_t e;
+        has_expr = bson_iter_init_find(&e, &f, "$expr");
+        if (!has_expr) p.leading_match_ = bson::BsonDoc::CopyOf(&f);
+        prefix = !has_expr;
+      } else if (name == "$sort" && !p.leading_sort_ && !p.leading_limit_) {
+        bson_t f;
+        bson_iter_document(&s, &len, &data);
+        bson_init_static(&f, data, len);
+        p.leading_sort_ = bson::BsonDoc::CopyOf(&f);
+      } else if (name == "$limit" && !p.leading_limit_) {
+        int64_t n = 0;
+        Value(&s).AsInt64Exact(&n);
+        p.leading_limit_ = n;
+        prefix = false;
+      } else {
+        prefix = false;
+      }
+    }
+    p.stages_.push_back(std::move(spec));
+  }
+  return p;
+}
+
+StatusWith<StagePtr> Pipeline::Run(std::unique_ptr<DocumentSource> source) const {
+  StagePtr stage = MakeSourceStage(std::move(source));
+  for (const auto& spec : stages_) {
+    ASSIGN_OR_RETURN(stage, spec->Build(spec->is_source() ? nullptr : std::move(stage), ctx_.get()));
+  }
+  return stage;
+}
+
+StatusWith<std::vector<bson::BsonDoc>> Drain(Stage* stage) {
+  std::vector<bson::BsonDoc> out;
+  while (true) {
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, stage->Next());
+    if (!doc) return out;
+    out.push_back(std::move(*doc));
+  }
+}
+
+StatusWith<std::vector<bson::BsonDoc>> RunToVector(const Pipeline& pipeline,
+                                                   std::unique_ptr<DocumentSource> source) {
+  ASSIGN_OR_RETURN(StagePtr stage, pipeline.Run(std::move(source)));
+  return Drain(stage.get());
+}
+
+}  // namespace tigerdoc::agg

@@ -1,0 +1,153 @@
+// $lookup, both forms:
+//   {from, localField, foreignField, as}      equality: foreign documents
+//       whose foreignField matches the local value (query semantics: an
+//       array local value matches any element; missing matches null)
+//   {from, let, pipeline, as}                 sub-pipeline run per input
+//       document with the `let` variables bound ($$name); may be combined
+//       with localField/foreignField (the equality filters the foreign side
+//       first). Without `from`, the pipeline must start with $documents.
+// The foreign collection is read through ExpressionContext::resolver.
+
+#include "engine/agg/pipeline.h"
+#include "engine/agg/stage_registry.h"
+#include "engine/agg/stages/lookup_util.h"
+
+namespace tigerdoc::agg {
+namespace {
+
+struct LookupSpec {
+  std::string from;
+  std::string local_field, foreign_field;
+  std::vector<std::string> as;
+  std::vector<std::pair<std::string, std::shared_ptr<Expression>>> let;
+  std::optional<bson::BsonDoc> pipeline;
+};
+
+StatusWith<Value> LookupOne(const LookupSpec& spec, const ExpressionContext& ctx, Variables* vars,
+                            const Value& doc) {
+  std::optional<bson::BsonDoc> filter;
+  if (!spec.local_field.empty()) {
+    Value local = GetPath(doc, SplitPath(spec.local_field));
+    std::vector<Value> values;
+    if (local.is_array()) {
+      values = local.Elements();
+      if (values.empty()) values.push_back(Value::Undefined());
+    } else {
+      values.push_back(local.missing() ? Value::Null() : local);
+    }
+    filter = InFilter(spec.foreign_field, values);
+  }
+  std::vector<Value> matches;
+  if (!spec.pipeline) {
+    ASSIGN_OR_RETURN(auto docs, ReadAll(ctx, spec.from, filter->get()));
+    for (auto& d : docs) matches.push_back(Value::Document(d));
+  } else {
+    ExpressionContext sub = ctx;
+    for (const auto& [name, expr] : spec.let) {
+      ASSIGN_OR_RETURN(Value v, expr->Evaluate(vars));
+      sub.variables.emplace_back(name, std::move(v));
+    }
+    ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec.pipeline->get(), sub));
+    std::unique_ptr<DocumentSource> src;
+    if (!spec.from.empty()) {
+      bson::BsonDoc empty;
+      ASSIGN_OR_RETURN(src, ctx.resolver->Open(ctx.db, spec.from, filter ? filter->get() : empty.get()));
+    }
+    ASSIGN_OR_RETURN(auto docs, RunToVector(p, std::move(src)));
+    for (auto& d : docs) matches.push_back(Value::Document(d));
+  }
+  return SetNestedField(doc, spec.as, 0, Value::Array(matches));
+}
+
+}  // namespace
+
+StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const ExpressionContext& ctx) {
+  if (!BSON_ITER_HOLDS_DOCUMENT(spec_it)) {
+    return Error(9, "the $lookup specification must be an Object, but found " +
+                        TypeNameOf(bson_iter_type(spec_it)));
+  }
+  bson_t doc = SubDocument(spec_it);
+  auto spec = std::make_shared<LookupSpec>();
+  std::string as;
+  bool have_from = false;
+  ParseContext pctx(&ctx);
+  bson_iter_t it;
+  bson_iter_init(&it, &doc);
+  while (bson_iter_next(&it)) {
+    std::string key = bson_iter_key(&it);
+    if (key == "let") {
+      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+        return Error(9, "$lookup argument 'let' must be an object, is type " + TypeNameOf(bson_iter_type(&it)));
+      }
+      bson_t let = SubDocument(&it);
+      bson_iter_t v;
+      bson_iter_init(&v, &let);
+      while (bson_iter_next(&v)) {
+        std::string name = bson_iter_key(&v);
+        RETURN_IF_ERROR(ValidateUserVariableName(name));
+        ASSIGN_OR_RETURN(ExpressionPtr e, ParseOperand(&v, &pctx));
+        spec->let.emplace_back(name, std::shared_ptr<Expression>(std::move(e)));
+      }
+      continue;
+    }
+    if (key == "pipeline") {
+      if (!BSON_ITER_HOLDS_ARRAY(&it)) {
+        return Error(9, "$lookup argument 'pipeline' must be an array, is type " + TypeNameOf(bson_iter_type(&it)));
+      }
+      bson_t p = SubDocument(&it);
+      spec->pipeline = bson::BsonDoc::CopyOf(&p);
+      continue;
+    }
+    if (!BSON_ITER_HOLDS_UTF8(&it)) {
+      return Error(9, "$lookup argument '" + key + ": " + Value(&it).ToString() + "' must be a string, is type " +
+                          TypeNameOf(bson_iter_type(&it)));
+    }
+    std::string value = bson_iter_utf8(&it, nullptr);
+    if (key == "from") {
+      spec->from = value;
+      have_from = true;
+    } else if (key == "as") {
+      as = value;
+    } else if (key == "localField") {
+      spec->local_field = value;
+    } else if (key == "foreignField") {
+      spec->foreign_field = value;
+    } else {
+      return Error(9, "unknown argument to $lookup: " + key);
+    }
+  }
+  if (as.empty()) return Error(9, "must specify 'as' field for a $lookup");
+  RETURN_IF_ERROR(ValidateFieldPath(as));
+  spec->as = SplitPath(as);
+  if (spec->local_field.empty() != spec->foreign_field.empty()) {
+    return Error(9, "$lookup requires both or neither of 'localField' and 'foreignField' to be specified");
+  }
+  if (!spec->pipeline) {
+    if (spec->local_field.empty()) {
+      return Error(9, "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified");
+    }
+    if (!spec->let.empty()) return Error(9, "$lookup with 'let' must also specify 'pipeline'");
+  }
+  if (!have_from && !spec->pipeline) return Error(9, "must specify 'from' field for a $lookup");
+  if (have_from || !spec->local_field.empty()) RETURN_IF_ERROR(RequireResolver(ctx, "$lookup"));
+  if (spec->pipeline) {
+    // Validate the sub-pipeline once, with the let names defined.
+    ExpressionContext check = ctx;
+    for (const auto& [name, e] : spec->let) check.variables.emplace_back(name, Value::Null());
+    ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec->pipeline->get(), check));
+    if (!have_from && (p.size() == 0 || !p.stage(0).is_source())) {
+      return Error(9, "$lookup requires 'from' unless its pipeline starts with $documents");
+    }
+  }
+  return MakeSpec("$lookup", [spec](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
+    return MakeMapStage(std::move(input), c,
+                        [spec, c](bson::BsonDoc doc, Variables* vars) -> StatusWith<std::optional<bson::BsonDoc>> {
+                          Value root = Value::Document(doc);
+                          vars->SetRoot(root);
+                          ASSIGN_OR_RETURN(Value out, LookupOne(*spec, *c, vars, root));
+                          return std::optional<bson::BsonDoc>(out.ToDoc());
+                        });
+  });
+}
+
+}  // namespace tigerdoc::agg
