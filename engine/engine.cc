@@ -62,8 +62,30 @@ Status Engine::DropCollection(std::string_view db, std::string_view name) {
 
 Status Engine::DropDatabase(std::string_view db) { return catalog_->DropDatabase(db); }
 
-StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
-  std::string ns = Namespace(params.db, params.coll);
+std::string Engine::SortSpillDirectory() const {
+  if (options_.storage.in_memory) return "";  // the Sorter picks the system temp directory
+  return options_.storage.dbpath + "/_tmp";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::optional<Clock::time_point> DeadlineAfter(Clock::time_point start, int64_t max_time_ms) {
+  if (max_time_ms <= 0) return std::nullopt;
+  return start + std::chrono::milliseconds(max_time_ms);
+}
+
+// Time left before `deadline` (never negative): what the next getMore of a
+// cursor may still spend, as MongoDB carries a find's maxTimeMS over.
+std::optional<Clock::duration> Leftover(const std::optional<Clock::time_point>& deadline) {
+  if (!deadline) return std::nullopt;
+  return std::max(*deadline - Clock::now(), Clock::duration::zero());
+}
+
+}  // namespace
+
+query::FindSpec Engine::SpecFor(const FindParams& params) const {
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
   spec.projection = params.projection.Copy();
@@ -71,44 +93,91 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   spec.skip = params.skip;
   spec.limit = params.limit;
   spec.allow_disk_use = params.allow_disk_use;
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(catalog_->Lookup(ns), std::move(spec)));
+  spec.max_sort_bytes = options_.max_blocking_sort_bytes;
+  spec.temp_dir = SortSpillDirectory();
+  switch (params.hint) {
+    case FindHint::kNone: spec.hint = query::IndexHint::kNone; break;
+    case FindHint::kIdIndex: spec.hint = query::IndexHint::kIdIndex; break;
+    case FindHint::kNaturalForward: spec.hint = query::IndexHint::kNaturalForward; break;
+  }
+  spec.min = params.min.Copy();
+  spec.max = params.max.Copy();
+  spec.return_key = params.return_key;
+  spec.show_record_id = params.show_record_id;
+  spec.let = params.let.Copy();
+  return spec;
+}
+
+StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
+  const Clock::time_point started = Clock::now();
+  std::string ns = Namespace(params.db, params.coll);
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
+  query::FindSpec spec = SpecFor(params);
+  spec.deadline = DeadlineAfter(started, params.max_time_ms);
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+  if (params.tailable && coll) {
+    // Only capped collections take tailable cursors; tigerdoc has none.
+    return Status(ErrorCode::kBadValue,
+                  "error processing query: " + query::QueryDescriptionForError(ns, exec->spec()) +
+                      " tailable cursor requested on non capped collection");
+  }
 
   CursorBatch batch;
   batch.ns = ns;
-  bool exhausted = false;
+  // A missing collection is an empty result with no cursor, even for
+  // batchSize 0 (MongoDB's EOF plan).
+  bool exhausted = coll == nullptr;
   int64_t first_batch = params.batch_size.value_or(kDefaultFirstBatch);
-  if (first_batch > 0) {
+  if (first_batch > 0 && !exhausted) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
   if (!exhausted && !params.single_batch) {
-    batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout);
+    std::optional<Clock::duration> leftover = Leftover(exec->spec().deadline);
+    batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout, leftover);
   }
   return batch;
 }
 
 StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
+  const Clock::time_point started = Clock::now();
   std::string ns = Namespace(params.db, params.coll);
-  ASSIGN_OR_RETURN(std::unique_ptr<query::ClientCursor> cursor,
-                   cursors_->CheckOut(params.cursor_id, ns));
+  ASSIGN_OR_RETURN(query::CursorManager::Pin cursor, cursors_->CheckOut(params.cursor_id, ns));
+  if (params.max_time_ms) {
+    // The cursor stays usable, as in MongoDB.
+    cursor.Return();
+    return Status(ErrorCode::kBadValue,
+                  "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
+  }
+  // The find's time limit carries over: what is left of it, from now.
+  std::optional<Clock::time_point> deadline;
+  if (cursor->leftover_time) deadline = started + *cursor->leftover_time;
+  query::Interrupt interrupt;
+  interrupt.set_deadline(deadline);
+  interrupt.set_kill_flag(&cursor->kill_pending);
+  cursor->executor->SetInterrupt(interrupt);
+
   CursorBatch batch;
   batch.ns = ns;
   bool exhausted = false;
   int64_t max_docs = params.batch_size.value_or(INT64_MAX);
   {
     storage::Session session = storage_->NewSession();
-    // An error kills the cursor, as in MongoDB.
+    // An error destroys the cursor (the Pin is dropped unreturned), as in
+    // MongoDB.
     RETURN_IF_ERROR(cursor->executor->FillBatch(session, max_docs, kMaxBatchBytes, &batch.docs,
                                                 &exhausted));
   }
   if (!exhausted) {
+    cursor->leftover_time = Leftover(deadline);
     batch.cursor_id = cursor->id;
-    cursors_->CheckIn(std::move(cursor));
+    cursor.Return();
   }
   return batch;
 }
 
 StatusWith<int64_t> Engine::Count(const CountParams& params) {
+  const Clock::time_point started = Clock::now();
   std::shared_ptr<catalog::CollectionEntry> coll =
       catalog_->Lookup(Namespace(params.db, params.coll));
   // Parse first: a bad filter is an error even on a missing collection.
@@ -116,6 +185,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   spec.filter = params.filter.Copy();
   spec.skip = params.skip;
   spec.limit = params.limit;
+  spec.deadline = DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
   if (!coll) return int64_t{0};
   if (params.filter.empty()) {
@@ -126,156 +196,6 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   }
   storage::Session session = storage_->NewSession();
   return exec->CountAll(session);
-}
-
-}  // namespace tigerdoc::engine
-
-namespace tigerdoc::engine {
-namespace {
-
-std::string ShardName(int shard) { return "shard" + std::to_string(shard); }
-
-// The shard-local plan: COLLSCAN (over the whole table or one partition's
-// key range), under SORT when the query sorts, under PROJECTION_DEFAULT
-// when it projects.
-void AppendShardPlan(bson_t* parent, const char* field, const FindParams& params, bool partition_scan, const query::ShardExecStats* stats,
-                     bool with_stats) {
-  // Built inside-out: the scan is innermost.
-  bson::BsonDoc scan;
-  BSON_APPEND_UTF8(scan.mutable_get(), "stage", "COLLSCAN");
-  if (!params.filter.empty()) BSON_APPEND_DOCUMENT(scan.mutable_get(), "filter", params.filter.get());
-  BSON_APPEND_UTF8(scan.mutable_get(), "direction", "forward");
-  BSON_APPEND_BOOL(scan.mutable_get(), "partitionScan", partition_scan);
-  if (with_stats && stats) {
-    BSON_APPEND_INT64(scan.mutable_get(), "nReturned", stats->n_returned);
-    BSON_APPEND_INT64(scan.mutable_get(), "docsExamined", stats->docs_examined);
-  }
-  bson::BsonDoc top = std::move(scan);
-  auto wrap = [&](const char* stage, const char* spec_field, const bson::BsonDoc& spec) {
-    bson::BsonDoc outer;
-    BSON_APPEND_UTF8(outer.mutable_get(), "stage", stage);
-    BSON_APPEND_DOCUMENT(outer.mutable_get(), spec_field, spec.get());
-    BSON_APPEND_DOCUMENT(outer.mutable_get(), "inputStage", top.get());
-    top = std::move(outer);
-  };
-  if (!params.sort.empty()) wrap("SORT", "sortPattern", params.sort);
-  if (!params.projection.empty()) wrap("PROJECTION_DEFAULT", "transformBy", params.projection);
-  BSON_APPEND_DOCUMENT(parent, field, top.get());
-}
-
-}  // namespace
-
-StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainVerbosity verbosity) {
-  std::string ns = Namespace(params.db, params.coll);
-  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
-  query::FindSpec spec;
-  spec.filter = params.filter.Copy();
-  spec.projection = params.projection.Copy();
-  spec.sort = params.sort.Copy();
-  spec.skip = params.skip;
-  spec.limit = params.limit;
-  spec.allow_disk_use = params.allow_disk_use;
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
-
-  bool with_stats = verbosity != ExplainVerbosity::kQueryPlanner;
-  auto started = std::chrono::steady_clock::now();
-  int64_t n_returned = 0;
-  if (with_stats) {
-    storage::Session session = storage_->NewSession();
-    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session));
-  }
-  int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::steady_clock::now() - started).count();
-
-  std::vector<int> shards;
-  for (const query::ScanRange& range : exec->ranges()) {
-    if (shards.empty() || shards.back() != range.shard) shards.push_back(range.shard);
-  }
-  const char* merge_stage = shards.size() == 1 ? "SINGLE_SHARD"
-                            : params.sort.empty() ? "SHARD_MERGE"
-                                                  : "SHARD_MERGE_SORT";
-  auto stats_of = [&](int shard) -> const query::ShardExecStats* {
-    for (const auto& s : exec->shard_stats()) {
-      if (s.shard == shard) return &s;
-    }
-    return nullptr;
-  };
-
-  bson::BsonDoc out;
-  bson_t planner, winning, shard_list;
-  bson_append_document_begin(out.mutable_get(), "queryPlanner", -1, &planner);
-  BSON_APPEND_UTF8(&planner, "namespace", ns.c_str());
-  BSON_APPEND_DOCUMENT(&planner, "parsedQuery", params.filter.get());
-  bson_append_document_begin(&planner, "winningPlan", -1, &winning);
-  BSON_APPEND_UTF8(&winning, "stage", merge_stage);
-  bson_append_array_begin(&winning, "shards", -1, &shard_list);
-  for (size_t i = 0; i < shards.size(); ++i) {
-    bson_t entry;
-    std::string key = std::to_string(i);
-    bson_append_document_begin(&shard_list, key.c_str(), -1, &entry);
-    BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
-    AppendShardPlan(&entry, "winningPlan", params, exec->targeted(), nullptr, false);
-    bson_append_document_end(&shard_list, &entry);
-  }
-  bson_append_array_end(&winning, &shard_list);
-  bson_append_document_end(&planner, &winning);
-  bson_t rejected;
-  bson_append_array_begin(&planner, "rejectedPlans", -1, &rejected);
-  bson_append_array_end(&planner, &rejected);
-  bson_append_document_end(out.mutable_get(), &planner);
-
-  if (with_stats) {
-    bson_t stats, stages, shard_stats;
-    bson_append_document_begin(out.mutable_get(), "executionStats", -1, &stats);
-    BSON_APPEND_BOOL(&stats, "executionSuccess", true);
-    BSON_APPEND_INT64(&stats, "nReturned", n_returned);
-    BSON_APPEND_INT64(&stats, "executionTimeMillis", millis);
-    BSON_APPEND_INT64(&stats, "totalKeysExamined", 0);
-    BSON_APPEND_INT64(&stats, "totalDocsExamined", exec->total_docs_examined());
-    bson_append_document_begin(&stats, "executionStages", -1, &stages);
-    BSON_APPEND_UTF8(&stages, "stage", merge_stage);
-    BSON_APPEND_INT64(&stages, "nReturned", n_returned);
-    BSON_APPEND_INT64(&stages, "executionTimeMillis", millis);
-    BSON_APPEND_INT64(&stages, "totalKeysExamined", 0);
-    BSON_APPEND_INT64(&stages, "totalDocsExamined", exec->total_docs_examined());
-    bson_append_array_begin(&stages, "shards", -1, &shard_stats);
-    for (size_t i = 0; i < shards.size(); ++i) {
-      const query::ShardExecStats* s = stats_of(shards[i]);
-      bson_t entry;
-      std::string key = std::to_string(i);
-      bson_append_document_begin(&shard_stats, key.c_str(), -1, &entry);
-      BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
-      BSON_APPEND_BOOL(&entry, "executionSuccess", true);
-      BSON_APPEND_INT64(&entry, "nReturned", s ? s->n_returned : 0);
-      BSON_APPEND_INT64(&entry, "totalKeysExamined", 0);
-      BSON_APPEND_INT64(&entry, "totalDocsExamined", s ? s->docs_examined : 0);
-      AppendShardPlan(&entry, "executionStages", params, exec->targeted(), s, true);
-      bson_append_document_end(&shard_stats, &entry);
-    }
-    bson_append_array_end(&stages, &shard_stats);
-    bson_append_document_end(&stats, &stages);
-    bson_append_document_end(out.mutable_get(), &stats);
-  }
-
-  // Which tables were read, in tigerdoc's own words.
-  bson_t sharding, read;
-  bson_append_document_begin(out.mutable_get(), "sharding", -1, &sharding);
-  if (coll) {
-    bson_t key_pattern;
-    bson_append_document_begin(&sharding, "shardKey", -1, &key_pattern);
-    BSON_APPEND_INT32(&key_pattern, coll->store->shard_key_field().c_str(), 1);
-    bson_append_document_end(&sharding, &key_pattern);
-    BSON_APPEND_INT32(&sharding, "numShards", coll->store->num_shards());
-  }
-  BSON_APPEND_BOOL(&sharding, "targeted", exec->targeted());
-  bson_append_array_begin(&sharding, "shardsRead", -1, &read);
-  for (size_t i = 0; i < shards.size(); ++i) {
-    std::string key = std::to_string(i);
-    BSON_APPEND_UTF8(&read, key.c_str(), ShardName(shards[i]).c_str());
-  }
-  bson_append_array_end(&sharding, &read);
-  bson_append_document_end(out.mutable_get(), &sharding);
-  return out;
 }
 
 }  // namespace tigerdoc::engine

@@ -37,6 +37,9 @@ struct EngineOptions {
   // checked every cursor_reap_interval.
   std::chrono::milliseconds cursor_timeout = std::chrono::minutes(10);
   std::chrono::milliseconds cursor_reap_interval = std::chrono::seconds(60);
+  // Memory a blocking sort may use before it spills (allowDiskUse) or fails
+  // with 292 (MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes).
+  int64_t max_blocking_sort_bytes = 100 * 1024 * 1024;
 };
 
 class Engine {
@@ -87,6 +90,11 @@ class Engine {
  private:
   Engine() = default;
   void ReapCursorsUntilStopped();
+  // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
+  // temporary directory for an in-memory engine).
+  std::string SortSpillDirectory() const;
+  // The executor spec of a find (engine.cc); explain uses it too.
+  query::FindSpec SpecFor(const FindParams& params) const;
   StatusWith<bson::BsonDoc> UpsertInsert(storage::Session& session, std::string_view db,
                                          std::string_view coll_name, const bson_t* query,
                                          const update::UpdateDriver& driver);

@@ -53,6 +53,13 @@ struct DeleteResult {
   int64_t deleted = 0;
 };
 
+// The hint of a find, resolved against the indexes that exist: the _id
+// index ("_id_" or {_id: 1}) or a forward collection scan ({$natural: 1}).
+enum class FindHint { kNone, kIdIndex, kNaturalForward };
+
+// What an explain explains (ExplainFind serves all three).
+enum class ExplainedCommand { kFind, kCount, kDistinct };
+
 struct FindParams {
   std::string db;
   std::string coll;
@@ -65,6 +72,17 @@ struct FindParams {
   bool single_batch = false;  // close the cursor after the first batch
   bool allow_disk_use = false;
   bool no_cursor_timeout = false;
+  FindHint hint = FindHint::kNone;
+  bson::BsonDoc min;  // index bounds on the hinted index; empty = none
+  bson::BsonDoc max;
+  bool return_key = false;
+  bool show_record_id = false;
+  bool tailable = false;  // refused: tigerdoc has no capped collections
+  bson::BsonDoc let;      // query variables, kept for $expr
+  int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
+  // Explain only.
+  ExplainedCommand explained = ExplainedCommand::kFind;
+  std::string distinct_key;  // kDistinct: the key
 };
 
 struct GetMoreParams {
@@ -72,6 +90,9 @@ struct GetMoreParams {
   std::string coll;
   int64_t cursor_id = 0;
   std::optional<int64_t> batch_size;
+  // maxTimeMS given on the getMore itself: only awaitData cursors take one
+  // (BadValue otherwise, as MongoDB); the find's limit carries over instead.
+  std::optional<int64_t> max_time_ms;
 };
 
 struct CursorBatch {
@@ -86,6 +107,7 @@ struct CountParams {
   bson::BsonDoc filter;
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = no limit
+  int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
 };
 
 struct FindAndModifyParams {
@@ -113,6 +135,7 @@ struct DistinctParams {
   std::string coll;
   std::string key;        // dotted path
   bson::BsonDoc filter;
+  int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit (query::FindSpec::deadline)
 };
 
 enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution };

@@ -1,6 +1,7 @@
 #include "engine/query/cursor_manager.h"
 
 #include <random>
+#include <vector>
 
 namespace tigerdoc::query {
 namespace {
@@ -16,70 +17,115 @@ int64_t RandomCursorId() {
 
 }  // namespace
 
+CursorManager::~CursorManager() {
+  // Executors may own spill files; release them before the manager.
+  std::lock_guard<std::mutex> lock(mutex_);
+  idle_.clear();
+}
+
+CursorManager::Pin::~Pin() {
+  if (cursor_ == nullptr) return;
+  manager_->Unpin(cursor_->id);
+  cursor_.reset();  // outside the manager's lock: may close a spill file
+}
+
+void CursorManager::Pin::Return() {
+  INVARIANT(cursor_ != nullptr);
+  manager_->CheckIn(std::move(cursor_));
+}
+
 int64_t CursorManager::Register(std::string ns, std::unique_ptr<PlanExecutor> executor,
-                                bool no_timeout) {
+                                bool no_timeout,
+                                std::optional<std::chrono::steady_clock::duration> leftover_time) {
   auto cursor = std::make_unique<ClientCursor>();
   cursor->ns = std::move(ns);
   cursor->executor = std::move(executor);
   cursor->no_timeout = no_timeout;
+  cursor->leftover_time = leftover_time;
   cursor->last_used = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mutex_);
   int64_t id = RandomCursorId();
-  while (cursors_.count(id)) id = RandomCursorId();
+  while (idle_.count(id) || pinned_.count(id)) id = RandomCursorId();
   cursor->id = id;
-  cursors_.emplace(id, std::move(cursor));
+  idle_.emplace(id, std::move(cursor));
   return id;
 }
 
-StatusWith<std::unique_ptr<ClientCursor>> CursorManager::CheckOut(int64_t id, const std::string& ns) {
+StatusWith<CursorManager::Pin> CursorManager::CheckOut(int64_t id, const std::string& ns) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = cursors_.find(id);
-  if (it == cursors_.end() || it->second == nullptr) {
+  if (pinned_.count(id)) {
+    return Status(ErrorCode::kCursorInUse, "cursor id " + std::to_string(id) + " is already in use");
+  }
+  auto it = idle_.find(id);
+  if (it == idle_.end()) {
     return Status(ErrorCode::kCursorNotFound, "cursor id " + std::to_string(id) + " not found");
   }
   if (it->second->ns != ns) {
     return Status(ErrorCode::kUnauthorized,
-                  "Requested getMore on namespace '" + ns + "', but cursor belongs to a different namespace " +
-                      it->second->ns);
+                  "Requested getMore on namespace '" + ns +
+                      "', but cursor belongs to a different namespace " + it->second->ns);
   }
   std::unique_ptr<ClientCursor> cursor = std::move(it->second);
-  cursors_.erase(it);
-  return cursor;
+  idle_.erase(it);
+  pinned_.emplace(id, cursor.get());
+  return Pin(this, std::move(cursor));
 }
 
 void CursorManager::CheckIn(std::unique_ptr<ClientCursor> cursor) {
   cursor->last_used = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
+  pinned_.erase(cursor->id);
+  if (cursor->kill_pending.load()) {
+    lock.unlock();
+    cursor.reset();
+    return;
+  }
   int64_t id = cursor->id;
-  cursors_.emplace(id, std::move(cursor));
+  idle_.emplace(id, std::move(cursor));
+}
+
+void CursorManager::Unpin(int64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pinned_.erase(id);
 }
 
 bool CursorManager::Kill(int64_t id, const std::string& ns) {
+  std::unique_ptr<ClientCursor> doomed;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = cursors_.find(id);
-  if (it == cursors_.end() || it->second->ns != ns) return false;
-  cursors_.erase(it);
+  auto pinned = pinned_.find(id);
+  if (pinned != pinned_.end()) {
+    if (pinned->second->ns != ns) return false;
+    pinned->second->kill_pending.store(true);
+    return true;
+  }
+  auto it = idle_.find(id);
+  if (it == idle_.end() || it->second->ns != ns) return false;
+  doomed = std::move(it->second);
+  idle_.erase(it);
   return true;
+  // `doomed` is destroyed after the lock is released (declared before it).
 }
 
 int CursorManager::ReapIdle() {
   auto now = std::chrono::steady_clock::now();
-  std::lock_guard<std::mutex> lock(mutex_);
-  int reaped = 0;
-  for (auto it = cursors_.begin(); it != cursors_.end();) {
-    if (!it->second->no_timeout && now - it->second->last_used > idle_timeout_) {
-      it = cursors_.erase(it);
-      ++reaped;
-    } else {
-      ++it;
+  std::vector<std::unique_ptr<ClientCursor>> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = idle_.begin(); it != idle_.end();) {
+      if (!it->second->no_timeout && now - it->second->last_used > idle_timeout_) {
+        doomed.push_back(std::move(it->second));
+        it = idle_.erase(it);
+      } else {
+        ++it;
+      }
     }
   }
-  return reaped;
+  return static_cast<int>(doomed.size());
 }
 
 size_t CursorManager::open_count() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return cursors_.size();
+  return idle_.size() + pinned_.size();
 }
 
 }  // namespace tigerdoc::query

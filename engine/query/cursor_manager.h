@@ -1,22 +1,33 @@
 #pragma once
 // CursorManager: the open query cursors of the server, by id.
 //
-// A cursor is created by find (and later aggregate) when its first batch
-// does not exhaust the results, and continued by getMore. While a request
-// uses a cursor it is checked out (a second getMore on the same id at the
-// same time is refused, as in MongoDB). Cursors idle for longer than the
-// timeout (10 minutes, MongoDB's cursorTimeoutMillis default) are reaped,
-// unless opened with noCursorTimeout.
+// A cursor is created by find when its first batch does not exhaust the
+// results, and continued by getMore. While a request uses a cursor it is
+// pinned (checked out): a second getMore on the same id at the same time
+// fails with CursorInUse (143, "cursor id N is already in use"), as in
+// MongoDB. killCursors on a pinned cursor does what MongoDB 4.2+ does: the
+// cursor counts as killed, its kill flag interrupts the running getMore
+// (which fails with CursorKilled, 237) and the cursor is destroyed when that
+// getMore ends instead of being checked back in.
 //
-// Thread-safety: all methods are thread-safe.
+// Cursors idle (not pinned) for longer than the timeout (10 minutes,
+// MongoDB's cursorTimeoutMillis default) are reaped, unless opened with
+// noCursorTimeout.
+//
+// maxTimeMS: a find's time limit covers the cursor's whole life of work, as
+// in MongoDB (not the idle time between getMores): the time left after each
+// request is kept in ClientCursor::leftover_time for the next getMore.
+//
+// Thread-safety: all methods are thread-safe. A Pin is used by one thread.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 #include "engine/base/status.h"
 #include "engine/query/plan_executor.h"
@@ -29,33 +40,70 @@ struct ClientCursor {
   std::unique_ptr<PlanExecutor> executor;
   bool no_timeout = false;
   std::chrono::steady_clock::time_point last_used;
+  // Time left of the find's maxTimeMS; nullopt when it had none.
+  std::optional<std::chrono::steady_clock::duration> leftover_time;
+  // Set by killCursors while the cursor is pinned; read by the Interrupt of
+  // the getMore using it.
+  std::atomic<bool> kill_pending{false};
 };
 
 class CursorManager {
  public:
   explicit CursorManager(std::chrono::milliseconds idle_timeout = std::chrono::minutes(10))
       : idle_timeout_(idle_timeout) {}
+  ~CursorManager();
+
+  // A pinned cursor. Return() checks it back in for the next getMore;
+  // destroying a Pin without Return() (exhausted, failed, or killed while
+  // pinned) destroys the cursor. Move-only.
+  class Pin {
+   public:
+    Pin(CursorManager* manager, std::unique_ptr<ClientCursor> cursor)
+        : manager_(manager), cursor_(std::move(cursor)) {}
+    Pin(Pin&& other) noexcept = default;
+    Pin& operator=(Pin&&) = delete;
+    Pin(const Pin&) = delete;
+    ~Pin();
+
+    ClientCursor* operator->() const { return cursor_.get(); }
+    ClientCursor& operator*() const { return *cursor_; }
+    // Checks the cursor back in (or destroys it when a kill arrived while
+    // it was pinned). REQUIRES: not returned before.
+    void Return();
+
+   private:
+    CursorManager* manager_;
+    std::unique_ptr<ClientCursor> cursor_;
+  };
 
   // Registers a cursor and returns its new id (random, non-zero, positive).
-  int64_t Register(std::string ns, std::unique_ptr<PlanExecutor> executor, bool no_timeout);
+  int64_t Register(std::string ns, std::unique_ptr<PlanExecutor> executor, bool no_timeout,
+                   std::optional<std::chrono::steady_clock::duration> leftover_time = std::nullopt);
 
-  // Takes the cursor out for one getMore. CursorNotFound (43, "cursor id N
-  // not found") when the id is unknown or checked out by another request;
-  // Unauthorized (13) when it belongs to another namespace, as in MongoDB.
-  StatusWith<std::unique_ptr<ClientCursor>> CheckOut(int64_t id, const std::string& ns);
-  // Returns a checked-out cursor that has more results.
-  void CheckIn(std::unique_ptr<ClientCursor> cursor);
+  // Pins the cursor for one getMore. CursorNotFound (43, "cursor id N not
+  // found") when the id is unknown; CursorInUse (143) when another request
+  // has it pinned; Unauthorized (13) when it belongs to another namespace,
+  // as in MongoDB.
+  StatusWith<Pin> CheckOut(int64_t id, const std::string& ns);
 
-  // Kills one cursor; false when unknown.
+  // Kills one cursor of namespace `ns`; false when there is none. A pinned
+  // cursor is marked and goes away when its getMore ends.
   bool Kill(int64_t id, const std::string& ns);
 
   // Removes cursors idle longer than the timeout; returns how many.
   int ReapIdle();
+  // Open cursors, pinned or not.
   size_t open_count() const;
 
  private:
+  void CheckIn(std::unique_ptr<ClientCursor> cursor);
+  void Unpin(int64_t id);
+
   mutable std::mutex mutex_;
-  std::unordered_map<int64_t, std::unique_ptr<ClientCursor>> cursors_;
+  std::unordered_map<int64_t, std::unique_ptr<ClientCursor>> idle_;
+  // Pinned cursors, owned by their Pin; entries are removed (under mutex_)
+  // before the Pin lets go of the cursor, so Kill may touch them safely.
+  std::unordered_map<int64_t, ClientCursor*> pinned_;
   std::chrono::milliseconds idle_timeout_;
 };
 

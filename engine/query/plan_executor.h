@@ -5,33 +5,53 @@
 //
 //        PlanExecutor ── targets ──▶ [ (shard 0, [lo, hi)), (shard 2, [lo, hi)), ... ]
 //             │
-//   unsorted: ranges read one after another, each from a resume key, so a
-//             cursor survives across getMore calls without pinning storage
-//             (no document is returned twice; every document that existed
-//             throughout is returned once, since record keys never move).
-//   sorted:   every range read into memory with its sort key (keystring),
-//             sorted stably, then streamed (blocking SORT, 100 MiB limit,
-//             QueryExceededMemoryLimitNoDiskUseAllowed 292 beyond it).
+//   kCollScan:     ranges read one after another (natural order), each from
+//                  a resume key, so a cursor survives across getMore calls
+//                  without pinning storage: no document is returned twice,
+//                  and every document that existed throughout is returned
+//                  once, since record keys never move.
+//   kOrderedMerge: when the order asked for is record-key order (sort
+//                  {<shard key>: 1} or {<shard key>: 1, _id: 1}; the _id index
+//                  hinted on an _id-sharded collection), every range is a
+//                  sorted stream: the executor keeps one head per range and
+//                  merges them by record key (memcmp), streaming, no sort.
+//   kBlockingSort: any other sort: every match goes through a Sorter
+//                  (engine/query/sorter.h): in memory up to the blocking-sort
+//                  limit (100 MiB), then spilled to disk with allowDiskUse or
+//                  QueryExceededMemoryLimitNoDiskUseAllowed (292) without;
+//                  with a limit only the best skip+limit rows are kept
+//                  (top-k, MongoDB's SORT with limitAmount).
 //
 // Targeting: when the filter fixes the shard key by equality or $in, only
 // the partitions of those values are read: one key-prefix range each.
 //
+// Options (the find command's): hint (_id index or $natural), min/max
+// bounds on the hinted _id index, returnKey, showRecordId. tigerdoc has no
+// integer record ids: $recordId is a stable 63-bit hash of the document's
+// record key (storage::ShardHashV1), the same on every read of the same
+// document, but not insertion-ordered as MongoDB's are.
+//
+// Interruption: every call checks the Interrupt (maxTimeMS deadline,
+// killCursors) every few dozen documents examined.
+//
 // Thread-safety: none; a PlanExecutor belongs to one cursor, used by one
 // request at a time. The Session passed to each call must be the caller's.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/catalog/catalog.h"
+#include "engine/query/interrupt.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/projection.h"
 #include "engine/query/sort.h"
+#include "engine/query/sorter.h"
 #include "engine/storage/storage_engine.h"
 
 namespace tigerdoc::query {
@@ -43,6 +63,10 @@ struct ScanRange {
   std::string upper;  // exclusive; empty = end of table
 };
 
+// Which access path the hint names: the _id index ("_id_" or {_id: 1}) or
+// a forward collection scan ({$natural: 1}).
+enum class IndexHint { kNone, kIdIndex, kNaturalForward };
+
 struct FindSpec {
   bson::BsonDoc filter;
   bson::BsonDoc projection;
@@ -50,19 +74,50 @@ struct FindSpec {
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = none
   bool allow_disk_use = false;
+  // internalQueryMaxBlockingSortMemoryUsageBytes.
+  int64_t max_sort_bytes = kDefaultMaxBlockingSortBytes;
+  std::string temp_dir;  // where a spilling sort writes; empty = system temp
+  IndexHint hint = IndexHint::kNone;
+  // Inclusive lower / exclusive upper bound on the hinted index, {_id: v};
+  // empty = unbounded. Validated by Make() as MongoDB's planner does.
+  bson::BsonDoc min;
+  bson::BsonDoc max;
+  bool return_key = false;
+  bool show_record_id = false;
+  // Query variables (`let`): kept for the expressions that will read them
+  // ($expr); nothing reads them yet.
+  bson::BsonDoc let;
+  // maxTimeMS of the request that creates the executor; later requests
+  // (getMore) set theirs with SetInterrupt().
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
+
+// MongoDB's CanonicalQuery::toString() for error messages ("error
+// processing query: <this> planner returned error ..."): exact for an empty
+// filter; other filters are shown as relaxed JSON rather than MongoDB's
+// match-tree debug string.
+std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec);
 
 struct ShardExecStats {
   int shard = 0;
   int64_t docs_examined = 0;
-  int64_t n_returned = 0;
+  int64_t n_returned = 0;  // matches produced by this shard's scan
 };
 
 class PlanExecutor {
  public:
+  enum class Access { kCollScan, kOrderedMerge };
+
   // `collection` may be null: a missing collection reads as empty.
+  // Planning errors as MongoDB's planner: min/max without a hint (51173),
+  // with $natural (NoQueryExecutionPlans 291), not on the hinted index's key
+  // pattern (51174), min not before max (51175).
   static StatusWith<std::unique_ptr<PlanExecutor>> Make(
       std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec);
+
+  // The interrupt the next calls check (a getMore's deadline, the cursor's
+  // kill flag).
+  void SetInterrupt(const Interrupt& interrupt) { interrupt_ = interrupt; }
 
   // Appends up to `max_docs` results to `out` (fewer when the batch reaches
   // `max_bytes`, but always at least one when any remain). Sets *exhausted
@@ -76,37 +131,70 @@ class PlanExecutor {
   const std::vector<ScanRange>& ranges() const { return ranges_; }
   bool targeted() const { return targeted_; }
   bool sorted() const { return sort_.has_value(); }
+  Access access() const { return access_; }
+  // A blocking sort runs (sorted() and not kOrderedMerge).
+  bool blocking_sort() const { return sort_.has_value() && access_ != Access::kOrderedMerge; }
+  // Stats of the blocking sort; null before it ran or when there is none.
+  const Sorter* sorter() const { return sorter_.get(); }
+  const FindSpec& spec() const { return spec_; }
   const std::vector<ShardExecStats>& shard_stats() const { return shard_stats_; }
   int64_t total_docs_examined() const;
   int64_t n_returned() const { return n_returned_; }
   std::shared_ptr<catalog::CollectionEntry> collection() const { return collection_; }
 
  private:
+  // One range's read position. The storage cursor lives only during one
+  // call; between calls only keys and (in an ordered merge) the range's
+  // next match are kept.
+  struct RangeState {
+    ScanRange range;
+    std::optional<std::string> resume_after;  // last record key read
+    bool exhausted = false;
+    std::optional<storage::Cursor> cursor;
+    bool has_head = false;
+    std::string head_key;
+    bson::BsonDoc head_doc;
+  };
+
   PlanExecutor() = default;
+  Status ParseBounds();
   void Target();
-  // Next matching document in scan order; nullopt at the end.
-  StatusWith<std::optional<bson::BsonDoc>> NextMatch(storage::Session& session);
+  void ChooseAccess();
+  // Next matching document of one range; false at its end.
+  StatusWith<bool> NextMatchIn(storage::Session& session, RangeState& state, std::string* key,
+                               bson::BsonDoc* doc);
+  // Next matching document in access order; false at the end.
+  StatusWith<bool> NextMatch(storage::Session& session, std::string* key, bson::BsonDoc* doc);
   Status LoadSorted(storage::Session& session);
+  // Next result after sort, skip and limit, before projection.
   StatusWith<std::optional<bson::BsonDoc>> NextResult(storage::Session& session);
+  // The document a client sees: returnKey / projection, then $recordId.
+  StatusWith<bson::BsonDoc> Finish(bson::BsonDoc doc) const;
+  bool InBounds(const bson_t* doc) const;
+  bool AtEnd() const;
   ShardExecStats& StatsFor(int shard);
 
   std::shared_ptr<catalog::CollectionEntry> collection_;
   FindSpec spec_;
+  Interrupt interrupt_;
+  int examined_since_check_ = 0;
   std::unique_ptr<Matcher> matcher_;
   std::optional<Projection> projection_;
   std::optional<SortSpec> sort_;
   std::vector<ScanRange> ranges_;
   bool targeted_ = false;
+  Access access_ = Access::kCollScan;
+  // Keystring bounds on _id from min/max; empty = none. Checked per
+  // document unless folded into the ranges (collections sharded by _id).
+  std::string min_id_key_;
+  std::string max_id_key_;
+  bool bounds_in_ranges_ = false;
 
-  // Unsorted streaming position.
-  size_t range_index_ = 0;
-  std::optional<std::string> resume_after_;  // last record key read in the current range
-  std::optional<storage::Cursor> open_cursor_;  // only while a call holds the session
+  std::vector<RangeState> states_;
+  size_t range_index_ = 0;  // kCollScan: the range being read
 
-  // Sorted results, loaded once.
+  std::unique_ptr<Sorter> sorter_;
   bool sorted_loaded_ = false;
-  std::vector<bson::BsonDoc> sorted_docs_;
-  size_t sorted_pos_ = 0;
 
   int64_t skipped_ = 0;
   int64_t n_returned_ = 0;

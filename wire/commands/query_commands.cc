@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,24 +45,69 @@ Status CheckHint(const bson_t* body, std::string_view command) {
   return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
 }
 
-// Options of find that are parsed by MongoDB but not yet served here:
-// refused when set, so no query silently answers differently.
-Status RefuseUnsupportedFindOptions(const bson_t* body) {
-  for (const char* option : {"returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay"}) {
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, body, option) && bson_iter_as_bool(&it)) {
-      return Status(ErrorCode::kNotImplemented,
-                    std::string("find option '") + option + "' is not supported by tigerdoc yet");
-    }
+// maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
+// fine) in [0, INT_MAX]; 0 means no limit. Generic arguments are skipped by
+// CheckFields, so each command that honours it reads it here.
+StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, body, "maxTimeMS")) return std::optional<int64_t>();
+  if (!BSON_ITER_HOLDS_NUMBER(&it) && !BSON_ITER_HOLDS_DECIMAL128(&it)) {
+    return Status(ErrorCode::kBadValue, "maxTimeMS must be a number");
   }
-  for (const char* option : {"min", "max", "collation", "let"}) {
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, body, option)) {
-      return Status(ErrorCode::kNotImplemented,
-                    std::string("find option '") + option + "' is not supported by tigerdoc yet");
-    }
+  double as_double = bson_iter_as_double(&it);
+  int64_t value = 0;
+  if (BSON_ITER_HOLDS_DOUBLE(&it)) {
+    // safeNumberLong: NaN is 0, out-of-range doubles saturate.
+    if (std::isnan(as_double)) value = 0;
+    else if (as_double >= 9.2e18) value = INT64_MAX;
+    else if (as_double <= -9.2e18) value = INT64_MIN;
+    else value = static_cast<int64_t>(as_double);
+  } else {
+    value = bson_iter_as_int64(&it);
   }
-  return Status::OK();
+  if (value < 0 || value > INT32_MAX) {
+    return Status(ErrorCode::kBadValue, std::to_string(value) +
+                                            " value for maxTimeMS is out of range [0, 2147483647]");
+  }
+  if (BSON_ITER_HOLDS_DOUBLE(&it) && std::floor(as_double) != as_double) {
+    return Status(ErrorCode::kBadValue, "maxTimeMS has non-integral value");
+  }
+  return std::optional<int64_t>(value);
+}
+
+// The find hint, resolved against what exists: the _id index (by name or
+// key pattern) and natural order. A reverse natural scan needs reverse
+// cursors, which tigerdoc's storage layer does not offer.
+StatusWith<engine::FindHint> ParseFindHint(const bson_t* body) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, body, "hint")) return engine::FindHint::kNone;
+  if (BSON_ITER_HOLDS_UTF8(&it)) {
+    if (std::string_view(bson_iter_utf8(&it, nullptr)) == "_id_") return engine::FindHint::kIdIndex;
+    return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
+  }
+  if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    return Status(ErrorCode::kFailedToParse, "find.hint must be a string or an object");
+  }
+  bson_iter_t field;
+  bson_iter_recurse(&it, &field);
+  if (!bson_iter_next(&field)) return engine::FindHint::kNone;  // {} is no hint
+  bson_iter_t natural;
+  bson_iter_recurse(&it, &natural);
+  if (bson_iter_find(&natural, "$natural")) {
+    int64_t direction = BSON_ITER_HOLDS_NUMBER(&natural) ? bson_iter_as_int64(&natural) : 1;
+    if (direction < 0) {
+      return Status(ErrorCode::kNotImplemented,
+                    "hint {$natural: -1} (a reverse collection scan) is not supported by "
+                    "tigerdoc: its storage layer has forward cursors only");
+    }
+    return engine::FindHint::kNaturalForward;
+  }
+  bson_iter_t rest = field;
+  bool id_pattern = std::string_view(bson_iter_key(&field)) == "_id" &&
+                    BSON_ITER_HOLDS_NUMBER(&field) && bson_iter_as_double(&field) == 1.0 &&
+                    !bson_iter_next(&rest);
+  if (id_pattern) return engine::FindHint::kIdIndex;
+  return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
 }
 
 StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& db) {
@@ -71,9 +118,11 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
                                "singleBatch", "hint", "allowDiskUse", "noCursorTimeout",
                                "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
                                "allowPartialResults", "collation", "let", "min", "max", "term",
-                               "readOnce", "singleBatch", "$_requestResumeToken", "$_resumeAfter"}));
-  RETURN_IF_ERROR(RefuseUnsupportedFindOptions(body));
-  RETURN_IF_ERROR(CheckHint(body, cmd));
+                               "readOnce", "$_requestResumeToken", "$_resumeAfter"}));
+  bson_iter_t collation;
+  if (bson_iter_init_find(&collation, body, "collation")) {
+    return Status(ErrorCode::kNotImplemented, "find option 'collation' is not supported by tigerdoc yet");
+  }
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
@@ -86,15 +135,37 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   ASSIGN_OR_RETURN(std::optional<bool> single_batch, GetBool(body, cmd, "singleBatch"));
   ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, cmd, "allowDiskUse"));
   ASSIGN_OR_RETURN(std::optional<bool> no_timeout, GetBool(body, cmd, "noCursorTimeout"));
+  ASSIGN_OR_RETURN(std::optional<bool> return_key, GetBool(body, cmd, "returnKey"));
+  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, GetBool(body, cmd, "showRecordId"));
+  ASSIGN_OR_RETURN(std::optional<bool> tailable, GetBool(body, cmd, "tailable"));
+  ASSIGN_OR_RETURN(std::optional<bool> await_data, GetBool(body, cmd, "awaitData"));
+  // oplogReplay is deprecated and ignored by MongoDB 4.4+; so it is here.
+  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, GetBool(body, cmd, "oplogReplay"));
+  static_cast<void>(oplog_replay);
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, GetObject(body, cmd, "min"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, GetObject(body, cmd, "max"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, cmd, "let"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
+  if (await_data.value_or(false) && !tailable.value_or(false)) {
+    return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
+  }
+  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body));
   if (filter) params.filter = std::move(*filter);
   if (sort) params.sort = std::move(*sort);
   if (projection) params.projection = std::move(*projection);
+  if (min) params.min = std::move(*min);
+  if (max) params.max = std::move(*max);
+  if (let) params.let = std::move(*let);
   params.skip = skip.value_or(0);
   params.limit = limit.value_or(0);
   params.batch_size = batch_size;
   params.single_batch = single_batch.value_or(false);
   params.allow_disk_use = allow_disk_use.value_or(false);
   params.no_cursor_timeout = no_timeout.value_or(false);
+  params.return_key = return_key.value_or(false);
+  params.show_record_id = show_record_id.value_or(false);
+  params.tailable = tailable.value_or(false);
+  params.max_time_ms = max_time_ms.value_or(0);
   // A limit smaller than the first batch fills it; MongoDB closes the cursor
   // once `limit` documents were returned.
   if (params.limit > 0 && (!params.batch_size || *params.batch_size > params.limit)) {
@@ -115,6 +186,8 @@ StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
   ASSIGN_OR_RETURN(std::optional<int64_t> skip, GetNonNegative(body, cmd, "skip"));
   ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetInt64(body, cmd, "limit"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
+  params.max_time_ms = max_time_ms.value_or(0);
   if (query) params.filter = std::move(*query);
   params.skip = skip.value_or(0);
   // count treats a negative limit like its absolute value, as MongoDB does.
@@ -141,6 +214,8 @@ StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::
   params.key = *key;
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
   if (query) params.filter = std::move(*query);
+  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
+  params.max_time_ms = max_time_ms.value_or(0);
   return params;
 }
 
@@ -185,6 +260,7 @@ StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx) {
   params.coll = *coll;
   ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, GetNonNegative(body, ctx.name, "batchSize"));
   if (batch_size && *batch_size > 0) params.batch_size = batch_size;
+  ASSIGN_OR_RETURN(params.max_time_ms, GetMaxTimeMS(body));
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->GetMore(params));
   return CursorFields("nextBatch", batch.cursor_id, batch.ns, batch.docs);
 }
@@ -237,7 +313,15 @@ StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx) {
   ASSIGN_OR_RETURN(engine::DistinctParams params, ParseDistinct(ctx.body(), ctx.db()));
+  const auto started = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> values, ctx.engine->Distinct(params));
+  // The engine checks params.max_time_ms while it scans once
+  // engine_distinct.cc passes it to its executor (FindSpec::deadline); this
+  // check after the fact keeps the answer right until then.
+  if (params.max_time_ms > 0 &&
+      std::chrono::steady_clock::now() - started > std::chrono::milliseconds(params.max_time_ms)) {
+    return Status(ErrorCode::kMaxTimeMSExpired, "operation exceeded time limit");
+  }
   bson::BsonDoc out;
   bson_t array;
   bson_append_array_begin(out.mutable_get(), "values", -1, &array);
@@ -280,11 +364,16 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
     params.filter = std::move(count.filter);
     params.skip = count.skip;
     params.limit = count.limit;
+    params.max_time_ms = count.max_time_ms;
+    params.explained = engine::ExplainedCommand::kCount;
   } else if (inner_name == "distinct") {
     ASSIGN_OR_RETURN(engine::DistinctParams distinct, ParseDistinct(inner->get(), ctx.db()));
     params.db = distinct.db;
     params.coll = distinct.coll;
     params.filter = std::move(distinct.filter);
+    params.max_time_ms = distinct.max_time_ms;
+    params.explained = engine::ExplainedCommand::kDistinct;
+    params.distinct_key = distinct.key;
   } else {
     return Status(ErrorCode::kNotImplemented,
                   "explain of '" + std::string(inner_name) + "' is not supported by tigerdoc yet");

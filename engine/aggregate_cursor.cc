@@ -1,0 +1,100 @@
+#include "engine/aggregate_cursor.h"
+
+#include "engine/ops.h"
+#include "engine/query/plan_executor.h"
+
+namespace tigerdoc::engine {
+namespace {
+
+// Reads a collection through a PlanExecutor, a batch at a time, with the
+// session its cursor lent it for the current request.
+class ScanSource : public agg::DocumentSource {
+ public:
+  ScanSource(std::unique_ptr<query::PlanExecutor> exec, std::shared_ptr<SessionSlot> slot)
+      : exec_(std::move(exec)), slot_(std::move(slot)) {}
+
+  StatusWith<std::optional<bson::BsonDoc>> Next() override {
+    if (buffer_.empty() && !exhausted_) {
+      INVARIANT(slot_->session != nullptr);
+      std::vector<bson::BsonDoc> batch;
+      RETURN_IF_ERROR(exec_->FillBatch(*slot_->session, kReadAhead, kMaxBatchBytes, &batch, &exhausted_));
+      for (bson::BsonDoc& doc : batch) buffer_.push_back(std::move(doc));
+    }
+    if (buffer_.empty()) return std::optional<bson::BsonDoc>();
+    bson::BsonDoc doc = std::move(buffer_.front());
+    buffer_.pop_front();
+    return std::optional<bson::BsonDoc>(std::move(doc));
+  }
+
+ private:
+  static constexpr int64_t kReadAhead = 256;
+  std::unique_ptr<query::PlanExecutor> exec_;
+  std::shared_ptr<SessionSlot> slot_;
+  std::deque<bson::BsonDoc> buffer_;
+  bool exhausted_ = false;
+};
+
+StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(catalog::Catalog* catalog,
+                                                          std::string_view db, std::string_view coll,
+                                                          const bson_t* filter,
+                                                          std::shared_ptr<SessionSlot> slot) {
+  query::FindSpec spec;
+  if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
+  ASSIGN_OR_RETURN(auto exec,
+                   query::PlanExecutor::Make(catalog->Lookup(Namespace(db, coll)), std::move(spec)));
+  return std::unique_ptr<agg::DocumentSource>(new ScanSource(std::move(exec), std::move(slot)));
+}
+
+}  // namespace
+
+StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::Open(std::string_view db,
+                                                                      std::string_view coll,
+                                                                      const bson_t* filter) {
+  return OpenScan(catalog_, db, coll, filter, slot_);
+}
+
+StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
+    catalog::Catalog* catalog, std::string db, std::string coll, const bson_t* pipeline_array,
+    agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input) {
+  std::unique_ptr<AggregateCursor> cursor(new AggregateCursor());
+  cursor->slot_ = std::make_shared<SessionSlot>();
+  cursor->resolver_ = std::make_unique<EngineResolver>(catalog, cursor->slot_);
+  ctx.resolver = cursor->resolver_.get();
+  ASSIGN_OR_RETURN(agg::Pipeline pipeline, agg::Pipeline::Parse(pipeline_array, ctx));
+  cursor->pipeline_.emplace(std::move(pipeline));
+
+  std::unique_ptr<agg::DocumentSource> source;
+  if (input) {
+    source = std::make_unique<agg::VectorDocumentSource>(std::move(*input));
+  } else if (!coll.empty()) {
+    // The leading $match goes down to the scan (shard targeting); the
+    // $match stage still runs, so this only narrows what is read.
+    ASSIGN_OR_RETURN(source, OpenScan(catalog, db, coll, cursor->pipeline_->leading_match(),
+                                      cursor->slot_));
+  }
+  ASSIGN_OR_RETURN(cursor->stage_, cursor->pipeline_->Run(std::move(source)));
+  return cursor;
+}
+
+Status AggregateCursor::FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
+                                  std::vector<bson::BsonDoc>* out, bool* exhausted) {
+  slot_->session = &session;
+  struct ClearSlot {
+    SessionSlot* slot;
+    ~ClearSlot() { slot->session = nullptr; }
+  } clear{slot_.get()};
+  int64_t bytes = 0;
+  while (!done_ && static_cast<int64_t>(out->size()) < max_docs && bytes < max_bytes) {
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, stage_->Next());
+    if (!doc) {
+      done_ = true;
+      break;
+    }
+    bytes += static_cast<int64_t>(doc->size());
+    out->push_back(std::move(*doc));
+  }
+  *exhausted = done_;
+  return Status::OK();
+}
+
+}  // namespace tigerdoc::engine

@@ -1,0 +1,332 @@
+// Engine::ExplainFind: explain of find, count and distinct, in MongoDB's
+// shape wrapped in tigerdoc's shard fan-out (wire/README.md):
+//
+//   queryPlanner.winningPlan = { stage: SINGLE_SHARD | SHARD_MERGE | SHARD_MERGE_SORT,
+//                                [sortPattern, skipAmount, limitAmount],
+//                                shards: [ { shardName, winningPlan: <shard plan> } ] }
+//
+// A shard plan is what one mongod would run, outermost first:
+//   [COUNT | RECORD_STORE_FAST_COUNT]            count
+//   [PROJECTION_DEFAULT | RETURN_KEY]            projection / returnKey
+//   [LIMIT limitAmount]                          unsorted with a limit
+//   [SKIP skipAmount]                            one shard only (else the merge skips)
+//   [SORT sortPattern memLimit [limitAmount]]    blocking sort (top-k with a limit)
+//   COLLSCAN filter direction | FETCH filter <- IXSCAN _id_
+// With several shards each one returns up to skip+limit results and the
+// merge applies skip and limit, as mongos does.
+// executionStats adds nReturned, executionTimeMillis, totalKeysExamined and
+// totalDocsExamined overall, per shard and on the scan stages.
+
+#include <chrono>
+#include <string>
+
+#include "engine/engine.h"
+#include "engine/query/plan_executor.h"
+
+namespace tigerdoc::engine {
+namespace {
+
+std::string ShardName(int shard) { return "shard" + std::to_string(shard); }
+
+// As MongoDB's BSONObjBuilder::appendNumber(long long): an int when it
+// fits (so explain numbers read as plain numbers in the shell), else a long.
+void AppendNumber(bson_t* doc, const char* field, int64_t value) {
+  if (value > -(int64_t{1} << 30) && value < (int64_t{1} << 30)) {
+    BSON_APPEND_INT32(doc, field, static_cast<int32_t>(value));
+  } else {
+    BSON_APPEND_INT64(doc, field, value);
+  }
+}
+
+class PlanWriter {
+ public:
+  PlanWriter(const FindParams& params, const query::PlanExecutor& exec, bool single_shard)
+      : params_(params), exec_(exec), single_shard_(single_shard) {}
+
+  // Appends the shard plan of `shard` as `field` of `parent`; with stats
+  // when `stats` is given.
+  void Append(bson_t* parent, const char* field, const query::ShardExecStats* stats,
+              bool with_stats) const {
+    bson::BsonDoc top = Scan(stats, with_stats);
+    const query::FindSpec& spec = exec_.spec();
+    auto wrap = [&top](const char* stage, auto&& fill) {
+      bson::BsonDoc outer;
+      BSON_APPEND_UTF8(outer.mutable_get(), "stage", stage);
+      fill(outer.mutable_get());
+      BSON_APPEND_DOCUMENT(outer.mutable_get(), "inputStage", top.get());
+      top = std::move(outer);
+    };
+    const bool is_count = params_.explained == ExplainedCommand::kCount;
+    int64_t shard_limit = spec.limit > 0 ? (single_shard_ ? spec.limit : spec.skip + spec.limit) : 0;
+    if (exec_.blocking_sort()) {
+      wrap("SORT", [&](bson_t* d) {
+        BSON_APPEND_DOCUMENT(d, "sortPattern", spec.sort.get());
+        AppendNumber(d, "memLimit", spec.max_sort_bytes);
+        if (spec.limit > 0) AppendNumber(d, "limitAmount", spec.skip + spec.limit);
+        BSON_APPEND_UTF8(d, "type", "simple");
+      });
+      if (single_shard_ && spec.skip > 0) {
+        wrap("SKIP", [&](bson_t* d) { AppendNumber(d, "skipAmount", spec.skip); });
+      }
+    } else {
+      if (single_shard_ && spec.skip > 0) {
+        wrap("SKIP", [&](bson_t* d) { AppendNumber(d, "skipAmount", spec.skip); });
+      }
+      if (shard_limit > 0) {
+        wrap("LIMIT", [&](bson_t* d) { AppendNumber(d, "limitAmount", shard_limit); });
+      }
+    }
+    if (spec.return_key) {
+      wrap("RETURN_KEY", [&](bson_t* d) {
+        bson_t empty;
+        bson_append_array_begin(d, "sortKeyMetaFields", -1, &empty);
+        bson_append_array_end(d, &empty);
+      });
+    } else if (!spec.projection.empty()) {
+      wrap("PROJECTION_DEFAULT",
+           [&](bson_t* d) { BSON_APPEND_DOCUMENT(d, "transformBy", spec.projection.get()); });
+    } else if (params_.explained == ExplainedCommand::kDistinct) {
+      wrap("PROJECTION_DEFAULT", [&](bson_t* d) {
+        bson_t transform;
+        bson_append_document_begin(d, "transformBy", -1, &transform);
+        BSON_APPEND_INT32(&transform, "_id", 0);
+        BSON_APPEND_INT32(&transform, params_.distinct_key.c_str(), 1);
+        bson_append_document_end(d, &transform);
+      });
+    }
+    if (is_count) {
+      if (params_.filter.empty()) {
+        // Answered from collection metadata: no scan at all.
+        bson::BsonDoc fast;
+        BSON_APPEND_UTF8(fast.mutable_get(), "stage", "RECORD_STORE_FAST_COUNT");
+        top = std::move(fast);
+      } else {
+        wrap("COUNT", [&](bson_t* d) {
+          if (with_stats && stats) AppendNumber(d, "nCounted", stats->n_returned);
+        });
+      }
+    }
+    BSON_APPEND_DOCUMENT(parent, field, top.get());
+  }
+
+ private:
+  bool IdIndexScan() const {
+    auto coll = exec_.collection();
+    return exec_.spec().hint == query::IndexHint::kIdIndex && coll &&
+           coll->store->shard_key_is_id();
+  }
+
+  bson::BsonDoc Scan(const query::ShardExecStats* stats, bool with_stats) const {
+    const query::FindSpec& spec = exec_.spec();
+    bson::BsonDoc scan;
+    bson_t* d = scan.mutable_get();
+    if (IdIndexScan()) {
+      // Shard tables of an _id-sharded collection are clustered by _id: the
+      // scan is the _id index's, the fetch applies the filter.
+      BSON_APPEND_UTF8(d, "stage", "IXSCAN");
+      bson_t key_pattern, bounds, id_bounds;
+      bson_append_document_begin(d, "keyPattern", -1, &key_pattern);
+      BSON_APPEND_INT32(&key_pattern, "_id", 1);
+      bson_append_document_end(d, &key_pattern);
+      BSON_APPEND_UTF8(d, "indexName", "_id_");
+      BSON_APPEND_BOOL(d, "isMultiKey", false);
+      BSON_APPEND_BOOL(d, "isUnique", true);
+      BSON_APPEND_UTF8(d, "direction", "forward");
+      bson_append_document_begin(d, "indexBounds", -1, &bounds);
+      bson_append_array_begin(&bounds, "_id", -1, &id_bounds);
+      std::string range = "[" + BoundText(spec.min, "MinKey") + ", " +
+                          BoundText(spec.max, "MaxKey") + (spec.max.empty() ? "]" : ")");
+      BSON_APPEND_UTF8(&id_bounds, "0", range.c_str());
+      bson_append_array_end(&bounds, &id_bounds);
+      bson_append_document_end(d, &bounds);
+      if (with_stats && stats) {
+        AppendNumber(d, "nReturned", stats->docs_examined);
+        AppendNumber(d, "keysExamined", stats->docs_examined);
+      }
+      bson::BsonDoc fetch;
+      BSON_APPEND_UTF8(fetch.mutable_get(), "stage", "FETCH");
+      if (!params_.filter.empty()) {
+        BSON_APPEND_DOCUMENT(fetch.mutable_get(), "filter", params_.filter.get());
+      }
+      if (with_stats && stats) {
+        AppendNumber(fetch.mutable_get(), "nReturned", stats->n_returned);
+        AppendNumber(fetch.mutable_get(), "docsExamined", stats->docs_examined);
+      }
+      BSON_APPEND_DOCUMENT(fetch.mutable_get(), "inputStage", scan.get());
+      return fetch;
+    }
+    BSON_APPEND_UTF8(d, "stage", "COLLSCAN");
+    if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
+    BSON_APPEND_UTF8(d, "direction", "forward");
+    BSON_APPEND_BOOL(d, "partitionScan", exec_.targeted());
+    if (with_stats && stats) {
+      AppendNumber(d, "nReturned", stats->n_returned);
+      AppendNumber(d, "docsExamined", stats->docs_examined);
+    }
+    return scan;
+  }
+
+  static std::string BoundText(const bson::BsonDoc& bound, const char* none) {
+    bson_iter_t it;
+    if (bound.empty() || !bson_iter_init(&it, bound.get()) || !bson_iter_next(&it)) return none;
+    bson::BsonDoc one;
+    bson_append_iter(one.mutable_get(), "v", 1, &it);
+    char* json = bson_as_relaxed_extended_json(one.get(), nullptr);
+    std::string text = json ? json : "";
+    bson_free(json);
+    // {"v" : <value> } -> <value>
+    size_t colon = text.find(':');
+    if (colon != std::string::npos && text.size() >= colon + 3) {
+      text = text.substr(colon + 2, text.size() - colon - 4);
+    }
+    return text;
+  }
+
+  const FindParams& params_;
+  const query::PlanExecutor& exec_;
+  bool single_shard_;
+};
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainVerbosity verbosity) {
+  std::string ns = Namespace(params.db, params.coll);
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
+  query::FindSpec spec = SpecFor(params);
+  auto started = std::chrono::steady_clock::now();
+  if (params.max_time_ms > 0) spec.deadline = started + std::chrono::milliseconds(params.max_time_ms);
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+
+  const bool is_count = params.explained == ExplainedCommand::kCount;
+  bool with_stats = verbosity != ExplainVerbosity::kQueryPlanner;
+  int64_t n_returned = 0;
+  if (with_stats && !(is_count && params.filter.empty())) {
+    storage::Session session = storage_->NewSession();
+    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session));
+  } else if (with_stats && coll) {
+    n_returned = std::max<int64_t>(coll->store->TotalStats().count - params.skip, 0);
+    if (params.limit > 0) n_returned = std::min(n_returned, params.limit);
+  }
+  int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - started).count();
+
+  std::vector<int> shards;
+  for (const query::ScanRange& range : exec->ranges()) {
+    if (shards.empty() || shards.back() != range.shard) shards.push_back(range.shard);
+  }
+  const bool single_shard = shards.size() == 1;
+  const char* merge_stage = single_shard ? "SINGLE_SHARD"
+                            : params.sort.empty() ? "SHARD_MERGE"
+                                                  : "SHARD_MERGE_SORT";
+  auto stats_of = [&](int shard) -> const query::ShardExecStats* {
+    for (const auto& s : exec->shard_stats()) {
+      if (s.shard == shard) return &s;
+    }
+    return nullptr;
+  };
+  PlanWriter writer(params, *exec, single_shard);
+  const bool keys_are_docs = exec->spec().hint == query::IndexHint::kIdIndex && coll &&
+                             coll->store->shard_key_is_id();
+  auto append_merge_fields = [&](bson_t* d) {
+    BSON_APPEND_UTF8(d, "stage", merge_stage);
+    if (!single_shard && !params.sort.empty()) BSON_APPEND_DOCUMENT(d, "sortPattern", params.sort.get());
+    if (!single_shard && params.skip > 0) AppendNumber(d, "skipAmount", params.skip);
+    if (!single_shard && params.limit > 0) AppendNumber(d, "limitAmount", params.limit);
+  };
+
+  bson::BsonDoc out;
+  bson_t planner, winning, shard_list;
+  bson_append_document_begin(out.mutable_get(), "queryPlanner", -1, &planner);
+  BSON_APPEND_INT32(&planner, "plannerVersion", 1);
+  BSON_APPEND_UTF8(&planner, "namespace", ns.c_str());
+  BSON_APPEND_BOOL(&planner, "indexFilterSet", false);
+  BSON_APPEND_DOCUMENT(&planner, "parsedQuery", params.filter.get());
+  bson_append_document_begin(&planner, "winningPlan", -1, &winning);
+  append_merge_fields(&winning);
+  bson_append_array_begin(&winning, "shards", -1, &shard_list);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    bson_t entry;
+    std::string key = std::to_string(i);
+    bson_append_document_begin(&shard_list, key.c_str(), -1, &entry);
+    BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
+    writer.Append(&entry, "winningPlan", nullptr, false);
+    bson_append_document_end(&shard_list, &entry);
+  }
+  bson_append_array_end(&winning, &shard_list);
+  bson_append_document_end(&planner, &winning);
+  bson_t rejected;
+  bson_append_array_begin(&planner, "rejectedPlans", -1, &rejected);
+  bson_append_array_end(&planner, &rejected);
+  bson_append_document_end(out.mutable_get(), &planner);
+
+  if (with_stats) {
+    const int64_t total_docs = exec->total_docs_examined();
+    const int64_t total_keys = keys_are_docs ? total_docs : 0;
+    // count returns no documents; its COUNT stages report nCounted.
+    const int64_t reported = is_count ? 0 : n_returned;
+    bson_t stats, stages, shard_stats;
+    bson_append_document_begin(out.mutable_get(), "executionStats", -1, &stats);
+    BSON_APPEND_BOOL(&stats, "executionSuccess", true);
+    AppendNumber(&stats, "nReturned", reported);
+    AppendNumber(&stats, "executionTimeMillis", millis);
+    AppendNumber(&stats, "totalKeysExamined", total_keys);
+    AppendNumber(&stats, "totalDocsExamined", total_docs);
+    bson_append_document_begin(&stats, "executionStages", -1, &stages);
+    append_merge_fields(&stages);
+    AppendNumber(&stages, "nReturned", reported);
+    if (is_count) AppendNumber(&stages, "nCounted", n_returned);
+    AppendNumber(&stages, "executionTimeMillis", millis);
+    AppendNumber(&stages, "totalKeysExamined", total_keys);
+    AppendNumber(&stages, "totalDocsExamined", total_docs);
+    if (const query::Sorter* sorter = exec->sorter()) {
+      BSON_APPEND_BOOL(&stages, "usedDisk", sorter->used_disk());
+      AppendNumber(&stages, "spills", sorter->stats().spills);
+      AppendNumber(&stages, "totalDataSizeSorted", sorter->stats().total_data_bytes);
+    }
+    bson_append_array_begin(&stages, "shards", -1, &shard_stats);
+    for (size_t i = 0; i < shards.size(); ++i) {
+      const query::ShardExecStats* s = stats_of(shards[i]);
+      bson_t entry;
+      std::string key = std::to_string(i);
+      bson_append_document_begin(&shard_stats, key.c_str(), -1, &entry);
+      BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
+      BSON_APPEND_BOOL(&entry, "executionSuccess", true);
+      AppendNumber(&entry, "nReturned", s ? s->n_returned : 0);
+      AppendNumber(&entry, "totalKeysExamined", keys_are_docs && s ? s->docs_examined : 0);
+      AppendNumber(&entry, "totalDocsExamined", s ? s->docs_examined : 0);
+      writer.Append(&entry, "executionStages", s, true);
+      bson_append_document_end(&shard_stats, &entry);
+    }
+    bson_append_array_end(&stages, &shard_stats);
+    bson_append_document_end(&stats, &stages);
+    if (verbosity == ExplainVerbosity::kAllPlansExecution) {
+      // One candidate plan: nothing else was run.
+      bson_t all;
+      bson_append_array_begin(&stats, "allPlansExecution", -1, &all);
+      bson_append_array_end(&stats, &all);
+    }
+    bson_append_document_end(out.mutable_get(), &stats);
+  }
+
+  // Which tables were read, in tigerdoc's own words.
+  bson_t sharding, read;
+  bson_append_document_begin(out.mutable_get(), "sharding", -1, &sharding);
+  if (coll) {
+    bson_t key_pattern;
+    bson_append_document_begin(&sharding, "shardKey", -1, &key_pattern);
+    BSON_APPEND_INT32(&key_pattern, coll->store->shard_key_field().c_str(), 1);
+    bson_append_document_end(&sharding, &key_pattern);
+    BSON_APPEND_INT32(&sharding, "numShards", coll->store->num_shards());
+  }
+  BSON_APPEND_BOOL(&sharding, "targeted", exec->targeted());
+  bson_append_array_begin(&sharding, "shardsRead", -1, &read);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    std::string key = std::to_string(i);
+    BSON_APPEND_UTF8(&read, key.c_str(), ShardName(shards[i]).c_str());
+  }
+  bson_append_array_end(&sharding, &read);
+  bson_append_document_end(out.mutable_get(), &sharding);
+  return out;
+}
+
+}  // namespace tigerdoc::engine

@@ -1,0 +1,62 @@
+#pragma once
+// Interrupt: why a running read must stop early, checked at yield points.
+//
+// MongoDB checks for interruption periodically while a plan runs (between
+// documents of a scan, while sorting, while merging). Two causes matter to
+// tigerdoc's reads:
+//   * the operation's deadline (maxTimeMS) passed:
+//       MaxTimeMSExpired (50) "operation exceeded time limit";
+//   * the cursor was killed (killCursors) while a getMore was using it:
+//       CursorKilled (237) "operation was interrupted".
+// An Interrupt is built by the caller (Engine) for one request and passed by
+// const reference down to the executor and sorter, which call Check() every
+// few documents; Check() costs one clock read.
+//
+// Thread-safety: Check() may run concurrently with another thread setting the
+// kill flag it points to (an atomic); the Interrupt itself belongs to one
+// request.
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+
+#include "engine/base/status.h"
+
+namespace tigerdoc::query {
+
+inline constexpr char kMaxTimeExpiredMessage[] = "operation exceeded time limit";
+inline constexpr char kInterruptedMessage[] = "operation was interrupted";
+
+class Interrupt {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  Interrupt() = default;  // never interrupted
+
+  static Interrupt WithDeadline(Clock::time_point deadline) {
+    Interrupt i;
+    i.deadline_ = deadline;
+    return i;
+  }
+
+  // `killed` must outlive this Interrupt; null means "cannot be killed".
+  void set_kill_flag(const std::atomic<bool>* killed) { killed_ = killed; }
+  void set_deadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
+  const std::optional<Clock::time_point>& deadline() const { return deadline_; }
+
+  Status Check() const {
+    if (killed_ != nullptr && killed_->load(std::memory_order_relaxed)) {
+      return Status(ErrorCode::kCursorKilled, kInterruptedMessage);
+    }
+    if (deadline_ && Clock::now() >= *deadline_) {
+      return Status(ErrorCode::kMaxTimeMSExpired, kMaxTimeExpiredMessage);
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::optional<Clock::time_point> deadline_;
+  const std::atomic<bool>* killed_ = nullptr;
+};
+
+}  // namespace tigerdoc::query

@@ -1,0 +1,108 @@
+// Cursor lifecycle against a server started with
+// --setParameter cursorTimeoutMillis=500: idle cursors are reaped (and
+// noCursorTimeout ones are not), a cursor kept busy lives on; killCursors
+// reports killed and not-found ids; getMore on another namespace's cursor.
+#include <chrono>
+#include <thread>
+
+#include "tests/e2e/e2e_test_base.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+using testutil::ArrayLength;
+using testutil::Integer;
+using testutil::Json;
+using testutil::String;
+
+class CursorLifecycleTest : public E2eTest {
+ protected:
+  static void SetUpTestSuite() {
+    ServerProcess::Options options;
+    options.extra_args = {"--setParameter", "cursorTimeoutMillis=500"};
+    server_ = std::make_unique<ServerProcess>(options);
+    Status st = server_->Start();
+    if (!st.ok()) {
+      server_.reset();
+      GTEST_FAIL() << "could not start the server: " << st.ToString();
+    }
+  }
+
+  void Fill(const std::string& coll, int n) {
+    std::string docs = "[";
+    for (int i = 0; i < n; ++i) docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(i) + "}";
+    InsertJson(coll, docs + "]");
+  }
+
+  int64_t OpenCursor(const std::string& coll, bool no_timeout = false) {
+    BsonDoc r = Run(R"({"find": ")" + coll + R"(", "batchSize": 1, "noCursorTimeout": )" +
+                    (no_timeout ? "true" : "false") + "}");
+    EXPECT_OK_REPLY(r);
+    int64_t id = Integer(r, "cursor.id").value_or(0);
+    EXPECT_NE(id, 0) << Json(r);
+    return id;
+  }
+
+  BsonDoc KillCursors(const std::string& coll, const std::vector<int64_t>& ids) {
+    BsonDoc cmd;
+    BSON_APPEND_UTF8(cmd.mutable_get(), "killCursors", coll.c_str());
+    bson_t array;
+    BSON_APPEND_ARRAY_BEGIN(cmd.mutable_get(), "cursors", &array);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      BSON_APPEND_INT64(&array, std::to_string(i).c_str(), ids[i]);
+    }
+    bson_append_array_end(cmd.mutable_get(), &array);
+    return Run(cmd);
+  }
+};
+
+TEST_F(CursorLifecycleTest, IdleCursorsAreReapedAfterCursorTimeoutMillis) {
+  Fill("c", 50);
+  int64_t idle = OpenCursor("c");
+  int64_t pinned_open = OpenCursor("c", /*no_timeout=*/true);
+  int64_t busy = OpenCursor("c");
+  // Keep `busy` in use: a getMore every 150 ms resets its idle time.
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1600);
+  while (std::chrono::steady_clock::now() < until) {
+    BsonDoc r = GetMore(busy, "c", 1);
+    ASSERT_OK_REPLY(r);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  }
+  BsonDoc gone = GetMore(idle, "c", 1);
+  EXPECT_ERROR_REPLY(gone, 43, "CursorNotFound");
+  EXPECT_EQ(String(gone, "errmsg"), "cursor id " + std::to_string(idle) + " not found");
+  EXPECT_OK_REPLY(GetMore(pinned_open, "c", 1));
+  EXPECT_OK_REPLY(GetMore(busy, "c", 1));
+}
+
+TEST_F(CursorLifecycleTest, KillCursorsReportsEachIdOnce) {
+  Fill("c", 10);
+  int64_t a = OpenCursor("c");
+  int64_t b = OpenCursor("c");
+  BsonDoc k = KillCursors("c", {a, 424242, b});
+  ASSERT_OK_REPLY(k);
+  EXPECT_EQ(ArrayLength(k, "cursorsKilled"), 2u) << Json(k);
+  EXPECT_EQ(Integer(k, "cursorsKilled.0"), a);
+  EXPECT_EQ(Integer(k, "cursorsKilled.1"), b);
+  EXPECT_EQ(ArrayLength(k, "cursorsNotFound"), 1u);
+  EXPECT_EQ(Integer(k, "cursorsNotFound.0"), 424242);
+  EXPECT_EQ(ArrayLength(k, "cursorsAlive"), 0u);
+  EXPECT_EQ(ArrayLength(k, "cursorsUnknown"), 0u);
+  EXPECT_ERROR_REPLY(GetMore(a, "c"), 43, "CursorNotFound");
+}
+
+TEST_F(CursorLifecycleTest, GetMoreOnAnotherNamespacesCursorIsUnauthorized) {
+  Fill("c", 10);
+  Fill("d", 10);
+  int64_t id = OpenCursor("c");
+  BsonDoc r = GetMore(id, "d");
+  EXPECT_ERROR_REPLY(r, 13, "Unauthorized");
+  EXPECT_EQ(String(r, "errmsg"), "Requested getMore on namespace '" + db_ +
+                                     ".d', but cursor belongs to a different namespace " + db_ + ".c")
+      << Json(r);
+  // The cursor is untouched by the refused getMore.
+  EXPECT_OK_REPLY(GetMore(id, "c"));
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e
