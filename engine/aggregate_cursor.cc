@@ -1,5 +1,6 @@
 #include "engine/aggregate_cursor.h"
 
+#include "engine/engine.h"
 #include "engine/ops.h"
 #include "engine/query/plan_executor.h"
 
@@ -95,6 +96,39 @@ Status AggregateCursor::FillBatch(storage::Session& session, int64_t max_docs, i
   }
   *exhausted = done_;
   return Status::OK();
+}
+
+}  // namespace tigerdoc::engine
+
+namespace tigerdoc::engine {
+
+StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
+  agg::ExpressionContext ctx;
+  ctx.now_millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  ctx.db = params.db;
+  ctx.allow_disk_use = params.allow_disk_use;
+  bson_iter_t it;
+  if (bson_iter_init(&it, params.let.get())) {
+    while (bson_iter_next(&it)) {
+      ctx.variables.emplace_back(bson_iter_key(&it), agg::Value(&it));
+    }
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor,
+                   AggregateCursor::Make(catalog_.get(), params.db, params.coll,
+                                         params.pipeline.get(), std::move(ctx),
+                                         std::move(params.input)));
+  CursorBatch batch;
+  batch.ns = params.coll.empty() ? params.db + ".$cmd.aggregate" : Namespace(params.db, params.coll);
+  bool exhausted = false;
+  int64_t first_batch = params.batch_size.value_or(101);
+  if (first_batch > 0) {
+    storage::Session session = storage_->NewSession();
+    RETURN_IF_ERROR(cursor->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
+  }
+  if (!exhausted) batch.cursor_id = cursors_->Register(batch.ns, std::move(cursor));
+  return batch;
 }
 
 }  // namespace tigerdoc::engine

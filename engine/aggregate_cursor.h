@@ -23,6 +23,7 @@
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/catalog/catalog.h"
+#include "engine/query/cursor_manager.h"
 #include "engine/storage/storage_engine.h"
 
 namespace tigerdoc::engine {
@@ -46,7 +47,7 @@ class EngineResolver : public agg::CollectionResolver {
   std::shared_ptr<SessionSlot> slot_;
 };
 
-class AggregateCursor {
+class AggregateCursor : public query::BatchSource {
  public:
   // `pipeline_array` has already had a leading $collStats removed when
   // `input` is given: the documents it produced then feed the pipeline.
@@ -57,7 +58,7 @@ class AggregateCursor {
   // Appends up to `max_docs` results (fewer once `max_bytes` is reached);
   // sets *exhausted when the pipeline has no more.
   Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
-                   std::vector<bson::BsonDoc>* out, bool* exhausted);
+                   std::vector<bson::BsonDoc>* out, bool* exhausted) override;
 
  private:
   AggregateCursor() = default;

@@ -155,7 +155,7 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
   query::Interrupt interrupt;
   interrupt.set_deadline(deadline);
   interrupt.set_kill_flag(&cursor->kill_pending);
-  cursor->executor->SetInterrupt(interrupt);
+  if (cursor->executor) cursor->executor->SetInterrupt(interrupt);
 
   CursorBatch batch;
   batch.ns = ns;
@@ -165,8 +165,13 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     storage::Session session = storage_->NewSession();
     // An error destroys the cursor (the Pin is dropped unreturned), as in
     // MongoDB.
-    RETURN_IF_ERROR(cursor->executor->FillBatch(session, max_docs, kMaxBatchBytes, &batch.docs,
-                                                &exhausted));
+    if (cursor->executor) {
+      RETURN_IF_ERROR(cursor->executor->FillBatch(session, max_docs, kMaxBatchBytes, &batch.docs,
+                                                  &exhausted));
+    } else {
+      RETURN_IF_ERROR(cursor->other_source->FillBatch(session, max_docs, kMaxBatchBytes,
+                                                      &batch.docs, &exhausted));
+    }
   }
   if (!exhausted) {
     cursor->leftover_time = Leftover(deadline);

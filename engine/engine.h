@@ -79,6 +79,8 @@ class Engine {
   StatusWith<CursorBatch> Find(const FindParams& params);
   StatusWith<CursorBatch> GetMore(const GetMoreParams& params);
   StatusWith<int64_t> Count(const CountParams& params);
+  // Runs an aggregation pipeline; results stream through a cursor.
+  StatusWith<CursorBatch> Aggregate(AggregateParams params);
   // The distinct values of `key` among matching documents, array values
   // unwound one level, each as {"": value}, in BSON order.
   StatusWith<std::vector<bson::BsonDoc>> Distinct(const DistinctParams& params);

@@ -4,6 +4,7 @@
 // (one level), missing fields contributing nothing, duplicates compared in
 // BSON order (so 1 and 1.0 are one value), results sorted in BSON order.
 
+#include <chrono>
 #include <set>
 #include <string>
 
@@ -55,6 +56,9 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   // collection does not exist; a missing collection reads as empty.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
+  if (params.max_time_ms > 0) {
+    spec.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(params.max_time_ms);
+  }
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
                                   catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec)));
   bson::FieldPath path(params.key);

@@ -138,6 +138,18 @@ struct DistinctParams {
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit (query::FindSpec::deadline)
 };
 
+struct AggregateParams {
+  std::string db;
+  std::string coll;           // empty for {aggregate: 1}
+  bson::BsonDoc pipeline;     // the stages array, as a document
+  std::optional<int64_t> batch_size;  // cursor.batchSize; default 101
+  bool allow_disk_use = false;
+  bson::BsonDoc let;          // user variables
+  // Documents that replace the collection as the pipeline's input (the
+  // output of a leading $collStats, which the engine computes itself).
+  std::optional<std::vector<bson::BsonDoc>> input;
+};
+
 enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution };
 
 }  // namespace tigerdoc::engine

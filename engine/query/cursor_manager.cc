@@ -42,6 +42,17 @@ int64_t CursorManager::Register(std::string ns, std::unique_ptr<PlanExecutor> ex
   cursor->executor = std::move(executor);
   cursor->no_timeout = no_timeout;
   cursor->leftover_time = leftover_time;
+  return Add(std::move(cursor));
+}
+
+int64_t CursorManager::Register(std::string ns, std::unique_ptr<BatchSource> source) {
+  auto cursor = std::make_unique<ClientCursor>();
+  cursor->ns = std::move(ns);
+  cursor->other_source = std::move(source);
+  return Add(std::move(cursor));
+}
+
+int64_t CursorManager::Add(std::unique_ptr<ClientCursor> cursor) {
   cursor->last_used = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mutex_);
   int64_t id = RandomCursorId();

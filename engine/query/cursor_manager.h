@@ -34,10 +34,20 @@
 
 namespace tigerdoc::query {
 
+// Any other producer of cursor batches (an aggregation pipeline).
+class BatchSource {
+ public:
+  virtual ~BatchSource() = default;
+  virtual Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
+                           std::vector<bson::BsonDoc>* out, bool* exhausted) = 0;
+};
+
 struct ClientCursor {
   int64_t id = 0;
   std::string ns;
+  // Exactly one of these produces the batches.
   std::unique_ptr<PlanExecutor> executor;
+  std::unique_ptr<BatchSource> other_source;
   bool no_timeout = false;
   std::chrono::steady_clock::time_point last_used;
   // Time left of the find's maxTimeMS; nullopt when it had none.
@@ -79,6 +89,7 @@ class CursorManager {
   // Registers a cursor and returns its new id (random, non-zero, positive).
   int64_t Register(std::string ns, std::unique_ptr<PlanExecutor> executor, bool no_timeout,
                    std::optional<std::chrono::steady_clock::duration> leftover_time = std::nullopt);
+  int64_t Register(std::string ns, std::unique_ptr<BatchSource> source);
 
   // Pins the cursor for one getMore. CursorNotFound (43, "cursor id N not
   // found") when the id is unknown; CursorInUse (143) when another request
@@ -97,6 +108,7 @@ class CursorManager {
 
  private:
   void CheckIn(std::unique_ptr<ClientCursor> cursor);
+  int64_t Add(std::unique_ptr<ClientCursor> cursor);
   void Unpin(int64_t id);
 
   mutable std::mutex mutex_;

@@ -384,51 +384,90 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
   return out;
 }
 
-// aggregate: only a pipeline of one $collStats stage is served today (what
-// mongosh's db.c.stats() sends); other stages arrive with the aggregation
-// framework and are refused clearly until then.
-StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
-  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(ctx.body(), ctx.name, "pipeline"));
-  if (!pipeline) {
-    return Status(ErrorCode::kLocation40414,
-                  "BSON field 'aggregate.pipeline' is missing but a required field");
+// The document a $collStats stage produces for one collection.
+StatusWith<bson::BsonDoc> CollStatsStageDocument(CommandContext& ctx, const std::string& ns) {
+  auto entry = ctx.engine->catalog().Lookup(ns);
+  if (!entry) {
+    return Status(ErrorCode::kNamespaceNotFound,
+                  "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [" +
+                      ns + "] not found.");
   }
-  std::string ns = ctx.db() + "." + coll;
-  std::vector<bson::BsonDoc> results;
+  bson::BsonDoc doc;
+  BSON_APPEND_UTF8(doc.mutable_get(), "ns", ns.c_str());
+  BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
+  BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime",
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count());
+  bson::BsonDoc storage_stats = CollStatsDocument(*entry, 1);
+  BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
+  return doc;
+}
+
+// aggregate: the pipeline runs in engine/agg over a scan of the collection
+// (its leading $match pushed down for shard targeting); a leading
+// $collStats is computed here from the catalog and feeds the rest.
+StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
+  const bson_t* body = ctx.body();
+  RETURN_IF_ERROR(CheckFields(body, ctx.name, {"pipeline", "cursor", "explain", "allowDiskUse",
+                                               "hint", "let", "collation", "bypassDocumentValidation"}));
+  bson_iter_t first;
+  bson_iter_init(&first, body);
+  bson_iter_next(&first);
+  engine::AggregateParams params;
+  params.db = ctx.db();
+  if (BSON_ITER_HOLDS_UTF8(&first)) {
+    params.coll = bson_iter_utf8(&first, nullptr);
+  } else if (!(BSON_ITER_HOLDS_NUMBER(&first) && bson_iter_as_int64(&first) == 1)) {
+    return Status(ErrorCode::kFailedToParse,
+                  "Invalid command format: the 'aggregate' field must specify a collection name or 1");
+  }
+  for (const char* unsupported : {"explain", "collation"}) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, body, unsupported) && bson_iter_as_bool(&it)) {
+      return Status(ErrorCode::kNotImplemented,
+                    std::string("aggregate option '") + unsupported + "' is not supported by tigerdoc yet");
+    }
+  }
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(body, ctx.name, "pipeline"));
+  if (!pipeline) {
+    return Status(ErrorCode::kLocation40414, "BSON field 'aggregate.pipeline' is missing but a required field");
+  }
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> cursor, GetObject(body, ctx.name, "cursor"));
+  bson_iter_t explain_it;
+  if (!cursor && !bson_iter_init_find(&explain_it, body, "explain")) {
+    return Status(ErrorCode::kFailedToParse,
+                  "The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  if (cursor) {
+    ASSIGN_OR_RETURN(params.batch_size, GetNonNegative(cursor->get(), "aggregate.cursor", "batchSize"));
+  }
+  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, ctx.name, "allowDiskUse"));
+  params.allow_disk_use = allow_disk_use.value_or(false);
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, ctx.name, "let"));
+  if (let) params.let = std::move(*let);
+
+  // A leading $collStats needs the catalog: compute it here, run the rest.
+  bson::BsonDoc rest;
   bson_iter_t stage;
   bson_iter_init(&stage, pipeline->get());
-  int stages = 0;
+  uint32_t index = 0;
+  bool first_stage = true;
   while (bson_iter_next(&stage)) {
-    ++stages;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&stage)) {
-      return Status(ErrorCode::kTypeMismatch, "Each element of the 'pipeline' array must be an object");
-    }
     bson_iter_t op;
-    bson_iter_recurse(&stage, &op);
-    if (!bson_iter_next(&op)) {
-      return Status(ErrorCode::kLocation40323, "A pipeline stage specification object must contain exactly one field.");
+    if (first_stage && BSON_ITER_HOLDS_DOCUMENT(&stage) && bson_iter_recurse(&stage, &op) &&
+        bson_iter_next(&op) && std::string_view(bson_iter_key(&op)) == "$collStats") {
+      ASSIGN_OR_RETURN(bson::BsonDoc stats, CollStatsStageDocument(ctx, ctx.db() + "." + params.coll));
+      params.input.emplace();
+      params.input->push_back(std::move(stats));
+    } else {
+      std::string key = std::to_string(index++);
+      bson_append_iter(rest.mutable_get(), key.c_str(), -1, &stage);
     }
-    std::string_view name = bson_iter_key(&op);
-    if (name != "$collStats" || stages != 1) {
-      return Status(ErrorCode::kNotImplemented,
-                    "aggregation stage '" + std::string(name) + "' is not supported by tigerdoc yet");
-    }
-    auto entry = ctx.engine->catalog().Lookup(ns);
-    if (!entry) {
-      return Status(ErrorCode::kNamespaceNotFound, "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [" + ns + "] not found.");
-    }
-    bson::BsonDoc doc;
-    BSON_APPEND_UTF8(doc.mutable_get(), "ns", ns.c_str());
-    BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
-    BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime",
-                          std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::system_clock::now().time_since_epoch()).count());
-    bson::BsonDoc storage_stats = CollStatsDocument(*entry, 1);
-    BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
-    results.push_back(std::move(doc));
+    first_stage = false;
   }
-  return CursorFields("firstBatch", 0, ns, results);
+  params.pipeline = std::move(rest);
+  ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->Aggregate(std::move(params)));
+  return CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
 }
 
 }  // namespace tigerdoc::wire
