@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/bson/type_name.h"
 #include "engine/bson/field_path.h"
 #include "engine/bson/shell_string.h"
 #include "engine/query/matcher/element.h"
@@ -242,11 +243,11 @@ Status ParseFindSlice(ParseContext* ctx, const bson_iter_t* operand, const std::
     if (count != 2) return Error(31272, "$slice array argument should be of form [skip, limit]");
     if (!IsNumber(&skip)) {
       return Error(31257, std::string("$slice expects the skip argument to be a number, got ") +
-                              BsonTypeName(bson_iter_type(&skip)));
+                              bson::TypeName(bson_iter_type(&skip)));
     }
     if (!IsNumber(&limit)) {
       return Error(31258, std::string("$slice expects the limit argument to be a number, got ") +
-                              BsonTypeName(bson_iter_type(&limit)));
+                              bson::TypeName(bson_iter_type(&limit)));
     }
     if (NumberInt(&limit) <= 0) {
       return Error(31259, "$slice limit must be positive, got " + std::to_string(NumberInt(&limit)));
@@ -301,7 +302,7 @@ Status ParseElemMatch(ParseContext* ctx, const bson_iter_t* operand, const std::
                       const std::string& full_path, Node* parent) {
   if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
     return Error(31274, std::string("elemMatch: Invalid argument, object required, but got ") +
-                            BsonTypeName(bson_iter_type(operand)));
+                            bson::TypeName(bson_iter_type(operand)));
   }
   if (ctx->has_positional) return Error(31255, "Cannot specify positional operator and $elemMatch.");
   if (parent != ctx->root || bson::FieldPath(name).size() != 1) {

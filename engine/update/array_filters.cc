@@ -1,3 +1,4 @@
+#include "engine/bson/type_name.h"
 #include "engine/update/array_filters.h"
 
 #include <optional>
@@ -61,7 +62,7 @@ StatusWith<ArrayFilters> ArrayFilters::Parse(const bson_t* filters) {
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
       return Status(ErrorCode::kTypeMismatch,
                     std::string("Each array filter must be an object, found type ") +
-                        query::BsonTypeName(bson_iter_type(&it)));
+                        bson::TypeName(bson_iter_type(&it)));
     }
     bson_t filter;
     bson::OpenSubdocument(&it, &filter);

@@ -1,3 +1,4 @@
+#include "engine/bson/type_name.h"
 #include "engine/update/array_modifier_nodes.h"
 
 #include <algorithm>
@@ -86,7 +87,7 @@ StatusWith<ModifyOutcome> PushNode::Apply(const std::string& path, const std::st
   if (existing != nullptr && existing->kind() != MutableValue::Kind::kArray) {
     return Status(ErrorCode::kBadValue,
                   "The field '" + path + "' must be an array but is of type " +
-                      query::BsonTypeName(existing->type()) + " in document {" +
+                      bson::TypeName(existing->type()) + " in document {" +
                       (ctx.id_element.empty() ? std::string("no id") : ctx.id_element) + "}");
   }
   MutableValue array = existing != nullptr ? *existing : MutableValue::EmptyArray();
@@ -144,7 +145,7 @@ StatusWith<ModifyOutcome> AddToSetNode::Apply(const std::string&, const std::str
   if (existing->kind() != MutableValue::Kind::kArray) {
     return Status(ErrorCode::kBadValue,
                   "Cannot apply $addToSet to non-array field. Field named '" + field_name +
-                      "' has non-array type " + query::BsonTypeName(existing->type()));
+                      "' has non-array type " + bson::TypeName(existing->type()));
   }
   MutableValue array = *existing;
   bool added = false;
@@ -164,7 +165,7 @@ StatusWith<ModifyOutcome> PopNode::Apply(const std::string& path, const std::str
   if (existing->kind() != MutableValue::Kind::kArray) {
     return Status(ErrorCode::kTypeMismatch, "Path '" + path +
                                                 "' contains an element of non-array type '" +
-                                                query::BsonTypeName(existing->type()) + "'");
+                                                bson::TypeName(existing->type()) + "'");
   }
   if (existing->fields().empty()) return Noop();
   MutableValue array = *existing;

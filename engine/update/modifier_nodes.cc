@@ -1,3 +1,4 @@
+#include "engine/bson/type_name.h"
 #include "engine/update/modifier_nodes.h"
 
 #include <chrono>
@@ -54,7 +55,7 @@ StatusWith<ModifyOutcome> ArithmeticNode::Apply(const std::string&, const std::s
                   std::string("Cannot apply ") + op_name +
                       " to a value of non-numeric type. " + ctx.id_string + " has the field '" +
                       field_name + "' of non-numeric type " +
-                      query::BsonTypeName(existing->type()));
+                      bson::TypeName(existing->type()));
   }
   auto result = ApplyArithmetic(op_, existing->scalar(), operand_.get());
   if (!result) {
@@ -114,7 +115,7 @@ StatusWith<ModifyOutcome> BitNode::Apply(const std::string&, const std::string& 
                     "Cannot apply $bit to a value of non-integral type." +
                         (ctx.id_element.empty() ? std::string("EOO") : ctx.id_element) +
                         " has the field " + field_name + " of non-integer type " +
-                        query::BsonTypeName(type));
+                        bson::TypeName(type));
     }
     wide = type == BSON_TYPE_INT64;
     value = wide ? existing->scalar()->value.v_int64 : existing->scalar()->value.v_int32;

@@ -1,3 +1,4 @@
+#include "engine/bson/type_name.h"
 #include "engine/update/modifier_table.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ std::string ElementText(const bson::FieldPath& path, const bson_iter_t* argument
   return ElementText(path.dotted(), argument);
 }
 
-const char* TypeName(const bson_iter_t* it) { return query::BsonTypeName(bson_iter_type(it)); }
+const char* TypeName(const bson_iter_t* it) { return bson::TypeName(bson_iter_type(it)); }
 
 bool IsNumber(const bson_iter_t* it) {
   return BSON_ITER_HOLDS_INT32(it) || BSON_ITER_HOLDS_INT64(it) || BSON_ITER_HOLDS_DOUBLE(it) ||

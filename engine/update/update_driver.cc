@@ -1,3 +1,4 @@
+#include "engine/bson/type_name.h"
 #include "engine/update/update_driver.h"
 
 #include <cstring>
@@ -105,7 +106,7 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update, const bson_t*
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
       return Status(ErrorCode::kFailedToParse,
                     std::string("Modifiers operate on fields but we found type ") +
-                        query::BsonTypeName(bson_iter_type(&it)) +
+                        bson::TypeName(bson_iter_type(&it)) +
                         " instead. For example: {$mod: {<field>: ...}} not {" + op + ": " +
                         bson::ToShellString(&it) + "}");
     }

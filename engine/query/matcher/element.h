@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/base/status.h"
+#include "engine/bson/type_name.h"
 #include "engine/query/matcher/match_expression.h"
 
 namespace tigerdoc::query {
@@ -41,8 +42,5 @@ class TypeExpression : public PathMatchExpression {
   bool all_numbers_;
 };
 
-// MongoDB's name of a BSON type ("double", "string", "objectId", ...), as
-// in error messages.
-const char* BsonTypeName(bson_type_t type);
 
 }  // namespace tigerdoc::query
