@@ -6,6 +6,8 @@
 #include <decimal/decimal>
 #include <limits>
 
+#include "engine/bson/decimal.h"
+
 #include "engine/bson/compare.h"
 #include "engine/bson/exact_number.h"
 
@@ -14,20 +16,10 @@ namespace {
 
 using std::decimal::decimal128;
 
-decimal128 FromBson(const bson_decimal128_t& raw) {
-  decimal128 d;
-  static_assert(sizeof(d) == sizeof(raw));
-  std::memcpy(static_cast<void*>(&d), &raw, sizeof(raw));
-  return d;
-}
+using bson::DecimalFromBson;
+using bson::DecimalToBson;
 
-bson_decimal128_t ToBson(const decimal128& d) {
-  bson_decimal128_t raw;
-  std::memcpy(&raw, static_cast<const void*>(&d), sizeof(raw));
-  return raw;
-}
-
-decimal128 AsDec(const Value& v) { return FromBson(v.AsDecimal()); }
+decimal128 AsDec(const Value& v) { return DecimalFromBson(v.AsDecimal()); }
 
 int64_t AsLong(const Value& v) {
   return v.type() == BSON_TYPE_INT32 ? v.get()->value.v_int32 : v.get()->value.v_int64;
@@ -61,7 +53,7 @@ Value Apply(Op op, const Value& a, const Value& b) {
   switch (t) {
     case NumType::kDecimal: {
       decimal128 x = AsDec(a), y = AsDec(b);
-      return Value::Decimal(ToBson(op == Op::kAdd ? x + y : op == Op::kSub ? x - y : x * y));
+      return Value::Decimal(DecimalToBson(op == Op::kAdd ? x + y : op == Op::kSub ? x - y : x * y));
     }
     case NumType::kDouble: {
       double x = a.AsDouble(), y = b.AsDouble();
@@ -136,7 +128,7 @@ Value NumMultiply(const Value& a, const Value& b) { return Apply(Op::kMul, a, b)
 
 Value NumDivide(const Value& a, const Value& b) {
   if (Widest(a, b) == NumType::kDecimal) {
-    return Value::Decimal(ToBson(AsDec(a) / AsDec(b)));
+    return Value::Decimal(DecimalToBson(AsDec(a) / AsDec(b)));
   }
   return Value::Double(a.AsDouble() / b.AsDouble());
 }
@@ -148,8 +140,8 @@ Value NumMod(const Value& a, const Value& b) {
       // x - y * trunc(x / y), truncation through the exact digit form.
       decimal128 x = AsDec(a), y = AsDec(b);
       decimal128 q = x / y;
-      Value qv = RoundNumber(Value::Decimal(ToBson(q)), 0, RoundMode::kTrunc);
-      return Value::Decimal(ToBson(x - y * FromBson(qv.get()->value.v_decimal128)));
+      Value qv = RoundNumber(Value::Decimal(DecimalToBson(q)), 0, RoundMode::kTrunc);
+      return Value::Decimal(DecimalToBson(x - y * DecimalFromBson(qv.get()->value.v_decimal128)));
     }
     case NumType::kDouble: return Value::Double(std::fmod(a.AsDouble(), b.AsDouble()));
     default: {

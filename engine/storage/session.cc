@@ -134,21 +134,19 @@ WT_CURSOR* Session::CachedCursor(std::string_view table, bool overwrite, Status*
 }
 
 Status Session::Insert(std::string_view table, std::string_view key, std::string_view value) {
-  Status status;
-  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/false, &status);
-  if (cursor == nullptr) return status;
-  WT_ITEM k = Item(key), v = Item(value);
-  cursor->set_key(cursor, &k);
-  cursor->set_value(cursor, &v);
-  int ret = cursor->insert(cursor);
-  cursor->reset(cursor);
-  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
-  return WtToStatus(ret, "insert into " + std::string(table));
+  return Write(table, key, value, /*overwrite=*/false);
 }
 
 Status Session::Put(std::string_view table, std::string_view key, std::string_view value) {
+  return Write(table, key, value, /*overwrite=*/true);
+}
+
+// Insert (an existing key is DuplicateKey) or Put (overwrite); outside a
+// transaction the write is auto-committed, so it is journaled before return.
+Status Session::Write(std::string_view table, std::string_view key, std::string_view value,
+                      bool overwrite) {
   Status status;
-  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/true, &status);
+  WT_CURSOR* cursor = CachedCursor(table, overwrite, &status);
   if (cursor == nullptr) return status;
   WT_ITEM k = Item(key), v = Item(value);
   cursor->set_key(cursor, &k);
@@ -156,7 +154,7 @@ Status Session::Put(std::string_view table, std::string_view key, std::string_vi
   int ret = cursor->insert(cursor);
   cursor->reset(cursor);
   if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
-  return WtToStatus(ret, "put into " + std::string(table));
+  return WtToStatus(ret, (overwrite ? "put into " : "insert into ") + std::string(table));
 }
 
 Status Session::Remove(std::string_view table, std::string_view key) {

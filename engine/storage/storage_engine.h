@@ -149,6 +149,8 @@ class Session {
 
  private:
   // A cached point cursor; `overwrite` selects Put semantics.
+  Status Write(std::string_view table, std::string_view key, std::string_view value,
+               bool overwrite);
   __wt_cursor* CachedCursor(std::string_view table, bool overwrite, Status* status);
   StorageEngine* engine_;
   __wt_session* session_;

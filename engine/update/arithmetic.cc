@@ -5,26 +5,15 @@
 #include <decimal/decimal>
 #include <limits>
 
+#include "engine/bson/decimal.h"
+
 namespace tigerdoc::update {
 namespace {
 
 using std::decimal::decimal128;
 
-// libbson's bson_decimal128_t and GCC's decimal128 share the IEEE 754-2008
-// BID encoding (low word first on little-endian targets), so the bytes can
-// be reinterpreted; GCC's libgcc then does the decimal arithmetic.
-decimal128 FromBson(const bson_decimal128_t& raw) {
-  decimal128 d;
-  static_assert(sizeof(d) == sizeof(raw));
-  std::memcpy(static_cast<void*>(&d), &raw, sizeof(raw));
-  return d;
-}
-
-bson_decimal128_t ToBson(const decimal128& d) {
-  bson_decimal128_t raw;
-  std::memcpy(&raw, static_cast<const void*>(&d), sizeof(raw));
-  return raw;
-}
+using bson::DecimalFromBson;
+using bson::DecimalToBson;
 
 decimal128 ToDecimal(const bson_value_t* v) {
   switch (v->value_type) {
@@ -42,9 +31,9 @@ decimal128 ToDecimal(const bson_value_t* v) {
         double d = v->value.v_double;
         bson_decimal128_from_string(d != d ? "NaN" : (d > 0 ? "Infinity" : "-Infinity"), &raw);
       }
-      return FromBson(raw);
+      return DecimalFromBson(raw);
     }
-    default: return FromBson(v->value.v_decimal128);
+    default: return DecimalFromBson(v->value.v_decimal128);
   }
 }
 
@@ -77,7 +66,7 @@ std::optional<query::OwnedValue> ApplyArithmetic(ArithmeticOp op, const bson_val
   if (lt == BSON_TYPE_DECIMAL128 || rt == BSON_TYPE_DECIMAL128) {
     decimal128 a = ToDecimal(lhs), b = ToDecimal(rhs);
     out.value_type = BSON_TYPE_DECIMAL128;
-    out.value.v_decimal128 = ToBson(op == ArithmeticOp::kAdd ? a + b : a * b);
+    out.value.v_decimal128 = DecimalToBson(op == ArithmeticOp::kAdd ? a + b : a * b);
     return Make(out);
   }
   if (lt == BSON_TYPE_DOUBLE || rt == BSON_TYPE_DOUBLE) {
