@@ -1,5 +1,7 @@
 #include "bench/load_runner.h"
 
+#include "bench/latency_summary.h"
+
 #include <algorithm>
 #include <memory>
 #include <random>
@@ -83,18 +85,12 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
   std::vector<uint32_t> all;
   for (const auto& l : latencies_ns) all.insert(all.end(), l.begin(), l.end());
   for (int64_t e : errors) result.errors += e;
-  result.ops = static_cast<int64_t>(all.size());
-  result.seconds = std::chrono::duration<double>(end - start).count();
-  result.ops_per_sec = result.seconds > 0 ? result.ops / result.seconds : 0;
-  if (!all.empty()) {
-    auto percentile = [&](double p) {
-      size_t i = std::min(all.size() - 1, static_cast<size_t>(p * static_cast<double>(all.size())));
-      std::nth_element(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(i), all.end());
-      return all[i] / 1000.0;
-    };
-    result.p50_us = percentile(0.50);
-    result.p99_us = percentile(0.99);
-  }
+  LatencySummary summary = Summarize(all, std::chrono::duration<double>(end - start).count());
+  result.ops = summary.ops;
+  result.seconds = summary.seconds;
+  result.ops_per_sec = summary.ops_per_sec;
+  result.p50_us = summary.p50_us;
+  result.p99_us = summary.p99_us;
   return result;
 }
 

@@ -1,5 +1,7 @@
 #include "bench/server_backend.h"
 
+#include "bench/mongo_connect.h"
+
 #include <mongoc/mongoc.h>
 
 #include <mutex>
@@ -7,35 +9,6 @@
 
 namespace tigerdoc::bench {
 namespace {
-
-void InitMongocOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mongoc_init();
-    std::atexit(mongoc_cleanup);
-  });
-}
-
-StatusWith<mongoc_client_t*> Connect(const std::string& uri) {
-  InitMongocOnce();
-  bson_error_t error;
-  mongoc_uri_t* parsed = mongoc_uri_new_with_error(uri.c_str(), &error);
-  if (parsed == nullptr) return Status(ErrorCode::kBadValue, "bad --uri: " + std::string(error.message));
-  mongoc_client_t* client = mongoc_client_new_from_uri(parsed);
-  mongoc_uri_destroy(parsed);
-  if (client == nullptr) return Status(ErrorCode::kBadValue, "cannot create a client for " + uri);
-  mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2);
-  // Fail now, not in the middle of a measurement, when nobody is there.
-  bson_t ping = BSON_INITIALIZER;
-  BSON_APPEND_INT32(&ping, "ping", 1);
-  bool ok = mongoc_client_command_simple(client, "admin", &ping, nullptr, nullptr, &error);
-  bson_destroy(&ping);
-  if (!ok) {
-    mongoc_client_destroy(client);
-    return Status(ErrorCode::kHostUnreachable, "ping " + uri + ": " + error.message);
-  }
-  return client;
-}
 
 class ServerWorker : public Worker {
  public:
@@ -98,7 +71,7 @@ ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll)
     : uri_(std::move(uri)), db_(std::move(db)), coll_(std::move(coll)) {}
 
 Status ServerBackend::Reset(int64_t count) {
-  ASSIGN_OR_RETURN(mongoc_client_t* client, Connect(uri_));
+  ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));
   mongoc_collection_t* coll = mongoc_client_get_collection(client, db_.c_str(), coll_.c_str());
   bson_error_t error;
   // Dropping a missing collection fails on MongoDB < 7.0: not an error here.
@@ -123,7 +96,7 @@ Status ServerBackend::Reset(int64_t count) {
 }
 
 StatusWith<std::unique_ptr<Worker>> ServerBackend::NewWorker() {
-  ASSIGN_OR_RETURN(mongoc_client_t* client, Connect(uri_));
+  ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));
   return std::unique_ptr<Worker>(new ServerWorker(client, db_, coll_));
 }
 
