@@ -1,5 +1,7 @@
 #include "engine/aggregate_cursor.h"
 
+#include "engine/agg/query_expressions.h"
+#include "engine/command_expressions.h"
 #include "engine/engine.h"
 #include "engine/ops.h"
 #include "engine/query/plan_executor.h"
@@ -38,9 +40,11 @@ class ScanSource : public agg::DocumentSource {
 StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(catalog::Catalog* catalog,
                                                           std::string_view db, std::string_view coll,
                                                           const bson_t* filter,
-                                                          std::shared_ptr<SessionSlot> slot) {
+                                                          std::shared_ptr<SessionSlot> slot,
+                                                          std::shared_ptr<const query::ExpressionParser> expressions = nullptr) {
   query::FindSpec spec;
   if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
+  spec.expressions = std::move(expressions);
   ASSIGN_OR_RETURN(auto exec,
                    query::PlanExecutor::Make(catalog->Lookup(Namespace(db, coll)), std::move(spec)));
   return std::unique_ptr<agg::DocumentSource>(new ScanSource(std::move(exec), std::move(slot)));
@@ -70,8 +74,11 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
   } else if (!coll.empty()) {
     // The leading $match goes down to the scan (shard targeting); the
     // $match stage still runs, so this only narrows what is read.
+    // The pushed-down filter may hold an $expr reading the pipeline's
+    // variables.
     ASSIGN_OR_RETURN(source, OpenScan(catalog, db, coll, cursor->pipeline_->leading_match(),
-                                      cursor->slot_));
+                                      cursor->slot_,
+                                      agg::MakeQueryExpressionParser(cursor->pipeline_->context())));
   }
   ASSIGN_OR_RETURN(cursor->stage_, cursor->pipeline_->Run(std::move(source)));
   return cursor;
@@ -102,33 +109,60 @@ Status AggregateCursor::FillBatch(storage::Session& session, int64_t max_docs, i
 
 namespace tigerdoc::engine {
 
-StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
-  agg::ExpressionContext ctx;
-  ctx.now_millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  ctx.db = params.db;
-  ctx.allow_disk_use = params.allow_disk_use;
-  bson_iter_t it;
-  if (bson_iter_init(&it, params.let.get())) {
-    while (bson_iter_next(&it)) {
-      ctx.variables.emplace_back(bson_iter_key(&it), agg::Value(&it));
+StatusWith<std::unique_ptr<AggregateCursor>> Engine::OpenAggregate(AggregateParams params,
+                                                                   std::string* ns) {
+  *ns = params.coll.empty() ? params.db + ".$cmd.aggregate" : Namespace(params.db, params.coll);
+  if (!params.coll.empty() && catalog_->LookupView(*ns) != nullptr) {
+    // The view's pipeline runs first, over the collection under it; the
+    // cursor keeps the view's namespace.
+    ASSIGN_OR_RETURN(ResolvedView resolved, ResolveView(params.db, params.coll));
+    bson::BsonDoc stages;
+    uint32_t index = 0;
+    for (const bson_t* part : {resolved.pipeline.get(), params.pipeline.get()}) {
+      bson_iter_t it;
+      bson_iter_init(&it, part);
+      while (bson_iter_next(&it)) {
+        std::string key = std::to_string(index++);
+        bson_append_iter(stages.mutable_get(), key.c_str(), -1, &it);
+      }
     }
+    params.coll = resolved.coll;
+    params.pipeline = std::move(stages);
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor,
-                   AggregateCursor::Make(catalog_.get(), params.db, params.coll,
-                                         params.pipeline.get(), std::move(ctx),
-                                         std::move(params.input)));
+  // `let` values are expressions, evaluated once ($$NOW included).
+  ASSIGN_OR_RETURN(CommandExpressions expressions,
+                   CommandExpressions::Make(params.db, params.let.get()));
+  agg::ExpressionContext ctx = std::move(expressions.ctx);
+  ctx.allow_disk_use = params.allow_disk_use;
+  return AggregateCursor::Make(catalog_.get(), params.db, params.coll, params.pipeline.get(),
+                               std::move(ctx), std::move(params.input));
+}
+
+StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
   CursorBatch batch;
-  batch.ns = params.coll.empty() ? params.db + ".$cmd.aggregate" : Namespace(params.db, params.coll);
+  const std::optional<int64_t> batch_size = params.batch_size;
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor,
+                   OpenAggregate(std::move(params), &batch.ns));
   bool exhausted = false;
-  int64_t first_batch = params.batch_size.value_or(101);
+  int64_t first_batch = batch_size.value_or(101);
   if (first_batch > 0) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(cursor->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
   if (!exhausted) batch.cursor_id = cursors_->Register(batch.ns, std::move(cursor));
   return batch;
+}
+
+StatusWith<std::vector<bson::BsonDoc>> Engine::AggregateAll(AggregateParams params) {
+  std::string ns;
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor, OpenAggregate(std::move(params), &ns));
+  std::vector<bson::BsonDoc> docs;
+  storage::Session session = storage_->NewSession();
+  bool exhausted = false;
+  while (!exhausted) {
+    RETURN_IF_ERROR(cursor->FillBatch(session, INT64_MAX, kMaxBatchBytes, &docs, &exhausted));
+  }
+  return docs;
 }
 
 }  // namespace tigerdoc::engine

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <string>
 
+#include "engine/agg/query_expressions.h"
+#include "engine/command_expressions.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/plan_executor.h"
 
@@ -17,6 +19,9 @@ constexpr int64_t kDefaultFirstBatch = 101;
 StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   std::unique_ptr<Engine> engine(new Engine());
   engine->options_ = options;
+  // $expr and computed projection fields of filters parsed without a
+  // command's context (listCollections, upsert seeds, ...).
+  agg::InstallDefaultQueryExpressionParser();
   ASSIGN_OR_RETURN(engine->storage_, storage::StorageEngine::Open(options.storage));
   ASSIGN_OR_RETURN(engine->catalog_, catalog::Catalog::Open(engine->storage_.get()));
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
@@ -85,8 +90,11 @@ std::optional<Clock::duration> Leftover(const std::optional<Clock::time_point>& 
 
 }  // namespace
 
-query::FindSpec Engine::SpecFor(const FindParams& params) const {
+StatusWith<query::FindSpec> Engine::SpecFor(const FindParams& params) const {
+  ASSIGN_OR_RETURN(CommandExpressions expressions,
+                   CommandExpressions::Make(params.db, params.let.get()));
   query::FindSpec spec;
+  spec.expressions = std::move(expressions.parser);
   spec.filter = params.filter.Copy();
   spec.projection = params.projection.Copy();
   spec.sort = params.sort.Copy();
@@ -111,8 +119,9 @@ query::FindSpec Engine::SpecFor(const FindParams& params) const {
 StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   const Clock::time_point started = Clock::now();
   std::string ns = Namespace(params.db, params.coll);
+  if (catalog_->LookupView(ns) != nullptr) return FindOnView(params);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
-  query::FindSpec spec = SpecFor(params);
+  ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
   if (params.tailable && coll) {
@@ -183,6 +192,9 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
 
 StatusWith<int64_t> Engine::Count(const CountParams& params) {
   const Clock::time_point started = Clock::now();
+  if (catalog_->LookupView(Namespace(params.db, params.coll)) != nullptr) {
+    return CountOnView(params);
+  }
   std::shared_ptr<catalog::CollectionEntry> coll =
       catalog_->Lookup(Namespace(params.db, params.coll));
   // Parse first: a bad filter is an error even on a missing collection.

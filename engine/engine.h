@@ -27,8 +27,13 @@
 namespace tigerdoc::update {
 class UpdateDriver;
 }
+namespace tigerdoc::query {
+class Matcher;
+}
 
 namespace tigerdoc::engine {
+
+class AggregateCursor;
 
 struct EngineOptions {
   storage::StorageOptions storage;
@@ -56,6 +61,17 @@ class Engine {
   Status CreateCollection(const CreateParams& params);
   Status DropCollection(std::string_view db, std::string_view name);
   Status DropDatabase(std::string_view db);
+  // Views (engine_views.cc). CreateView validates the pipeline as
+  // aggregate would parse it, then the catalog's checks (name taken,
+  // cycles, depth). Reads of a view (Find, Count, Distinct, Aggregate) run
+  // the view's pipeline, views on views resolved innermost first.
+  Status CreateView(const CreateViewParams& params);
+  // collMod {viewOn, pipeline} of an existing view.
+  Status ModifyView(const CreateViewParams& params);
+  // CommandNotSupportedOnView (166) "Namespace db.v is a view, not a
+  // collection" when db.coll is a view: what writes and index commands
+  // answer.
+  Status RefuseView(std::string_view db, std::string_view coll) const;
 
   // Writes. The command layer turns per-statement errors into writeErrors.
   // InsertMany inserts a batch: groups of documents share one transaction (one journal
@@ -95,11 +111,32 @@ class Engine {
   // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
   // temporary directory for an in-memory engine).
   std::string SortSpillDirectory() const;
-  // The executor spec of a find (engine.cc); explain uses it too.
-  query::FindSpec SpecFor(const FindParams& params) const;
+  // The executor spec of a find (engine.cc); explain uses it too. Errors:
+  // its `let` variables'.
+  StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;
   StatusWith<bson::BsonDoc> UpsertInsert(storage::Session& session, std::string_view db,
-                                         std::string_view coll_name, const bson_t* query,
+                                         std::string_view coll_name, const query::Matcher& query,
                                          const update::UpdateDriver& driver);
+
+  // A view resolved to the collection under it and the pipeline of every
+  // view on the way (innermost first), as an array document.
+  struct ResolvedView {
+    std::string coll;
+    bson::BsonDoc pipeline;
+  };
+  StatusWith<ResolvedView> ResolveView(std::string_view db, std::string_view view) const;
+  // find / count / distinct on a view, run as the aggregation MongoDB
+  // turns them into.
+  StatusWith<CursorBatch> FindOnView(const FindParams& params);
+  StatusWith<int64_t> CountOnView(const CountParams& params);
+  StatusWith<std::vector<bson::BsonDoc>> DocumentsOfView(std::string_view db, std::string_view view,
+                                                         const bson_t* filter);
+  // Runs an aggregation to its end.
+  StatusWith<std::vector<bson::BsonDoc>> AggregateAll(AggregateParams params);
+  // The cursor of an aggregation (a view's pipeline prepended); *ns is the
+  // namespace its batches report.
+  StatusWith<std::unique_ptr<AggregateCursor>> OpenAggregate(AggregateParams params,
+                                                             std::string* ns);
 
   EngineOptions options_;
   std::unique_ptr<storage::StorageEngine> storage_;

@@ -52,6 +52,38 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
     int64_t size = static_cast<int64_t>(one.size());
     if (distinct.insert(std::move(one)).second) bytes += size;
   };
+  bson::FieldPath path(params.key);
+  auto add_values_of = [&](const bson::BsonDoc& doc) {
+    bson::VisitPath(doc.get(), path, bson::LeafArrays::kNoTraversal, [&](const bson_iter_t* value) {
+      if (value == nullptr) return true;  // missing
+      if (BSON_ITER_HOLDS_ARRAY(value)) {
+        bson_iter_t element;
+        bson_iter_recurse(value, &element);
+        while (bson_iter_next(&element)) add(&element);
+      } else {
+        add(value);
+      }
+      return true;
+    });
+  };
+  auto sorted_values = [&] {
+    std::vector<bson::BsonDoc> values;
+    values.reserve(distinct.size());
+    for (auto it = distinct.begin(); it != distinct.end();) {
+      values.push_back(std::move(distinct.extract(it++).value()));
+    }
+    return values;
+  };
+  if (catalog_->LookupView(Namespace(params.db, params.coll)) != nullptr) {
+    // A view: its documents, then the same collection of values.
+    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs,
+                     DocumentsOfView(params.db, params.coll, params.filter.get()));
+    for (const bson::BsonDoc& doc : docs) add_values_of(doc);
+    if (bytes > kMaxDistinctBytes) {
+      return Status(ErrorCode::kLocation17217, "distinct too big, 16mb cap");
+    }
+    return sorted_values();
+  }
   // The filter is parsed (and its errors reported) even when the
   // collection does not exist; a missing collection reads as empty.
   query::FindSpec spec;
@@ -61,35 +93,17 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   }
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
                                   catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec)));
-  bson::FieldPath path(params.key);
   storage::Session session = storage_->NewSession();
   bool exhausted = false;
   while (!exhausted) {
     std::vector<bson::BsonDoc> docs;
     RETURN_IF_ERROR(exec->FillBatch(session, 1000, kMaxBatchBytes, &docs, &exhausted));
-    for (const bson::BsonDoc& doc : docs) {
-      bson::VisitPath(doc.get(), path, bson::LeafArrays::kNoTraversal, [&](const bson_iter_t* value) {
-        if (value == nullptr) return true;  // missing
-        if (BSON_ITER_HOLDS_ARRAY(value)) {
-          bson_iter_t element;
-          bson_iter_recurse(value, &element);
-          while (bson_iter_next(&element)) add(&element);
-        } else {
-          add(value);
-        }
-        return true;
-      });
-    }
+    for (const bson::BsonDoc& doc : docs) add_values_of(doc);
     if (bytes > kMaxDistinctBytes) {
       return Status(ErrorCode::kLocation17217, "distinct too big, 16mb cap");
     }
   }
-  std::vector<bson::BsonDoc> values;
-  values.reserve(distinct.size());
-  for (auto it = distinct.begin(); it != distinct.end();) {
-    values.push_back(std::move(distinct.extract(it++).value()));
-  }
-  return values;
+  return sorted_values();
 }
 
 }  // namespace tigerdoc::engine

@@ -192,7 +192,7 @@ class PlanWriter {
 StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainVerbosity verbosity) {
   std::string ns = Namespace(params.db, params.coll);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
-  query::FindSpec spec = SpecFor(params);
+  ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   auto started = std::chrono::steady_clock::now();
   if (params.max_time_ms > 0) spec.deadline = started + std::chrono::milliseconds(params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));

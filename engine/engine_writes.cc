@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/bson/shell_string.h"
+#include "engine/command_expressions.h"
 #include "engine/document_rules.h"
 #include "engine/engine.h"
 #include "engine/query/matcher/match_details.h"
@@ -62,9 +63,11 @@ Status InsertInUnit(storage::Session& session, const catalog::CollectionEntry& c
 StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
                                                    std::shared_ptr<catalog::CollectionEntry> coll,
                                                    const bson_t* filter, const bson_t* sort,
-                                                   bool only_first) {
+                                                   bool only_first,
+                                                   const CommandExpressions& expressions) {
   query::FindSpec spec;
   spec.filter = bson::BsonDoc::CopyOf(filter);
+  spec.expressions = expressions.parser;
   if (sort) spec.sort = bson::BsonDoc::CopyOf(sort);
   spec.limit = only_first ? 1 : 0;
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
@@ -77,10 +80,6 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
   ids.reserve(docs.size());
   for (const bson::BsonDoc& doc : docs) ids.push_back(IdOf(doc.get()));
   return ids;
-}
-
-const bson_t* ArrayFilters(const std::optional<bson::BsonDoc>& filters) {
-  return filters ? filters->get() : nullptr;
 }
 
 const bson_value_t* FirstValue(const bson::BsonDoc& one_value_doc, bson_iter_t* it) {
@@ -152,7 +151,8 @@ StatusWith<std::optional<bson::BsonDoc>> RemoveById(storage::Session& session,
 // The document an upsert inserts: the filter's equality fields, then the
 // update applied as an insert ($setOnInsert included). A replacement keeps
 // only an _id fixed by the filter.
-StatusWith<bson::BsonDoc> UpsertDocument(const bson_t* query, const update::UpdateDriver& driver) {
+StatusWith<bson::BsonDoc> UpsertDocument(const query::Matcher& query,
+                                         const update::UpdateDriver& driver) {
   ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(query));
   bson::BsonDoc new_doc;
   if (driver.is_replacement()) {
@@ -181,6 +181,7 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
   // Large enough to amortise a commit, small enough that a retried group
   // (after a failure inside it) costs little.
   constexpr size_t kGroupSize = 64;
+  RETURN_IF_ERROR(RefuseView(db, coll_name));
   std::vector<Status> results;
   results.reserve(docs.size());
   ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> coll,
@@ -233,7 +234,8 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
 
 // Inserts the upsert document of `query` + `driver`; returns it.
 StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::string_view db,
-                                               std::string_view coll_name, const bson_t* query,
+                                               std::string_view coll_name,
+                                               const query::Matcher& query,
                                                const update::UpdateDriver& driver) {
   ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
   ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
@@ -244,9 +246,12 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
 
 StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
                                         const UpdateStatement& statement) {
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
+  RETURN_IF_ERROR(RefuseView(db, coll_name));
+  ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
-                   update::UpdateDriver::Parse(statement.update.get(), ArrayFilters(statement.array_filters)));
+                   ParseUpdateDriver(statement.update, statement.update_is_pipeline,
+                                     statement.array_filters, statement.constants, expressions));
   if (statement.multi && driver.is_replacement()) {
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
   }
@@ -255,7 +260,8 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   if (coll) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                     MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi));
+                     MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi,
+                                 expressions));
     for (const bson::BsonDoc& id : ids) {
       ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, id, *matcher, driver));
       result.matched += change.matched ? 1 : 0;
@@ -264,7 +270,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   }
   if (result.matched > 0 || !statement.upsert) return result;
   ASSIGN_OR_RETURN(bson::BsonDoc inserted,
-                   UpsertInsert(session, db, coll_name, statement.query.get(), driver));
+                   UpsertInsert(session, db, coll_name, *matcher, driver));
   result.matched = 1;
   result.upserted_id = IdOf(inserted.get());
   return result;
@@ -272,13 +278,16 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
 
 StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view coll_name,
                                         const DeleteStatement& statement) {
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get()));
+  RETURN_IF_ERROR(RefuseView(db, coll_name));
+  ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
   DeleteResult result;
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   if (!coll) return result;
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                   MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1));
+                   MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1,
+                               expressions));
   for (const bson::BsonDoc& id : ids) {
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *coll, id, *matcher));
     result.deleted += removed ? 1 : 0;
@@ -287,17 +296,22 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
 }
 
 StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams& params) {
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get()));
+  RETURN_IF_ERROR(RefuseView(params.db, params.coll));
+  ASSIGN_OR_RETURN(CommandExpressions expressions,
+                   CommandExpressions::Make(params.db, params.let.get()));
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get(), expressions.parser.get()));
   std::optional<update::UpdateDriver> driver;
   if (params.update) {
     ASSIGN_OR_RETURN(update::UpdateDriver parsed,
-                     update::UpdateDriver::Parse(params.update->get(), ArrayFilters(params.array_filters)));
+                     ParseUpdateDriver(*params.update, params.update_is_pipeline,
+                                       params.array_filters, std::nullopt, expressions));
     driver.emplace(std::move(parsed));
   }
   std::optional<query::Projection> projection;
   if (!params.fields.empty()) {
     ASSIGN_OR_RETURN(query::Projection parsed,
-                     query::Projection::Parse(params.fields.get(), params.query.get()));
+                     query::Projection::Parse(params.fields.get(), params.query.get(),
+                                              expressions.parser.get()));
     projection.emplace(std::move(parsed));
   }
   auto shaped = [&](bson::BsonDoc doc) -> StatusWith<bson::BsonDoc> {
@@ -313,7 +327,8 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   // unit; then look again, as MongoDB retries the whole operation.
   for (int attempt = 0; coll && attempt < 100; ++attempt) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                     MatchingIds(session, coll, params.query.get(), params.sort.get(), true));
+                     MatchingIds(session, coll, params.query.get(), params.sort.get(), true,
+                                 expressions));
     if (ids.empty()) break;
     if (params.remove) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,
@@ -332,7 +347,7 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   }
   if (params.remove || !params.upsert) return result;
   ASSIGN_OR_RETURN(bson::BsonDoc inserted,
-                   UpsertInsert(session, params.db, params.coll, params.query.get(), *driver));
+                   UpsertInsert(session, params.db, params.coll, *matcher, *driver));
   result.n = 1;
   result.upserted_id = IdOf(inserted.get());
   if (params.return_new) {

@@ -30,12 +30,24 @@ struct CreateParams {
   bson::BsonDoc options;                       // all create options as given
 };
 
+// create {viewOn, pipeline}: a read-only view of `view_on` (a collection
+// or view of the same database) through `pipeline`.
+struct CreateViewParams {
+  std::string db;
+  std::string name;
+  std::string view_on;
+  bson::BsonDoc pipeline;  // the stages, as an array document
+};
+
 struct UpdateStatement {
   bson::BsonDoc query;
-  bson::BsonDoc update;  // operator document or replacement
+  bson::BsonDoc update;  // operator document or replacement; the stages when update_is_pipeline
+  bool update_is_pipeline = false;
   bool upsert = false;
   bool multi = false;
   std::optional<bson::BsonDoc> array_filters;  // the arrayFilters array, as a document
+  std::optional<bson::BsonDoc> constants;      // `c`: variables of a pipeline update
+  bson::BsonDoc let;                           // the command's `let`
 };
 
 struct UpdateResult {
@@ -47,6 +59,7 @@ struct UpdateResult {
 struct DeleteStatement {
   bson::BsonDoc query;
   int64_t limit = 0;  // 0 = all matching, 1 = one
+  bson::BsonDoc let;  // the command's `let`
 };
 
 struct DeleteResult {
@@ -78,7 +91,7 @@ struct FindParams {
   bool return_key = false;
   bool show_record_id = false;
   bool tailable = false;  // refused: tigerdoc has no capped collections
-  bson::BsonDoc let;      // query variables, kept for $expr
+  bson::BsonDoc let;      // query variables ($expr, computed projection fields)
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
   // Explain only.
   ExplainedCommand explained = ExplainedCommand::kFind;
@@ -115,12 +128,14 @@ struct FindAndModifyParams {
   std::string coll;
   bson::BsonDoc query;
   bson::BsonDoc sort;                   // which document, when several match
-  std::optional<bson::BsonDoc> update;  // operator document or replacement
+  std::optional<bson::BsonDoc> update;  // operator document or replacement; stages when pipeline
+  bool update_is_pipeline = false;
   bool remove = false;
   bool return_new = false;              // new: true
   bool upsert = false;
   bson::BsonDoc fields;                 // projection of the returned document
   std::optional<bson::BsonDoc> array_filters;
+  bson::BsonDoc let;                    // variables of $expr and pipeline updates
 };
 
 struct FindAndModifyResult {

@@ -73,6 +73,16 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
         }
         continue;
       }
+      if (ViewDefinition::IsViewEntry(doc.get())) {
+        auto view = ViewDefinition::FromBson(doc.get());
+        if (!view.ok()) {
+          return view.status().WithContext("catalog entry '" + std::string(cursor.key()) + "': ");
+        }
+        std::string ns = view.value().ns;
+        catalog->views_.emplace(std::move(ns), std::make_shared<const ViewDefinition>(
+                                                   std::move(view).value()));
+        continue;
+      }
       auto metadata = CollectionMetadata::FromBson(doc.get());
       if (!metadata.ok()) {
         return metadata.status().WithContext("catalog entry '" + std::string(cursor.key()) +
@@ -139,6 +149,7 @@ std::vector<std::string> Catalog::ListDatabases() const {
   std::shared_lock<std::shared_mutex> lock(map_mutex_);
   std::set<std::string> dbs;
   for (const auto& [ns, entry] : collections_) dbs.insert(entry->metadata.db);
+  for (const auto& [ns, view] : views_) dbs.insert(view->db);
   return {dbs.begin(), dbs.end()};
 }
 
@@ -186,7 +197,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
                                             std::to_string(request.num_shards));
   }
   const std::string ns = request.db + "." + request.name;
-  if (Lookup(ns) != nullptr) {
+  if (Lookup(ns) != nullptr || LookupView(ns) != nullptr) {
     return Status(ErrorCode::kNamespaceExists, "Collection " + ns + " already exists.");
   }
 
@@ -229,12 +240,13 @@ Status Catalog::DropCollection(std::string_view ns) {
 Status Catalog::DropDatabase(std::string_view db) {
   std::lock_guard<std::mutex> ddl(ddl_mutex_);
   for (const auto& entry : List(db)) RETURN_IF_ERROR(DropLocked(entry->metadata.ns));
+  for (const auto& view : ListViews(db)) RETURN_IF_ERROR(DropViewLocked(view->ns));
   return Status::OK();
 }
 
 Status Catalog::DropLocked(const std::string& ns) {
   std::shared_ptr<CollectionEntry> entry = Lookup(ns);
-  if (entry == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  if (entry == nullptr) return DropViewLocked(ns);
   Session session = engine_->NewSession();
   // The entry first, then the tables: a crash in between leaves only orphans.
   RETURN_IF_ERROR(session.Remove(kCatalogTable, ns));

@@ -7,7 +7,10 @@
 //     hashVersion: 1, options: { <create options as given> },
 //     maxDocumentBytes: 16777216 }
 // plus one bookkeeping row, key "$nextIdent" (no namespace can start with
-// '$'), value { nextIdent: <int64> }: the number of the next ident.
+// '$'), value { nextIdent: <int64> }: the number of the next ident, and one
+// row per view, key = its namespace, value
+//   { ns: "db.v", type: "view", viewOn: "coll", pipeline: [ <stages> ] }
+// (a view has no ident and no tables; view_catalog.cc).
 // (engine/README.md documents this; it is a compatibility promise.)
 // Databases exist while they hold at least one collection, as in MongoDB.
 //
@@ -60,6 +63,24 @@ struct CollectionMetadata {
   static StatusWith<CollectionMetadata> FromBson(const bson_t* doc);
 };
 
+// A view: a name for a pipeline over a collection or another view of the
+// same database (MongoDB's views; they are read-only).
+struct ViewDefinition {
+  std::string ns;       // "db.v"
+  std::string db;
+  std::string name;
+  std::string view_on;  // a collection or view name in `db`
+  bson::BsonDoc pipeline;  // the stages, as an array document
+
+  bson::BsonDoc ToBson() const;
+  // Whether a catalog row is a view's.
+  static bool IsViewEntry(const bson_t* doc);
+  static StatusWith<ViewDefinition> FromBson(const bson_t* doc);
+};
+
+// MongoDB's limit on views defined on views (ViewGraph::kMaxViewDepth).
+inline constexpr int kMaxViewDepth = 20;
+
 // A collection as the engine uses it: immutable metadata plus its store.
 struct CollectionEntry {
   CollectionMetadata metadata;
@@ -84,8 +105,22 @@ class Catalog {
   std::shared_ptr<CollectionEntry> Lookup(std::string_view ns) const;
   // Collections of one database (all databases when `db` is empty), sorted by ns.
   std::vector<std::shared_ptr<CollectionEntry>> List(std::string_view db) const;
-  // Names of databases holding at least one collection, sorted.
+  // Names of databases holding at least one collection or view, sorted.
   std::vector<std::string> ListDatabases() const;
+
+  // Views (view_catalog.cc). nullptr when `ns` names no view.
+  std::shared_ptr<const ViewDefinition> LookupView(std::string_view ns) const;
+  // Views of one database, sorted by ns.
+  std::vector<std::shared_ptr<const ViewDefinition>> ListViews(std::string_view db) const;
+  // Persists a new view. NamespaceExists (48) when a collection or view has
+  // its name; GraphContainsCycle (5, "View cycle detected: db.a => db.b
+  // => db.a") when its viewOn chain leads back to it; ViewDepthLimitExceeded
+  // (165) when the chain is deeper than kMaxViewDepth. The pipeline is the
+  // caller's to validate.
+  Status CreateView(ViewDefinition view);
+  // Replaces the viewOn and pipeline of an existing view (collMod), with
+  // CreateView's checks; NamespaceNotFound when there is no such view.
+  Status ModifyView(ViewDefinition view);
 
   // Fails with NamespaceExists (48, "Collection db.coll already exists."),
   // InvalidNamespace (73) for bad names (ValidateNamespace), or BadValue (2)
@@ -97,8 +132,9 @@ class Catalog {
                                                            int default_num_shards);
   // NamespaceNotFound (26, "ns not found") when absent. Entries already
   // handed out stay usable by their holders, but their tables go away.
+  // Drops a view of that name too.
   Status DropCollection(std::string_view ns);
-  // Drops every collection of `db`; OK when there is none.
+  // Drops every collection and view of `db`; OK when there is none.
   Status DropDatabase(std::string_view db);
 
   // Validation shared with commands, with mongod's InvalidNamespace (73)
@@ -120,11 +156,18 @@ class Catalog {
   // Drops every table named "<ident>" or "<ident>-...".
   static Status DropIdentTables(storage::Session& session, const std::string& ident);
   Status ReapOrphans(storage::Session& session, uint64_t* max_ident_seen);
+  // REQUIRES: ddl_mutex_ held. Cycle and depth checks of CreateView.
+  Status CheckViewChain(const ViewDefinition& view) const;
+  // REQUIRES: ddl_mutex_ held. Writes the view's row and map entry.
+  Status PutViewLocked(ViewDefinition view, bool must_be_new);
+  // REQUIRES: ddl_mutex_ held. NamespaceNotFound when there is none.
+  Status DropViewLocked(const std::string& ns);
 
   storage::StorageEngine* engine_;
   mutable std::shared_mutex map_mutex_;  // guards collections_
   std::mutex ddl_mutex_;                 // serialises DDL; guards next_ident_
   std::map<std::string, std::shared_ptr<CollectionEntry>, std::less<>> collections_;
+  std::map<std::string, std::shared_ptr<const ViewDefinition>, std::less<>> views_;  // by map_mutex_
   uint64_t next_ident_ = 1;
 };
 

@@ -60,11 +60,12 @@ std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec
 StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
     std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec) {
   std::unique_ptr<PlanExecutor> exec(new PlanExecutor());
-  ASSIGN_OR_RETURN(exec->matcher_, Matcher::Parse(spec.filter.get()));
+  ASSIGN_OR_RETURN(exec->matcher_, Matcher::Parse(spec.filter.get(), spec.expressions.get()));
   if (!spec.projection.empty()) {
     // The query goes along for the positional ($) projection.
     ASSIGN_OR_RETURN(Projection projection,
-                     Projection::Parse(spec.projection.get(), spec.filter.get()));
+                     Projection::Parse(spec.projection.get(), spec.filter.get(),
+                                       spec.expressions.get()));
     exec->projection_.emplace(std::move(projection));
   }
   if (!spec.sort.empty()) {
@@ -234,7 +235,11 @@ StatusWith<bool> PlanExecutor::NextMatchIn(storage::Session& session, RangeState
     if (!bson_init_static(&doc, reinterpret_cast<const uint8_t*>(value.data()), value.size())) {
       return Status(ErrorCode::kInternalError, "corrupt document in " + table);
     }
-    if (!InBounds(&doc) || !matcher_->Matches(&doc)) continue;
+    if (!InBounds(&doc)) continue;
+    if (!matcher_->Matches(&doc)) {
+      RETURN_IF_ERROR(matcher_->EvaluationError());  // an $expr failed on this document
+      continue;
+    }
     ++stats.n_returned;
     *key = *state.resume_after;
     *out = bson::BsonDoc::CopyOf(&doc);

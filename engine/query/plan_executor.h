@@ -84,9 +84,12 @@ struct FindSpec {
   bson::BsonDoc max;
   bool return_key = false;
   bool show_record_id = false;
-  // Query variables (`let`): kept for the expressions that will read them
-  // ($expr); nothing reads them yet.
+  // Query variables (`let`), as the command gave them.
   bson::BsonDoc let;
+  // Compiles $expr and computed projection fields with the command's
+  // variables and $$NOW (engine/agg/query_expressions.h); null: the
+  // default parser (expression_hook.h).
+  std::shared_ptr<const ExpressionParser> expressions;
   // maxTimeMS of the request that creates the executor; later requests
   // (getMore) set theirs with SetInterrupt().
   std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -29,9 +29,11 @@ namespace tigerdoc::query {
 // Leaves say what the projection does with the value found there; inner
 // nodes (kNone) only lead to leaves.
 struct Projection::Node {
-  enum class Leaf { kNone, kInclude, kExclude, kPositional, kSlice, kElemMatch };
+  enum class Leaf { kNone, kInclude, kExclude, kPositional, kSlice, kElemMatch, kComputed };
   Leaf leaf = Leaf::kNone;
   std::vector<std::pair<std::string, std::unique_ptr<Node>>> children;
+  std::unique_ptr<const CompiledExpression> expr;  // kComputed
+  bool has_computed = false;  // some kComputed leaf at or below this node
 
   Node* Find(std::string_view name) const {
     for (const auto& [child_name, child] : children) {
@@ -90,6 +92,7 @@ struct ParseContext {
   bool id_excluded_entirely = false;  // top-level {_id: 0}
   Node* root = nullptr;
   Projection::Operators* operators = nullptr;
+  const ExpressionParser* expressions = nullptr;  // as given to Parse (may be null)
 };
 
 bool IsTruthyNumberOrBool(const bson_iter_t* it) {
@@ -222,6 +225,19 @@ Status NotImplementedComputed(const std::string& path) {
 Status ParseElement(ParseContext* ctx, const bson_iter_t* it, const std::string& parent_path,
                     Node* parent);
 
+// A computed field: `value` (the field's whole value) compiled as an
+// aggregation expression. It makes the projection an inclusion.
+Status AddComputed(ParseContext* ctx, const bson_iter_t* value, const std::string& name,
+                   const std::string& full_path, Node* parent) {
+  const ExpressionParser* parser = ResolveExpressionParser(ctx->expressions);
+  if (parser == nullptr) return NotImplementedComputed(full_path);
+  ASSIGN_OR_RETURN(std::unique_ptr<const CompiledExpression> expr, parser->Parse(value));
+  ASSIGN_OR_RETURN(Node * node, AddNode(parent, bson::FieldPath(name), Leaf::kComputed));
+  node->expr = std::move(expr);
+  ctx->inclusion = true;
+  return Status::OK();
+}
+
 // attemptToParseFindSlice: the find() forms {$slice: n} and
 // {$slice: [skip, limit]}.
 Status ParseFindSlice(ParseContext* ctx, const bson_iter_t* operand, const std::string& name,
@@ -266,8 +282,9 @@ Status ParseFindSlice(ParseContext* ctx, const bson_iter_t* operand, const std::
 // {a: {$slice: ...}}: the find() form, else the aggregation expression
 // $slice (2 or 3 arguments), which tigerdoc does not evaluate; when neither
 // parses, MongoDB's combined error.
-Status ParseSlice(ParseContext* ctx, const bson_iter_t* operand, const bson_t* sub_object,
-                  const std::string& name, const std::string& full_path, Node* parent) {
+Status ParseSlice(ParseContext* ctx, const bson_iter_t* field, const bson_iter_t* operand,
+                  const bson_t* sub_object, const std::string& name, const std::string& full_path,
+                  Node* parent) {
   Status find_status = ParseFindSlice(ctx, operand, name, full_path, parent);
   if (find_status.ok()) return find_status;
   if (find_status.code_number() == 31249 || find_status.code_number() == 31250) {
@@ -295,7 +312,7 @@ Status ParseSlice(ParseContext* ctx, const bson_iter_t* operand, const bson_t* s
     return Error(31252, context + " :: caused by :: Cannot use expression other than $meta in "
                                   "exclusion projection");
   }
-  return NotImplementedComputed(full_path);
+  return AddComputed(ctx, field, name, full_path, parent);
 }
 
 Status ParseElemMatch(ParseContext* ctx, const bson_iter_t* operand, const std::string& name,
@@ -334,7 +351,7 @@ Status ParseSubObject(ParseContext* ctx, const std::string& name, const bson_ite
   const char* first_key = bson_iter_key(&first);
   if (bson_count_keys(&sub) == 1 && first_key[0] == '$') {
     if (std::strcmp(first_key, "$slice") == 0) {
-      return ParseSlice(ctx, &first, &sub, name, full_path, parent);
+      return ParseSlice(ctx, it, &first, &sub, name, full_path, parent);
     }
     if (std::strcmp(first_key, "$elemMatch") == 0) {
       return ParseElemMatch(ctx, &first, name, full_path, parent);
@@ -345,9 +362,12 @@ Status ParseSubObject(ParseContext* ctx, const std::string& name, const bson_ite
     if (std::strcmp(first_key, "$meta") != 0 && ctx->inclusion == false) {
       return Error(31252, "Cannot use expression other than $meta in exclusion projection");
     }
-    return Status(ErrorCode::kNotImplemented,
-                  std::string("projection operator ") + first_key +
-                      " is not supported by tigerdoc yet");
+    if (std::strcmp(first_key, "$meta") == 0) {
+      return Status(ErrorCode::kNotImplemented,
+                    std::string("projection operator ") + first_key +
+                        " is not supported by tigerdoc yet");
+    }
+    return AddComputed(ctx, it, name, full_path, parent);
   }
   // A sub-projection: {a: {b: 1}} is {"a.b": 1}.
   bson::FieldPath path(name);
@@ -444,7 +464,7 @@ Status ParseElement(ParseContext* ctx, const bson_iter_t* it, const std::string&
     return Error(31310, "Cannot use an expression " + ElementString(it) +
                             " in an exclusion projection");
   }
-  return NotImplementedComputed(Join(parent_path, name));
+  return AddComputed(ctx, it, name, Join(parent_path, name), parent);
 }
 
 // computeProjectionType, for projections whose fields did not decide.
@@ -464,12 +484,32 @@ bool KeepsLeaf(Leaf leaf, bool inclusion) {
   return leaf != Leaf::kExclude;
 }
 
-void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t* out);
+// What one application evaluates computed fields against, and their first
+// error.
+struct ApplyState {
+  const bson_t* root = nullptr;
+  Status error;
+};
+
+void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t* out,
+                     ApplyState* state);
+
+// The computed fields under `node` alone, as a new document at `key`: what
+// a computed path makes of a missing field or a scalar on its way.
+void AppendComputedOnly(const Node& node, const char* key, bson_t* out, ApplyState* state) {
+  bson_t empty = BSON_INITIALIZER;
+  bson_t sub;
+  bson_append_document_begin(out, key, -1, &sub);
+  ApplyToDocument(&empty, node, /*inclusion=*/true, &sub, state);
+  bson_append_document_end(out, &sub);
+}
 
 // Arrays met on a projected path: apply to each element. Inclusion keeps
-// documents (projected) and arrays (recursively) and drops scalars;
+// documents (projected) and arrays (recursively) and drops scalars (or,
+// when fields are computed below, replaces them by those fields);
 // exclusion keeps every element, projecting documents and arrays.
-void ApplyToArray(const bson_t* in, const Node& node, bool inclusion, bson_t* out) {
+void ApplyToArray(const bson_t* in, const Node& node, bool inclusion, bson_t* out,
+                  ApplyState* state) {
   bson_iter_t it;
   bson_iter_init(&it, in);
   uint32_t index = 0;
@@ -484,22 +524,29 @@ void ApplyToArray(const bson_t* in, const Node& node, bool inclusion, bson_t* ou
       bson_t sub_out;
       if (is_array) {
         bson_append_array_begin(out, key, -1, &sub_out);
-        ApplyToArray(&sub_in, node, inclusion, &sub_out);
+        ApplyToArray(&sub_in, node, inclusion, &sub_out, state);
         bson_append_array_end(out, &sub_out);
       } else {
         bson_append_document_begin(out, key, -1, &sub_out);
-        ApplyToDocument(&sub_in, node, inclusion, &sub_out);
+        ApplyToDocument(&sub_in, node, inclusion, &sub_out, state);
         bson_append_document_end(out, &sub_out);
       }
       ++index;
     } else if (!inclusion) {
       bson_append_iter(out, key, -1, &it);
       ++index;
+    } else if (node.has_computed) {
+      AppendComputedOnly(node, key, out, state);
+      ++index;
     }
   }
 }
 
-void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t* out) {
+void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t* out,
+                     ApplyState* state) {
+  // Sub-trees with computed fields that this document already had (and so
+  // were written in place).
+  std::vector<const Node*> written;
   bson_iter_t it;
   bson_iter_init(&it, in);
   while (bson_iter_next(&it)) {
@@ -513,23 +560,45 @@ void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t*
       if (KeepsLeaf(child->leaf, inclusion)) bson_append_iter(out, key, -1, &it);
       continue;
     }
+    if (child->has_computed) written.push_back(child);
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       bson_t sub_in, sub_out;
       bson::OpenSubdocument(&it, &sub_in);
       bson_append_document_begin(out, key, -1, &sub_out);
-      ApplyToDocument(&sub_in, *child, inclusion, &sub_out);
+      ApplyToDocument(&sub_in, *child, inclusion, &sub_out, state);
       bson_append_document_end(out, &sub_out);
     } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
       bson_t sub_in, sub_out;
       bson::OpenSubdocument(&it, &sub_in);
       bson_append_array_begin(out, key, -1, &sub_out);
-      ApplyToArray(&sub_in, *child, inclusion, &sub_out);
+      ApplyToArray(&sub_in, *child, inclusion, &sub_out, state);
       bson_append_array_end(out, &sub_out);
     } else if (!inclusion) {
       // A scalar where the spec expects a document: nothing to exclude.
       bson_append_iter(out, key, -1, &it);
+    } else if (child->has_computed) {
+      AppendComputedOnly(*child, key, out, state);
     }
   }
+  if (!inclusion || !node.has_computed) return;
+  // Computed fields follow the included ones, in specification order.
+  for (const auto& [name, child] : node.children) {
+    if (child->leaf == Leaf::kComputed) {
+      Status status = child->expr->AppendTo(state->root, name, out);
+      if (!status.ok() && state->error.ok()) state->error = status;
+    } else if (child->leaf == Leaf::kNone && child->has_computed &&
+               std::find(written.begin(), written.end(), child.get()) == written.end()) {
+      AppendComputedOnly(*child, name.c_str(), out, state);
+    }
+  }
+}
+
+// Sets has_computed bottom-up; returns the root's.
+bool MarkComputed(Node* node) {
+  bool any = node->leaf == Leaf::kComputed;
+  for (auto& [name, child] : node->children) any = MarkComputed(child.get()) || any;
+  node->has_computed = any;
+  return any;
 }
 
 void AppendIndexKey(uint32_t index, bson_t* out, const bson_iter_t* value) {
@@ -728,12 +797,14 @@ std::optional<bson_iter_t> ElemMatchElement(const bson_t* doc, const std::string
 
 StatusWith<Projection> Projection::Parse(const bson_t* spec) { return Parse(spec, nullptr); }
 
-StatusWith<Projection> Projection::Parse(const bson_t* spec, const bson_t* query) {
+StatusWith<Projection> Projection::Parse(const bson_t* spec, const bson_t* query,
+                                        const ExpressionParser* expressions) {
   auto root = std::make_unique<Node>();
   auto operators = std::make_unique<Operators>();
   ParseContext ctx;
+  ctx.expressions = expressions;
   if (query != nullptr) {
-    ASSIGN_OR_RETURN(operators->query, Matcher::Parse(query));
+    ASSIGN_OR_RETURN(operators->query, Matcher::Parse(query, expressions));
     ctx.query = operators->query.get();
   }
   ctx.root = root.get();
@@ -752,6 +823,7 @@ StatusWith<Projection> Projection::Parse(const bson_t* spec, const bson_t* query
     RETURN_IF_ERROR(AddNode(root.get(), bson::FieldPath("_id"), Leaf::kInclude).status());
   }
   if (!ctx.has_positional) operators->query.reset();  // only positional reads it
+  MarkComputed(root.get());
   return Projection(inclusion, std::move(root), std::move(operators), ctx.has_positional);
 }
 
@@ -763,7 +835,10 @@ StatusWith<bson::BsonDoc> ApplyAll(const bson_t* doc, const Node& root, bool inc
                                    const Projection::Operators& ops, const MatchDetails* details,
                                    bool strict) {
   bson::BsonDoc result;
-  ApplyToDocument(doc, root, inclusion, result.mutable_get());
+  ApplyState state;
+  state.root = doc;
+  ApplyToDocument(doc, root, inclusion, result.mutable_get(), &state);
+  if (strict) RETURN_IF_ERROR(state.error);
 
   // $elemMatch fields, computed from the input document.
   if (!ops.elem_matches.empty()) {

@@ -32,8 +32,18 @@
 //    Alone, or with only {_id: 0}, $slice leaves an exclusion projection
 //    (every other field kept); {_id: 1} or any inclusion makes it one.
 //  * Path collisions between any two paths: 31249 / 31250.
-// Not supported (NotImplemented 238): $meta, computed fields (literals and
-// aggregation expressions, including the aggregation form of $slice).
+// Computed fields (4.4+): {a: {$add: ["$x", 1]}}, {b: "$c"}, {c: "text"},
+// {d: {$literal: 0}}, the aggregation form of $slice: any value that is not
+// a number, a bool, a sub-projection or a find() operator. They are
+// compiled by the ExpressionParser given to Parse (the default one when
+// none; expression_hook.h), evaluated against the whole input document,
+// and make the projection an inclusion: an exclusion before them fails
+// with 31252 (operator objects) / 31310 (other values), one after them with
+// 31254. In the output they follow the included fields of their document,
+// in specification order; a missing value ($$REMOVE, a missing path) writes
+// no field; a path through a scalar or a missing field creates the
+// documents on the way; through an array, each element gets the field.
+// Not supported (NotImplemented 238): $meta.
 //
 // Ownership: owns its parsed tree and its own parsed copy of any query it
 // needs; Apply() returns a new document.
@@ -48,6 +58,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/query/matcher/expression_hook.h"
 #include "engine/query/matcher/match_details.h"
 
 namespace tigerdoc::query {
@@ -60,8 +71,10 @@ class Projection {
   static StatusWith<Projection> Parse(const bson_t* spec);
   // find()'s form: `query` is the command's filter, which positional "$"
   // requires. `query` must parse (callers parse it with Matcher first); the
-  // projection keeps its own copy.
-  static StatusWith<Projection> Parse(const bson_t* spec, const bson_t* query);
+  // projection keeps its own copy. `expressions` compiles computed fields
+  // (and the query's $expr); null: the default parser.
+  static StatusWith<Projection> Parse(const bson_t* spec, const bson_t* query,
+                                      const ExpressionParser* expressions = nullptr);
 
   Projection(Projection&&) noexcept;
   Projection& operator=(Projection&&) noexcept;
@@ -70,11 +83,13 @@ class Projection {
   // Projects `doc`. For a positional projection `details` should come from
   // Matcher::Matches(doc, &details) with the query given to Parse; when
   // null, the projection matches `doc` against its copy of the query itself.
-  // Errors: 51246 / 51247 (positional, see above).
+  // Errors: 51246 / 51247 (positional, see above); a computed field's
+  // evaluation error.
   StatusWith<bson::BsonDoc> Apply(const bson_t* doc, const MatchDetails* details) const;
 
   // Apply(doc, nullptr) for callers that cannot report errors: on a
-  // positional error the path is left as the inclusion made it.
+  // positional error the path is left as the inclusion made it; a computed
+  // field that fails to evaluate is left out.
   bson::BsonDoc Apply(const bson_t* doc) const;
 
   bool is_inclusion() const { return inclusion_; }

@@ -9,6 +9,7 @@
 #include "engine/query/matcher/comparison.h"
 #include "engine/query/matcher/element.h"
 #include "engine/query/matcher/matcher.h"
+#include "engine/agg/stage_registry.h"
 #include "engine/update/modifier_table.h"
 
 namespace tigerdoc::update {
@@ -138,19 +139,69 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update, const bson_t*
   return driver;
 }
 
+namespace {
+
+// The stages MongoDB allows in an update pipeline (isAllowedWithinUpdatePipeline).
+bool AllowedInUpdatePipeline(std::string_view stage) {
+  return stage == "$addFields" || stage == "$set" || stage == "$project" || stage == "$unset" ||
+         stage == "$replaceRoot" || stage == "$replaceWith";
+}
+
+}  // namespace
+
+StatusWith<UpdateDriver> UpdateDriver::ParsePipeline(const bson_t* pipeline,
+                                                     const bson_t* array_filters,
+                                                     const agg::ExpressionContext& ctx) {
+  if (array_filters != nullptr && !bson_empty(array_filters)) {
+    return Status(ErrorCode::kFailedToParse,
+                  "arrayFilters may not be specified for pipeline-style updates");
+  }
+  // Stages that exist but may not run here are refused before parsing:
+  // some ($lookup, ...) need a collection resolver an update does not have.
+  bson_iter_t it;
+  bson_iter_init(&it, pipeline);
+  while (bson_iter_next(&it)) {
+    bson_iter_t stage;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &stage) || !bson_iter_next(&stage)) {
+      continue;  // Pipeline::Parse reports it
+    }
+    std::string_view name = bson_iter_key(&stage);
+    if (agg::FindStage(name) != nullptr && !AllowedInUpdatePipeline(name)) {
+      return Status(ErrorCode::kInvalidOptions,
+                    std::string(name) + " is not allowed to be used within an update");
+    }
+  }
+  ASSIGN_OR_RETURN(agg::Pipeline parsed, agg::Pipeline::Parse(pipeline, ctx));
+  UpdateDriver driver;
+  driver.pipeline_ = std::make_shared<const agg::Pipeline>(std::move(parsed));
+  return driver;
+}
+
 StatusWith<ApplyResult> UpdateDriver::Apply(const bson_t* doc, bool is_upsert_insert) const {
   return Apply(doc, is_upsert_insert, std::nullopt);
 }
 
 StatusWith<ApplyResult> UpdateDriver::Apply(const bson_t* doc, bool is_upsert_insert,
                                             std::optional<size_t> positional_index) const {
-  return is_replacement() ? ApplyReplacement(doc, is_upsert_insert)
+  if (is_pipeline()) return ApplyPipeline(doc);
+  return is_replacement() ? ApplyReplacement(doc, replacement_->get())
                           : ApplyModifiers(doc, is_upsert_insert, positional_index);
 }
 
-StatusWith<ApplyResult> UpdateDriver::ApplyReplacement(const bson_t* doc, bool) const {
+StatusWith<ApplyResult> UpdateDriver::ApplyPipeline(const bson_t* doc) const {
+  std::vector<bson::BsonDoc> input;
+  input.push_back(bson::BsonDoc::CopyOf(doc));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> output,
+                   agg::RunToVector(*pipeline_, std::make_unique<agg::VectorDocumentSource>(
+                                                    std::move(input))));
+  // Every allowed stage maps one document to one document.
+  INVARIANT(output.size() == 1);
+  return ApplyReplacement(doc, output[0].get());
+}
+
+StatusWith<ApplyResult> UpdateDriver::ApplyReplacement(const bson_t* doc, const bson_t* replacement) {
   MutableValue original = MutableValue::FromDocument(doc);
-  MutableValue result = MutableValue::FromDocument(replacement_->get());
+  MutableValue result = MutableValue::FromDocument(replacement);
   const MutableValue* old_id = original.Find(kIdField);
   const MutableValue* new_id = result.Find(kIdField);
   RETURN_IF_ERROR(CheckIdValue(new_id));
@@ -220,6 +271,10 @@ StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(
 
 StatusWith<bson::BsonDoc> BuildUpsertSeed(const bson_t* filter) {
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(filter));
+  return BuildUpsertSeed(*matcher);
+}
+
+StatusWith<bson::BsonDoc> BuildUpsertSeed(const query::Matcher& matcher) {
 
   // Equalities in filter order: top level and (recursively) under $and.
   std::vector<std::pair<std::string, const query::OwnedValue*>> equalities;
@@ -245,7 +300,7 @@ StatusWith<bson::BsonDoc> BuildUpsertSeed(const bson_t* filter) {
         break;
     }
   };
-  collect(matcher->root());
+  collect(matcher.root());
 
   MutableValue seed = MutableValue::EmptyDocument();
   std::vector<std::string> set_paths;

@@ -2,7 +2,7 @@
 // UpdateDriver: a parsed update (the `u` of an update statement) and its
 // application to documents, with MongoDB's semantics and errors.
 //
-// Two kinds of update, decided by the first field:
+// Three kinds of update; the first two decided by the first field:
 //  * operator updates {$set: {...}, $inc: {...}}: parsed through the
 //    modifier table (modifier_table.h) into an update tree
 //    (update_internal_node.h); paths are dotted, missing intermediate
@@ -14,7 +14,15 @@
 //    array filter matches, array_filters.h);
 //  * replacement documents {a: 1}: the new document, field order kept, the
 //    original _id kept (put first when the replacement has none).
-// Pipeline updates (arrays) are the caller's to reject or handle.
+//  * pipelines [{$set: ...}, {$unset: ...}] (ParsePipeline): the stages
+//    $addFields/$set, $project, $unset, $replaceRoot and $replaceWith of
+//    engine/agg, run over the one document; their output replaces it as a
+//    replacement document would (the original _id kept when the output has
+//    none, ImmutableField 66 when it changes it). For an upsert insert the
+//    pipeline runs over the seed, as operator updates do. Other known
+//    stages fail with InvalidOptions 72 ("$match is not allowed to be used
+//    within an update"), unknown ones as in aggregate (40324), and
+//    arrayFilters with FailedToParse 9.
 //
 // Errors (MongoDB's codes and messages): FailedToParse 9 for unknown
 // modifiers, non-document or empty modifier arguments, and array filters
@@ -39,10 +47,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/agg/pipeline.h"
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/update/array_filters.h"
 #include "engine/update/update_internal_node.h"
+
+namespace tigerdoc::query {
+class Matcher;
+}  // namespace tigerdoc::query
 
 namespace tigerdoc::update {
 
@@ -61,8 +74,14 @@ class UpdateDriver {
   // must be used by some '$[<identifier>]'. A replacement ignores them,
   // as MongoDB's update driver does (they are still parsed).
   static StatusWith<UpdateDriver> Parse(const bson_t* update, const bson_t* array_filters);
+  // A pipeline-style update: `pipeline` is the BSON array of stages,
+  // `array_filters` must be null (or empty); `ctx` holds $$NOW and the
+  // variables of the command's `let` and the statement's `c`.
+  static StatusWith<UpdateDriver> ParsePipeline(const bson_t* pipeline, const bson_t* array_filters,
+                                                const agg::ExpressionContext& ctx);
 
   bool is_replacement() const { return replacement_ != nullptr; }
+  bool is_pipeline() const { return pipeline_ != nullptr; }
 
   // Whether some path uses the positional '$': the caller then matches the
   // query with query::MatchDetails (Matcher::Matches(doc, &details)) and
@@ -82,11 +101,15 @@ class UpdateDriver {
  private:
   UpdateDriver() = default;
 
-  StatusWith<ApplyResult> ApplyReplacement(const bson_t* doc, bool is_upsert_insert) const;
+  // `doc` replaced by `replacement` (the replacement document, or the
+  // output of the pipeline).
+  static StatusWith<ApplyResult> ApplyReplacement(const bson_t* doc, const bson_t* replacement);
+  StatusWith<ApplyResult> ApplyPipeline(const bson_t* doc) const;
   StatusWith<ApplyResult> ApplyModifiers(const bson_t* doc, bool is_upsert_insert,
                                          std::optional<size_t> positional_index) const;
 
   std::shared_ptr<const bson::BsonDoc> replacement_;  // set for replacement updates
+  std::shared_ptr<const agg::Pipeline> pipeline_;     // set for pipeline updates
   std::shared_ptr<const UpdateInternalNode> root_;    // set for operator updates
   std::shared_ptr<const ArrayFilters> array_filters_;
   std::vector<std::string> rename_sources_;
@@ -100,5 +123,8 @@ class UpdateDriver {
 // NotSingleValueField 54 when two equalities target the same or nested
 // paths ("cannot infer query fields to set, path 'a' is matched twice").
 StatusWith<bson::BsonDoc> BuildUpsertSeed(const bson_t* filter);
+// The same from an already parsed filter (one whose $expr needed the
+// command's variables).
+StatusWith<bson::BsonDoc> BuildUpsertSeed(const query::Matcher& filter);
 
 }  // namespace tigerdoc::update

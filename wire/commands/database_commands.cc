@@ -1,6 +1,7 @@
 // Namespace commands: listDatabases, listCollections, create, drop,
 // dropDatabase, dbStats, collStats.
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -44,6 +45,54 @@ void AppendIdIndexSpec(bson_t* doc) {
 }
 
 int64_t Scaled(int64_t bytes, int64_t scale) { return bytes / scale; }
+
+// listCollections' entry of a view.
+bson::BsonDoc ViewInfo(const catalog::ViewDefinition& view, bool name_only) {
+  bson::BsonDoc info;
+  bson_t* doc = info.mutable_get();
+  BSON_APPEND_UTF8(doc, "name", view.name.c_str());
+  BSON_APPEND_UTF8(doc, "type", "view");
+  if (!name_only) {
+    bson_t options;
+    bson_append_document_begin(doc, "options", -1, &options);
+    BSON_APPEND_UTF8(&options, "viewOn", view.view_on.c_str());
+    BSON_APPEND_ARRAY(&options, "pipeline", view.pipeline.get());
+    bson_append_document_end(doc, &options);
+    bson_t sub;
+    bson_append_document_begin(doc, "info", -1, &sub);
+    BSON_APPEND_BOOL(&sub, "readOnly", true);
+    bson_append_document_end(doc, &sub);
+  }
+  return info;
+}
+
+// create {viewOn, pipeline}: a view. Options that make no sense for a view
+// are refused as MongoDB refuses them (InvalidOptions).
+StatusWith<bson::BsonDoc> CreateView(CommandContext& ctx, const std::string& name) {
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"viewOn", "pipeline", "collation"}));
+  ASSIGN_OR_RETURN(std::optional<std::string> view_on, GetString(ctx.body(), ctx.name, "viewOn"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(ctx.body(), ctx.name, "pipeline"));
+  bson_iter_t collation;
+  if (bson_iter_init_find(&collation, ctx.body(), "collation")) {
+    return Status(ErrorCode::kNotImplemented, "create option 'collation' is not supported by tigerdoc yet");
+  }
+  engine::CreateViewParams params;
+  params.db = ctx.db();
+  params.name = name;
+  params.view_on = *view_on;
+  if (pipeline) params.pipeline = std::move(*pipeline);
+  Status status = ctx.engine->CreateView(params);
+  if (status.code() == ErrorCode::kNamespaceExists) {
+    // As for collections: creating the same view again succeeds.
+    auto existing = ctx.engine->catalog().LookupView(Namespace(ctx.db(), name));
+    if (existing && existing->view_on == params.view_on &&
+        existing->pipeline.bytes() == params.pipeline.bytes()) {
+      return bson::BsonDoc();
+    }
+  }
+  RETURN_IF_ERROR(status);
+  return bson::BsonDoc();
+}
 
 }  // namespace
 
@@ -101,14 +150,31 @@ StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx) {
     }
     if (matcher->Matches(info.get())) docs.push_back(std::move(info));
   }
+  for (const auto& view : ctx.engine->catalog().ListViews(ctx.db())) {
+    bson::BsonDoc info = ViewInfo(*view, name_only.value_or(false));
+    if (matcher->Matches(info.get())) docs.push_back(std::move(info));
+  }
+  // One list in name order, views among the collections.
+  std::sort(docs.begin(), docs.end(), [](const bson::BsonDoc& a, const bson::BsonDoc& b) {
+    bson_iter_t ia, ib;
+    bson_iter_init_find(&ia, a.get(), "name");
+    bson_iter_init_find(&ib, b.get(), "name");
+    return std::string_view(bson_iter_utf8(&ia, nullptr)) < std::string_view(bson_iter_utf8(&ib, nullptr));
+  });
   // The whole (small) list goes in the first batch; the cursor is closed.
   return CursorFields("firstBatch", 0, ctx.db() + ".$cmd.listCollections", docs);
 }
 
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string name, CollectionArgument(ctx.body(), ctx.name));
+  bson_iter_t view_on;
+  if (bson_iter_init_find(&view_on, ctx.body(), "viewOn")) return CreateView(ctx, name);
+  bson_iter_t pipeline;
+  if (bson_iter_init_find(&pipeline, ctx.body(), "pipeline")) {
+    return Status(ErrorCode::kBadValue, "'pipeline' requires 'viewOn' to also be specified");
+  }
   // Options tigerdoc does not have yet are refused, not ignored.
-  for (const char* unsupported : {"capped", "viewOn", "pipeline", "timeseries", "clusteredIndex",
+  for (const char* unsupported : {"capped", "timeseries", "clusteredIndex",
                                   "validator", "collation", "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
@@ -202,7 +268,7 @@ StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx) {
   bson_t* doc = out.mutable_get();
   BSON_APPEND_UTF8(doc, "db", ctx.db().c_str());
   BSON_APPEND_INT32(doc, "collections", static_cast<int32_t>(collections));
-  BSON_APPEND_INT32(doc, "views", static_cast<int32_t>(0));
+  BSON_APPEND_INT32(doc, "views", static_cast<int32_t>(ctx.engine->catalog().ListViews(ctx.db()).size()));
   BSON_APPEND_INT32(doc, "objects", static_cast<int32_t>(objects));
   BSON_APPEND_DOUBLE(doc, "avgObjSize", objects ? static_cast<double>(data) / objects : 0.0);
   BSON_APPEND_DOUBLE(doc, "dataSize", static_cast<double>(Scaled(data, scale)));
@@ -221,6 +287,7 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
   int64_t scale = scale_arg.value_or(1);
   if (scale < 1) return Status(ErrorCode::kBadValue, "Scale factor must be greater than zero");
   std::string ns = Namespace(ctx.db(), name);
+  RETURN_IF_ERROR(ctx.engine->RefuseView(ctx.db(), name));
   auto entry = ctx.engine->catalog().Lookup(ns);
   if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + ns + "] not found.");
   return CollStatsDocument(*entry, scale);

@@ -17,12 +17,10 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
                               {"query", "sort", "remove", "update", "new", "fields", "upsert",
                                "bypassDocumentValidation", "arrayFilters", "hint", "collation",
                                "let"}));
-  for (const char* unsupported : {"collation", "let"}) {
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, body, unsupported)) {
-      return Status(ErrorCode::kNotImplemented, std::string("findAndModify option '") + unsupported +
-                                                    "' is not supported by tigerdoc yet");
-    }
+  bson_iter_t collation;
+  if (bson_iter_init_find(&collation, body, "collation")) {
+    return Status(ErrorCode::kNotImplemented,
+                  "findAndModify option 'collation' is not supported by tigerdoc yet");
   }
   engine::FindAndModifyParams params;
   params.db = ctx.db();
@@ -36,12 +34,15 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
   bson_iter_t update;
   if (bson_iter_init_find(&update, body, "update")) {
     if (BSON_ITER_HOLDS_ARRAY(&update)) {
-      return Status(ErrorCode::kNotImplemented,
-                    "pipeline-style updates are not supported by tigerdoc yet");
+      ASSIGN_OR_RETURN(params.update, GetArray(body, cmd, "update"));
+      params.update_is_pipeline = true;
+    } else {
+      ASSIGN_OR_RETURN(params.update, GetObject(body, cmd, "update"));
     }
-    ASSIGN_OR_RETURN(params.update, GetObject(body, cmd, "update"));
   }
   ASSIGN_OR_RETURN(params.array_filters, GetArray(body, cmd, "arrayFilters"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, cmd, "let"));
+  if (let) params.let = std::move(*let);
   if (query) params.query = std::move(*query);
   if (sort) params.sort = std::move(*sort);
   if (fields) params.fields = std::move(*fields);

@@ -160,6 +160,7 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
                               {"updates", "ordered", "bypassDocumentValidation", "let"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "updates"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(ctx.body(), ctx.name, "let"));
   int64_t n = 0, modified = 0;
   std::vector<std::pair<int64_t, bson::BsonDoc>> upserted;
   WriteErrors errors;
@@ -168,19 +169,23 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
     RETURN_IF_ERROR(CheckFields(s, "update.updates", {"q", "u", "upsert", "multi", "arrayFilters",
                                                      "hint", "collation", "c", "sort"}));
     ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(s, "update.updates", "q"));
+    engine::UpdateStatement statement;
     bson_iter_t u;
     if (bson_iter_init_find(&u, s, "u") && BSON_ITER_HOLDS_ARRAY(&u)) {
-      return Status(ErrorCode::kNotImplemented,
-                    "pipeline-style updates are not supported by tigerdoc yet");
+      // A pipeline-style update: the stages, as an array document.
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> stages, GetArray(s, "update.updates", "u"));
+      statement.update = std::move(*stages);
+      statement.update_is_pipeline = true;
+    } else {
+      ASSIGN_OR_RETURN(statement.update, RequiredObject(s, "update.updates", "u"));
     }
-    ASSIGN_OR_RETURN(bson::BsonDoc update, RequiredObject(s, "update.updates", "u"));
+    ASSIGN_OR_RETURN(statement.constants, GetObject(s, "update.updates", "c"));
+    if (let) statement.let = let->Copy();
     bson_iter_t collation;
     if (bson_iter_init_find(&collation, s, "collation")) {
       return Status(ErrorCode::kNotImplemented, "update option 'collation' is not supported by tigerdoc yet");
     }
-    engine::UpdateStatement statement;
     statement.query = std::move(q);
-    statement.update = std::move(update);
     ASSIGN_OR_RETURN(std::optional<bool> upsert, GetBool(s, "update.updates", "upsert"));
     ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(s, "update.updates", "multi"));
     statement.upsert = upsert.value_or(false);
@@ -227,6 +232,7 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"deletes", "ordered", "let"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "deletes"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(ctx.body(), ctx.name, "let"));
   int64_t n = 0;
   WriteErrors errors;
   for (size_t i = 0; i < statements.size(); ++i) {
@@ -249,6 +255,7 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
     engine::DeleteStatement statement;
     statement.query = std::move(q);
     statement.limit = *limit;
+    if (let) statement.let = let->Copy();
     StatusWith<engine::DeleteResult> result = ctx.engine->Delete(ctx.db(), coll, statement);
     if (!result.ok()) {
       if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) break;

@@ -1,7 +1,8 @@
-// $match: a query filter (engine/query/matcher). A top-level $expr, which
-// the matcher does not know, is split off and evaluated here as an
-// aggregation expression; the rest goes to the Matcher.
+// $match: a query filter (engine/query/matcher). $expr, anywhere the
+// matcher allows it, is compiled with this pipeline's context (its `let`
+// and $lookup variables, $$NOW) through query_expressions.h.
 
+#include "engine/agg/query_expressions.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
 #include "engine/query/matcher/matcher.h"
@@ -13,35 +14,23 @@ StatusWith<StageSpecPtr> ParseMatchStage(const bson_iter_t* spec, const Expressi
     return Error(15959, "the match filter must be an expression in an object");
   }
   bson_t filter = SubDocument(spec);
-  bson::BsonDoc rest;
-  std::shared_ptr<Expression> expr;
-  ParseContext pctx(&ctx);
-  bson_iter_t it;
-  bson_iter_init(&it, &filter);
-  while (bson_iter_next(&it)) {
-    if (std::string_view(bson_iter_key(&it)) == "$expr") {
-      ASSIGN_OR_RETURN(ExpressionPtr e, ParseOperand(&it, &pctx));
-      expr = std::move(e);
-      continue;
-    }
-    if (std::string_view(bson_iter_key(&it)) == "$where") {
-      return Error(2, "$where is not allowed inside of a $match aggregation expression");
-    }
-    bson_append_iter(rest.mutable_get(), nullptr, 0, &it);
+  bson_iter_t where;
+  if (bson_iter_init_find(&where, &filter, "$where")) {
+    return Error(2, "$where is not allowed inside of a $match aggregation expression");
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> m, query::Matcher::Parse(rest.get()));
+  std::shared_ptr<const query::ExpressionParser> expressions = MakeQueryExpressionParser(ctx);
+  ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> m,
+                   query::Matcher::Parse(&filter, expressions.get()));
   std::shared_ptr<query::Matcher> matcher = std::move(m);
-  return MakeSpec("$match", [matcher, expr](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
+  return MakeSpec("$match", [matcher](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
     return MakeMapStage(std::move(input), c,
-                        [matcher, expr](bson::BsonDoc doc, Variables* vars)
+                        [matcher](bson::BsonDoc doc, Variables*)
                             -> StatusWith<std::optional<bson::BsonDoc>> {
-                          if (!matcher->Matches(doc.get())) return std::optional<bson::BsonDoc>();
-                          if (expr) {
-                            vars->SetRoot(Value::Document(doc));
-                            ASSIGN_OR_RETURN(Value v, expr->Evaluate(vars));
-                            if (!v.Truthy()) return std::optional<bson::BsonDoc>();
+                          if (matcher->Matches(doc.get())) {
+                            return std::optional<bson::BsonDoc>(std::move(doc));
                           }
-                          return std::optional<bson::BsonDoc>(std::move(doc));
+                          RETURN_IF_ERROR(matcher->EvaluationError());
+                          return std::optional<bson::BsonDoc>();
                         });
   });
 }

@@ -42,6 +42,7 @@ enum class MatchKind {
   kSize, kElemMatchObject, kElemMatchValue,          // array
   kRegex, kMod,                                      // evaluation
   kBitsAllSet, kBitsAllClear, kBitsAnySet, kBitsAnyClear,  // bitwise
+  kExpr,                                             // $expr (expr.h)
 };
 
 class MatchExpression {

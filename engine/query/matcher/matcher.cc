@@ -2,13 +2,35 @@
 
 #include "engine/bson/compare.h"
 #include "engine/query/matcher/comparison.h"
+#include "engine/query/matcher/expr.h"
 #include "engine/query/matcher/parser.h"
 
 namespace tigerdoc::query {
 
-StatusWith<std::unique_ptr<Matcher>> Matcher::Parse(const bson_t* filter) {
-  ASSIGN_OR_RETURN(MatchExpressionPtr root, ParseFilter(filter, ParseLevel::kTopLevel));
-  return std::unique_ptr<Matcher>(new Matcher(std::move(root)));
+namespace {
+
+void CollectExprs(const MatchExpression* node, std::vector<const ExprMatchExpression*>* out) {
+  if (node->kind() == MatchKind::kExpr) out->push_back(static_cast<const ExprMatchExpression*>(node));
+  for (size_t i = 0; i < node->num_children(); ++i) CollectExprs(node->child(i), out);
+}
+
+}  // namespace
+
+StatusWith<std::unique_ptr<Matcher>> Matcher::Parse(const bson_t* filter,
+                                                    const ExpressionParser* expressions) {
+  MatchExpressionPtr root;
+  {
+    ScopedExpressionParser scope(expressions);
+    ASSIGN_OR_RETURN(root, ParseFilter(filter, ParseLevel::kTopLevel));
+  }
+  std::unique_ptr<Matcher> matcher(new Matcher(std::move(root)));
+  CollectExprs(matcher->root_.get(), &matcher->exprs_);
+  return matcher;
+}
+
+Status Matcher::EvaluationError() const {
+  for (const ExprMatchExpression* expr : exprs_) RETURN_IF_ERROR(expr->error());
+  return Status::OK();
 }
 
 namespace {

@@ -2,9 +2,11 @@
 // Matcher: a parsed MongoDB query filter, the entry point of engine/query's
 // matching. Parse() validates the filter with MongoDB's errors (BadValue 2
 // for malformed operators, with MongoDB's messages; NotImplemented 238 for
-// MongoDB operators tigerdoc lacks yet, e.g. $expr and geo); Matches()
-// evaluates it on a document with MongoDB's semantics (see
-// match_expression.h and engine/bson/field_path.h).
+// MongoDB operators tigerdoc lacks yet, e.g. geo); Matches() evaluates it on
+// a document with MongoDB's semantics (see match_expression.h and
+// engine/bson/field_path.h). $expr is compiled by the ExpressionParser
+// given to Parse (expression_hook.h, expr.h); its evaluation errors are
+// reported by EvaluationError().
 //
 // Ownership: the Matcher owns a deep copy of everything it needs; the
 // filter passed to Parse() may be freed afterwards.
@@ -19,13 +21,25 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/query/matcher/expression_hook.h"
 #include "engine/query/matcher/match_expression.h"
 
 namespace tigerdoc::query {
 
+class ExprMatchExpression;
+
 class Matcher {
  public:
-  static StatusWith<std::unique_ptr<Matcher>> Parse(const bson_t* filter);
+  // `expressions` compiles $expr (null: the default parser, see
+  // expression_hook.h).
+  static StatusWith<std::unique_ptr<Matcher>> Parse(const bson_t* filter,
+                                                    const ExpressionParser* expressions = nullptr);
+
+  // OK, or the first error an $expr raised in any Matches() call so far
+  // (the document it failed on did not match). Scans check it after a
+  // non-match and fail the command with it.
+  Status EvaluationError() const;
+  bool has_expr() const { return !exprs_.empty(); }
 
   bool Matches(const bson_t* doc) const { return root_->Matches(doc); }
   // The same, also recording into `details` (when not null) the position
@@ -60,6 +74,7 @@ class Matcher {
   explicit Matcher(MatchExpressionPtr root) : root_(std::move(root)) {}
 
   MatchExpressionPtr root_;
+  std::vector<const ExprMatchExpression*> exprs_;  // the $expr nodes of root_
 };
 
 }  // namespace tigerdoc::query

@@ -12,6 +12,7 @@
 #include "engine/query/matcher/comparison.h"
 #include "engine/query/matcher/element.h"
 #include "engine/query/matcher/evaluation.h"
+#include "engine/query/matcher/expr.h"
 #include "engine/query/matcher/integer_argument.h"
 #include "engine/query/matcher/logical.h"
 
@@ -377,11 +378,16 @@ Result ParseWhere(std::string_view, const bson_iter_t*, ParseLevel level) {
   return BadValue("no globalScriptEngine in $where parsing");
 }
 
-Result ParseExpr(std::string_view name, const bson_iter_t*, ParseLevel level) {
+// The expression language lives in engine/agg; the parser comes through
+// the bridge (expression_hook.h, expr.h).
+Result ParseExpr(std::string_view name, const bson_iter_t* operand, ParseLevel level) {
   if (level == ParseLevel::kSubDocument) {
     return BadValue("$expr can only be applied to the top-level document");
   }
-  return NotImplemented(name);
+  const ExpressionParser* parser = ScopedExpressionParser::Current();
+  if (parser == nullptr) return NotImplemented(name);
+  ASSIGN_OR_RETURN(std::unique_ptr<const CompiledExpression> compiled, parser->Parse(operand));
+  return MatchExpressionPtr(std::make_unique<ExprMatchExpression>(std::move(compiled)));
 }
 
 // {$sampleRate: x}, x in [0, 1]: 0 and 1 are constants; anything between
