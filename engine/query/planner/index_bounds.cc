@@ -199,14 +199,15 @@ std::vector<KeyRange> IndexBounds::ToKeyRanges(const IndexShape& index,
   return ranges;
 }
 
-bool IndexBounds::KeyInBounds(const bson_t* key_values, size_t from_field) const {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, key_values)) return false;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    const bool has = bson_iter_next(&it);
-    if (i < from_field || fields[i].IsAllValues()) continue;
+bool IndexBounds::KeyInBounds(const bson_t* key_values, const IndexShape& index,
+                              size_t from_field) const {
+  for (size_t i = from_field; i < fields.size(); ++i) {
+    if (fields[i].IsAllValues()) continue;
+    // Key values name fields by their dotted path, literally; a missing
+    // field is absent and keys as null.
+    bson_iter_t it;
     std::string key;
-    if (has) {
+    if (bson_iter_init_find(&it, key_values, index.fields[i].path.c_str())) {
       key = keystring::Encode(&it);
     } else {
       keystring::KeyBuilder null_key;

@@ -77,10 +77,10 @@ struct IndexBounds {
   // The ranges to scan, in index order, and how many leading fields they
   // enforce (the rest need KeyInBounds).
   std::vector<KeyRange> ToKeyRanges(const IndexShape& index, size_t* fields_enforced) const;
-  // True when the key values of an entry ({field: value, ...} in key
-  // pattern order; missing fields read as null) lie within the bounds of
+  // True when the key values of an entry ({<dotted field>: value, ...};
+  // a missing field is absent and reads as null) lie within the bounds of
   // fields [from_field, n).
-  bool KeyInBounds(const bson_t* key_values, size_t from_field) const;
+  bool KeyInBounds(const bson_t* key_values, const IndexShape& index, size_t from_field) const;
 
   // MongoDB's explain form: {a: ["[1, 1]"], b: ["[inf.0, 5)"]}.
   bson::BsonDoc ToBson(const IndexShape& index) const;
