@@ -62,12 +62,13 @@ Status InsertInUnit(storage::Session& session, const catalog::CollectionEntry& c
 StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
                                                    std::shared_ptr<catalog::CollectionEntry> coll,
                                                    const bson_t* filter, const bson_t* sort,
-                                                   bool only_first) {
+                                                   bool only_first,
+                                                   const query::PlannerContext& planner) {
   query::FindSpec spec;
   spec.filter = bson::BsonDoc::CopyOf(filter);
   if (sort) spec.sort = bson::BsonDoc::CopyOf(sort);
   spec.limit = only_first ? 1 : 0;
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec), planner));
   std::vector<bson::BsonDoc> docs;
   bool exhausted = false;
   while (!exhausted) {
@@ -255,7 +256,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   if (coll) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                     MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi));
+                     MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi, Planner()));
     for (const bson::BsonDoc& id : ids) {
       ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, id, *matcher, driver));
       result.matched += change.matched ? 1 : 0;
@@ -278,7 +279,7 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
   if (!coll) return result;
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                   MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1));
+                   MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1, Planner()));
   for (const bson::BsonDoc& id : ids) {
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *coll, id, *matcher));
     result.deleted += removed ? 1 : 0;
@@ -313,7 +314,7 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   // unit; then look again, as MongoDB retries the whole operation.
   for (int attempt = 0; coll && attempt < 100; ++attempt) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                     MatchingIds(session, coll, params.query.get(), params.sort.get(), true));
+                     MatchingIds(session, coll, params.query.get(), params.sort.get(), true, Planner()));
     if (ids.empty()) break;
     if (params.remove) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,

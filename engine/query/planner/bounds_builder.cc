@@ -258,8 +258,11 @@ std::optional<LeafBounds> TranslateNot(const MatchExpression& not_expr, const Fi
   }
   std::optional<LeafBounds> inner = TranslatePredicate(*child, FieldContext{});
   if (!inner || !Complementable(*child, *inner)) return std::nullopt;
-  return LeafBounds{inner->oil.Complement(),
-                    field.multikey ? Tightness::kInexactFetch : Tightness::kExact};
+  if (!field.multikey) return LeafBounds{inner->oil.Complement(), Tightness::kExact};
+  // An empty array keys as undefined and satisfies every negation ({a: []}
+  // has no element equal to null, or to anything): keep that key in.
+  OrderedIntervalList undefined({Interval::Point(UndefinedValue().get())});
+  return LeafBounds{inner->oil.Complement().Union(undefined), Tightness::kInexactFetch};
 }
 
 }  // namespace

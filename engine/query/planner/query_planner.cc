@@ -121,13 +121,13 @@ void Cost(QueryPlan* plan, const PlanRequest& request, const KeyCounter& count_k
   plan->cost = total + (plan->blocking_sort ? total / 2 : 0);
 }
 
-// Orders plans best first: cost, then covered, exact, sort-providing, fewer key fields.
+// Orders plans best first: cost, then covered, exact, sort-providing, an
+// index over a collection scan, fewer key fields.
 auto Rank(const QueryPlan& p) {
   const IndexScanPlan* scan = p.kind == QueryPlan::Kind::kIndexScan ? &p.scans[0] : nullptr;
   return std::make_tuple(p.cost, scan ? !scan->covered : true, p.NeedsFilter(),
-                         scan ? !scan->provides_sort : true,
-                         scan ? scan->shape.fields.size() : size_t{0},
-                         p.kind == QueryPlan::Kind::kCollScan);
+                         scan ? !scan->provides_sort : true, p.kind == QueryPlan::Kind::kCollScan,
+                         scan ? scan->shape.fields.size() : size_t{0});
 }
 
 QueryPlan Single(IndexScanPlan scan) {

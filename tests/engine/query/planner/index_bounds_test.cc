@@ -179,8 +179,11 @@ INSTANTIATE_TEST_SUITE_P(
                    R"j({"a": ["[null, null]"]})j", false},
         BoundsCase{R"j({"a": {"%ne": 5}})j", R"j({"a": 1})j", "", false,
                    R"j({"a": ["[MinKey, 5)", "(5, MaxKey]"]})j", true},
+        // Multikey: an empty array (keyed undefined) matches every negation.
         BoundsCase{R"j({"a": {"%ne": 5}})j", R"j({"a": 1})j", "a", false,
                    R"j({"a": ["[MinKey, 5)", "(5, MaxKey]"]})j", false},
+        BoundsCase{R"j({"a": {"%ne": null}})j", R"j({"a": 1})j", "a", false,
+                   R"j({"a": ["[MinKey, undefined]", "(null, MaxKey]"]})j", false},
         BoundsCase{R"j({"a": {"%ne": 5}})j", R"j({"a": -1})j", "", false,
                    R"j({"a": ["[MaxKey, 5)", "(5, MinKey]"]})j", true},
         BoundsCase{R"j({"a": {"%ne": null}})j", R"j({"a": 1})j", "", false,
