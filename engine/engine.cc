@@ -21,6 +21,8 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   ASSIGN_OR_RETURN(engine->catalog_, catalog::Catalog::Open(engine->storage_.get()));
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
   engine->reaper_ = std::thread([e = engine.get()] { e->ReapCursorsUntilStopped(); });
+  engine->ttl_monitor_sleep_secs_.store(options.ttl_monitor_sleep.count());
+  engine->ttl_monitor_ = std::thread([e = engine.get()] { e->RunTtlMonitorUntilStopped(); });
   return engine;
 }
 
@@ -39,6 +41,7 @@ Engine::~Engine() {
   }
   reaper_wakeup_.notify_all();
   if (reaper_.joinable()) reaper_.join();
+  if (ttl_monitor_.joinable()) ttl_monitor_.join();
   // Cursors hold collection entries; release them before the catalog and
   // storage they point into.
   cursors_.reset();

@@ -9,6 +9,7 @@
 // Thread-safety: all methods are thread-safe; each call borrows its own
 // storage session.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -29,6 +30,9 @@
 namespace tigerdoc::update {
 class UpdateDriver;
 }
+namespace tigerdoc::query {
+class Matcher;
+}
 
 namespace tigerdoc::engine {
 
@@ -42,6 +46,9 @@ struct EngineOptions {
   // Memory a blocking sort may use before it spills (allowDiskUse) or fails
   // with 292 (MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes).
   int64_t max_blocking_sort_bytes = 100 * 1024 * 1024;
+  // How often the TTL monitor looks for expired documents (MongoDB's
+  // ttlMonitorSleepSecs); zero disables the monitor.
+  std::chrono::seconds ttl_monitor_sleep = std::chrono::seconds(60);
 };
 
 class Engine {
@@ -58,6 +65,28 @@ class Engine {
   Status CreateCollection(const CreateParams& params);
   Status DropCollection(std::string_view db, std::string_view name);
   Status DropDatabase(std::string_view db);
+
+  // Indexes (engine_indexes.cc). CreateIndexes builds every new index over
+  // the existing documents under the collection's exclusive write lock, all
+  // or nothing (a failed build leaves no index and no tables); it creates
+  // the collection when missing. ListIndexes: the _id index first, then
+  // creation order; NamespaceNotFound (26) for a missing collection.
+  // DropIndexes returns nIndexesWas.
+  StatusWith<CreateIndexesResult> CreateIndexes(const CreateIndexesParams& params);
+  StatusWith<std::vector<bson::BsonDoc>> ListIndexes(std::string_view db, std::string_view coll);
+  StatusWith<int> DropIndexes(const DropIndexesParams& params);
+  StatusWith<IndexModificationResult> ModifyIndex(std::string_view db, std::string_view coll,
+                                                  const IndexModification& modification);
+  // Approximate bytes of each index (by a scan of its tables), _id_ first.
+  std::vector<std::pair<std::string, int64_t>> IndexSizes(const catalog::CollectionEntry& coll);
+
+  // TTL: deletes the documents of every TTL index whose date is older than
+  // expireAfterSeconds (ttl_monitor.cc); returns how many. The TTL monitor
+  // thread calls it every ttl_monitor_sleep.
+  StatusWith<int64_t> DeleteExpiredDocuments();
+  // ttlMonitorSleepSecs, settable at run time (setParameter); 0 pauses.
+  void SetTtlMonitorSleep(int64_t seconds);
+  int64_t ttl_monitor_sleep_secs() const { return ttl_monitor_sleep_secs_.load(); }
 
   // Writes. The command layer turns per-statement errors into writeErrors.
   // InsertMany inserts a batch: groups of documents share one transaction (one journal
@@ -94,6 +123,12 @@ class Engine {
  private:
   Engine() = default;
   void ReapCursorsUntilStopped();
+  void RunTtlMonitorUntilStopped();
+  // Removes the document with _id `id` if it still matches, in one write
+  // unit through the collection writer (engine_writes.cc).
+  StatusWith<bool> RemoveIfMatches(storage::Session& session,
+                                   const std::shared_ptr<catalog::CollectionEntry>& coll,
+                                   const bson::BsonDoc& id, const query::Matcher& matcher);
   // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
   // temporary directory for an in-memory engine).
   std::string SortSpillDirectory() const;
@@ -115,6 +150,9 @@ class Engine {
   std::condition_variable reaper_wakeup_;
   bool stopping_ = false;
   std::thread reaper_;
+  std::thread ttl_monitor_;
+  std::atomic<int64_t> ttl_monitor_sleep_secs_{60};
+  bool ttl_sleep_changed_ = false;  // guarded by reaper_mutex_
 };
 
 }  // namespace tigerdoc::engine

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/bson/shell_string.h"
+#include "engine/collection_writer.h"
 #include "engine/document_rules.h"
 #include "engine/engine.h"
 #include "engine/query/matcher/match_details.h"
@@ -23,20 +24,6 @@
 namespace tigerdoc::engine {
 namespace {
 
-// MongoDB's duplicate key error: message, keyPattern and keyValue.
-Status DuplicateIdError(const std::string& ns, const bson_t* doc) {
-  bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
-  std::string message = "E11000 duplicate key error collection: " + ns +
-                        " index: _id_ dup key: " + bson::ToShellString(id.get());
-  bson::BsonDoc extra;
-  bson_t pattern;
-  bson_append_document_begin(extra.mutable_get(), "keyPattern", -1, &pattern);
-  BSON_APPEND_INT32(&pattern, "_id", 1);
-  bson_append_document_end(extra.mutable_get(), &pattern);
-  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", id.get());
-  return Status(ErrorCode::kDuplicateKey, message, std::string(extra.bytes()));
-}
-
 Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
   if (static_cast<int64_t>(doc->len) <= max_bytes) return Status::OK();
   if (is_update) {
@@ -48,13 +35,14 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
                     ", max size: " + std::to_string(max_bytes));
 }
 
-// Inserts one document that already has its _id first, inside the running
-// transaction, turning a duplicate into MongoDB's message.
-Status InsertInUnit(storage::Session& session, const catalog::CollectionEntry& coll,
-                    const bson_t* doc) {
-  Status status = coll.store->Insert(session, doc);
-  if (status.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll.metadata.ns, doc);
-  return status;
+// Inserts documents that already have their _id first, in one write unit.
+Status InsertUnit(storage::Session& session, catalog::Catalog& catalog,
+                  catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count) {
+  CollectionWriter writer(catalog, coll);
+  return RunWriteUnit(session, [&]() -> Status {
+    for (size_t i = 0; i < count; ++i) RETURN_IF_ERROR(writer.Insert(session, docs[i].get()));
+    return Status::OK();
+  });
 }
 
 // The _ids of the documents a statement targets, in `sort` order (scan
@@ -98,10 +86,12 @@ struct DocumentChange {
 };
 
 // Updates the document with _id `id` if it still matches, in one write unit.
-StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::CollectionEntry& coll,
-                                      const bson::BsonDoc& id, const query::Matcher& matcher,
+StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalog& catalog,
+                                      catalog::CollectionEntry& coll, const bson::BsonDoc& id,
+                                      const query::Matcher& matcher,
                                       const update::UpdateDriver& driver) {
   DocumentChange change;
+  CollectionWriter writer(catalog, coll);
   RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
     change = DocumentChange();
     bson_iter_t it;
@@ -121,7 +111,7 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Collec
     if (applied.modified) {
       RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll.metadata.max_document_bytes, true));
       // The store moves the document when its shard key value changed.
-      RETURN_IF_ERROR(coll.store->Update(session, current->get(), applied.doc.get()));
+      RETURN_IF_ERROR(writer.Update(session, current->get(), applied.doc.get()));
       change.modified = true;
     }
     change.after = std::move(applied.doc);
@@ -133,17 +123,19 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Collec
 
 // Removes the document with _id `id` if it still matches; returns it.
 StatusWith<std::optional<bson::BsonDoc>> RemoveById(storage::Session& session,
+                                                    catalog::Catalog& catalog,
                                                     catalog::CollectionEntry& coll,
                                                     const bson::BsonDoc& id,
                                                     const query::Matcher& matcher) {
   std::optional<bson::BsonDoc> removed;
+  CollectionWriter writer(catalog, coll);
   RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
     removed.reset();
     bson_iter_t it;
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
                      coll.store->FindById(session, FirstValue(id, &it)));
     if (!current || !matcher.Matches(current->get())) return Status::OK();
-    RETURN_IF_ERROR(coll.store->Remove(session, current->get()));
+    RETURN_IF_ERROR(writer.Remove(session, current->get()));
     removed = std::move(current);
     return Status::OK();
   }));
@@ -208,17 +200,15 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
       group.push_back(std::move(prepared).value());
       ++next;
     }
-    Status group_status = group.empty() ? Status::OK() : RunWriteUnit(session, [&]() -> Status {
-      for (const bson::BsonDoc& doc : group) RETURN_IF_ERROR(InsertInUnit(session, *coll, doc.get()));
-      return Status::OK();
-    });
+    Status group_status = group.empty() ? Status::OK()
+                                        : InsertUnit(session, *catalog_, *coll, group.data(), group.size());
     if (group_status.ok()) {
       results.insert(results.end(), group.size(), Status::OK());
     } else {
       // Something in the group failed and the whole group rolled back:
       // insert its documents one by one to find which.
       for (size_t i = 0; i < group.size(); ++i) {
-        Status one = RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, group[i].get()); });
+        Status one = InsertUnit(session, *catalog_, *coll, &group[i], 1);
         results.push_back(one);
         if (!one.ok() && ordered) return results;
       }
@@ -232,6 +222,14 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
   return results;
 }
 
+StatusWith<bool> Engine::RemoveIfMatches(storage::Session& session,
+                                         const std::shared_ptr<catalog::CollectionEntry>& coll,
+                                         const bson::BsonDoc& id, const query::Matcher& matcher) {
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,
+                   RemoveById(session, *catalog_, *coll, id, matcher));
+  return removed.has_value();
+}
+
 // Inserts the upsert document of `query` + `driver`; returns it.
 StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::string_view db,
                                                std::string_view coll_name, const bson_t* query,
@@ -239,7 +237,7 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
   ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
   ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
-  RETURN_IF_ERROR(RunWriteUnit(session, [&] { return InsertInUnit(session, *coll, doc.get()); }));
+  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1));
   return doc;
 }
 
@@ -258,7 +256,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                      MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi, Planner()));
     for (const bson::BsonDoc& id : ids) {
-      ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, id, *matcher, driver));
+      ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
     }
@@ -281,7 +279,7 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                    MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1, Planner()));
   for (const bson::BsonDoc& id : ids) {
-    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *coll, id, *matcher));
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *catalog_, *coll, id, *matcher));
     result.deleted += removed ? 1 : 0;
   }
   return result;
@@ -318,13 +316,13 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
     if (ids.empty()) break;
     if (params.remove) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,
-                       RemoveById(session, *coll, ids[0], *matcher));
+                       RemoveById(session, *catalog_, *coll, ids[0], *matcher));
       if (!removed) continue;
       result.n = 1;
       ASSIGN_OR_RETURN(result.value, shaped(std::move(*removed)));
       return result;
     }
-    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *coll, ids[0], *matcher, *driver));
+    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver));
     if (!change.matched) continue;
     result.n = 1;
     result.updated_existing = true;

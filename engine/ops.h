@@ -30,6 +30,40 @@ struct CreateParams {
   bson::BsonDoc options;                       // all create options as given
 };
 
+// createIndexes: specs as sent ({key, name, options...}).
+struct CreateIndexesParams {
+  std::string db;
+  std::string coll;
+  std::vector<bson::BsonDoc> specs;
+};
+struct CreateIndexesResult {
+  int num_indexes_before = 0;  // the _id index included
+  int num_indexes_after = 0;
+  bool created_collection = false;
+  bool all_already_existed = false;  // MongoDB's note "all indexes already exist"
+};
+
+// dropIndexes: by name, by key pattern, a list of names, or "*".
+struct DropIndexesParams {
+  std::string db;
+  std::string coll;
+  enum class Kind { kName, kKeyPattern, kNames, kAll } kind = Kind::kName;
+  std::vector<std::string> names;  // kName (one) or kNames
+  bson::BsonDoc key_pattern;       // kKeyPattern
+};
+
+// collMod's "index" option: find by name or key pattern, change options.
+struct IndexModification {
+  std::optional<std::string> name;
+  std::optional<bson::BsonDoc> key_pattern;
+  std::optional<bool> hidden;
+  std::optional<int64_t> expire_after_seconds;
+};
+struct IndexModificationResult {
+  std::optional<bool> hidden_old, hidden_new;
+  std::optional<int64_t> expire_after_seconds_old, expire_after_seconds_new;
+};
+
 struct UpdateStatement {
   bson::BsonDoc query;
   bson::BsonDoc update;  // operator document or replacement

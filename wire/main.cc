@@ -24,6 +24,8 @@ Usage: tigerdoc [options]
   --workers N               threads running commands (default 8)
   --setParameter cursorTimeoutMillis=N
                             idle cursors are killed after N ms (default 600000)
+  --setParameter ttlMonitorSleepSecs=N
+                            the TTL monitor runs every N s (default 60)
   --help                    this text
   --version                 print the version
 )";
@@ -36,6 +38,7 @@ struct Flags {
   int64_t cache_size_mb = 1024;
   int workers = 8;
   int64_t cursor_timeout_ms = 600000;
+  int64_t ttl_monitor_sleep_secs = 60;
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -91,9 +94,13 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (arg == "--setParameter") {
       std::string setting = next();
       const std::string kCursorTimeout = "cursorTimeoutMillis=";
+      const std::string kTtlSleep = "ttlMonitorSleepSecs=";
       if (setting.rfind(kCursorTimeout, 0) == 0) {
         flags.cursor_timeout_ms =
             ParseNumber("cursorTimeoutMillis", setting.substr(kCursorTimeout.size()), 1, INT64_MAX / 2);
+      } else if (setting.rfind(kTtlSleep, 0) == 0) {
+        flags.ttl_monitor_sleep_secs =
+            ParseNumber("ttlMonitorSleepSecs", setting.substr(kTtlSleep.size()), 1, INT32_MAX);
       } else {
         Die("unknown parameter: " + setting);
       }
@@ -114,6 +121,7 @@ int main(int argc, char** argv) {
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
   options.default_shards = flags.shards;
+  options.ttl_monitor_sleep = std::chrono::seconds(flags.ttl_monitor_sleep_secs);
   options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);
   if (flags.cursor_timeout_ms < 60000) {
     options.cursor_reap_interval = std::chrono::milliseconds(std::max<int64_t>(flags.cursor_timeout_ms / 4, 10));

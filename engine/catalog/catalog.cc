@@ -331,7 +331,10 @@ bool Catalog::IsRegistered(const CollectionEntry& entry) const {
 
 Status Catalog::PublishIndexes(CollectionEntry& entry,
                                std::shared_ptr<const index::IndexSet> indexes) {
-  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  // No ddl_mutex_ here: the caller holds entry.write_mutex() exclusively,
+  // and a drop takes that lock before it removes the entry, so the entry
+  // cannot go away between this check and the write (and taking ddl_mutex_
+  // under the write mutex would invert the drop's lock order).
   if (!IsRegistered(entry)) {
     return Status(ErrorCode::kNamespaceNotFound,
                   "Collection " + entry.metadata.ns + " was dropped");

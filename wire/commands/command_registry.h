@@ -11,7 +11,9 @@
 namespace tigerdoc::wire {
 
 // The collStats fields of one collection (collStats and $collStats share it).
-bson::BsonDoc CollStatsDocument(const catalog::CollectionEntry& entry, int64_t scale);
+// Index sizes are approximate (a scan of the index tables).
+bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
+                                int64_t scale);
 
 // nullptr when no command has that name.
 const CommandSpec* FindCommand(std::string_view name);
@@ -19,15 +21,18 @@ const CommandSpec* FindCommand(std::string_view name);
 // The handlers, one family per file (handshake_commands.cc, ...).
 StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunBuildInfo(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCreateIndexes(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDrop(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDropDatabase(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDropIndexes(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunEndSessions(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunFind(CommandContext& ctx);
@@ -42,8 +47,10 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx);
 

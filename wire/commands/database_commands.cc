@@ -191,9 +191,13 @@ StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::optional<int64_t> scale_arg, GetInt64(ctx.body(), ctx.name, "scale"));
   int64_t scale = scale_arg.value_or(1);
   if (scale < 1) return Status(ErrorCode::kBadValue, "Scale factor must be greater than zero");
-  int64_t collections = 0, objects = 0, data = 0;
+  int64_t collections = 0, objects = 0, data = 0, indexes = 0, index_bytes = 0;
   for (const auto& entry : ctx.engine->catalog().List(ctx.db())) {
     CollectionSizes sizes = SizesOf(*entry);
+    for (const auto& [name, bytes] : ctx.engine->IndexSizes(*entry)) {
+      ++indexes;
+      index_bytes += bytes;
+    }
     ++collections;
     objects += sizes.count;
     data += sizes.data_bytes;
@@ -207,9 +211,9 @@ StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx) {
   BSON_APPEND_DOUBLE(doc, "avgObjSize", objects ? static_cast<double>(data) / objects : 0.0);
   BSON_APPEND_DOUBLE(doc, "dataSize", static_cast<double>(Scaled(data, scale)));
   BSON_APPEND_DOUBLE(doc, "storageSize", static_cast<double>(Scaled(data, scale)));
-  BSON_APPEND_INT32(doc, "indexes", static_cast<int32_t>(collections));
-  BSON_APPEND_DOUBLE(doc, "indexSize", 0.0);
-  BSON_APPEND_DOUBLE(doc, "totalSize", static_cast<double>(Scaled(data, scale)));
+  BSON_APPEND_INT32(doc, "indexes", static_cast<int32_t>(indexes));
+  BSON_APPEND_DOUBLE(doc, "indexSize", static_cast<double>(Scaled(index_bytes, scale)));
+  BSON_APPEND_DOUBLE(doc, "totalSize", static_cast<double>(Scaled(data + index_bytes, scale)));
   BSON_APPEND_INT32(doc, "scaleFactor", static_cast<int32_t>(scale));
   return out;
 }
@@ -223,11 +227,15 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
   std::string ns = Namespace(ctx.db(), name);
   auto entry = ctx.engine->catalog().Lookup(ns);
   if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + ns + "] not found.");
-  return CollStatsDocument(*entry, scale);
+  return CollStatsDocument(*ctx.engine, *entry, scale);
 }
 
-bson::BsonDoc CollStatsDocument(const catalog::CollectionEntry& entry, int64_t scale) {
+bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
+                                int64_t scale) {
   CollectionSizes sizes = SizesOf(entry);
+  const std::vector<std::pair<std::string, int64_t>> index_sizes = engine.IndexSizes(entry);
+  int64_t total_index_size = 0;
+  for (const auto& [name, bytes] : index_sizes) total_index_size += bytes;
   bson::BsonDoc out;
   bson_t* doc = out.mutable_get();
   BSON_APPEND_UTF8(doc, "ns", entry.metadata.ns.c_str());
@@ -236,13 +244,15 @@ bson::BsonDoc CollStatsDocument(const catalog::CollectionEntry& entry, int64_t s
   if (sizes.count > 0) BSON_APPEND_INT64(doc, "avgObjSize", sizes.data_bytes / sizes.count);
   BSON_APPEND_INT64(doc, "storageSize", Scaled(sizes.data_bytes, scale));
   BSON_APPEND_BOOL(doc, "capped", false);
-  BSON_APPEND_INT32(doc, "nindexes", 1);
-  bson_t index_sizes;
-  bson_append_document_begin(doc, "indexSizes", -1, &index_sizes);
-  BSON_APPEND_INT64(&index_sizes, "_id_", 0);
-  bson_append_document_end(doc, &index_sizes);
-  BSON_APPEND_INT64(doc, "totalIndexSize", 0);
-  BSON_APPEND_INT64(doc, "totalSize", Scaled(sizes.data_bytes, scale));
+  BSON_APPEND_INT32(doc, "nindexes", static_cast<int32_t>(index_sizes.size()));
+  bson_t sizes_doc;
+  bson_append_document_begin(doc, "indexSizes", -1, &sizes_doc);
+  for (const auto& [name, bytes] : index_sizes) {
+    bson_append_int64(&sizes_doc, name.c_str(), static_cast<int>(name.size()), Scaled(bytes, scale));
+  }
+  bson_append_document_end(doc, &sizes_doc);
+  BSON_APPEND_INT64(doc, "totalIndexSize", Scaled(total_index_size, scale));
+  BSON_APPEND_INT64(doc, "totalSize", Scaled(sizes.data_bytes + total_index_size, scale));
   BSON_APPEND_INT32(doc, "scaleFactor", static_cast<int32_t>(scale));
   // tigerdoc's own: how the collection is spread over its shard tables.
   bson_t sharding, shards;

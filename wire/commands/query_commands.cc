@@ -405,7 +405,7 @@ StatusWith<bson::BsonDoc> CollStatsStageDocument(CommandContext& ctx, const std:
   BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime",
                         std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::system_clock::now().time_since_epoch()).count());
-  bson::BsonDoc storage_stats = CollStatsDocument(*entry, 1);
+  bson::BsonDoc storage_stats = CollStatsDocument(*ctx.engine, *entry, 1);
   BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
   return doc;
 }

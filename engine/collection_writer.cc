@@ -1,0 +1,173 @@
+// CollectionWriter: store + index maintenance (contract in the header).
+
+#include "engine/collection_writer.h"
+
+#include <algorithm>
+
+#include "engine/bson/shell_string.h"
+#include "engine/document_rules.h"
+#include "engine/index/index_table.h"
+
+namespace tigerdoc::engine {
+namespace {
+
+using storage::ShardedRecordStore;
+
+Status DuplicateIdError(const std::string& ns, const bson_t* doc) {
+  bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
+  bson::BsonDoc pattern;
+  BSON_APPEND_INT32(pattern.mutable_get(), "_id", 1);
+  return DuplicateKeyError(ns, index::kIdIndexName, pattern.get(), id.get());
+}
+
+bool SameBytes(const bson::BsonDoc& a, const bson::BsonDoc& b) { return a.bytes() == b.bytes(); }
+
+}  // namespace
+
+Status DuplicateKeyError(const std::string& ns, const std::string& index_name,
+                         const bson_t* key_pattern, const bson_t* key_value) {
+  std::string message = "E11000 duplicate key error collection: " + ns + " index: " + index_name +
+                        " dup key: " + bson::ToShellString(key_value);
+  bson::BsonDoc extra;
+  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyPattern", key_pattern);
+  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", key_value);
+  return Status(ErrorCode::kDuplicateKey, message, std::string(extra.bytes()));
+}
+
+bson::BsonDoc KeyValueOf(const index::IndexSpec& spec, const bson_t* values) {
+  bson::BsonDoc out;
+  for (const index::IndexField& field : spec.fields) {
+    const std::string& name = field.path.dotted();
+    bson_iter_t it;
+    if (bson_iter_init_find_w_len(&it, values, name.data(), static_cast<int>(name.size()))) {
+      bson_append_iter(out.mutable_get(), name.data(), static_cast<int>(name.size()), &it);
+    } else {
+      bson_append_null(out.mutable_get(), name.data(), static_cast<int>(name.size()));
+    }
+  }
+  return out;
+}
+
+CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll)
+    : catalog_(catalog), coll_(coll), lock_(coll.write_mutex()), indexes_(coll.indexes()) {}
+
+StatusWith<index::DocumentKeys> CollectionWriter::KeysOf(const index::IndexSpec& spec,
+                                                         const bson_t* doc) {
+  ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(spec, doc));
+  if (keys.multikey) multikey_.push_back(catalog::MultikeyUpdate{spec.id, keys.multikey_paths});
+  return keys;
+}
+
+Status CollectionWriter::MarkMultikey(storage::Session& session) {
+  if (multikey_.empty()) return Status::OK();
+  std::vector<catalog::MultikeyUpdate> updates;
+  updates.swap(multikey_);
+  return catalog_.MarkMultikey(session, coll_, updates);
+}
+
+Status AddIndexEntries(storage::Session& session, const catalog::CollectionEntry& coll_,
+                       const index::IndexSpec& spec, const ShardedRecordStore::Location& at,
+                       const std::vector<index::IndexKey>& keys) {
+  const std::string table = index::EntryTable(coll_.metadata.ident, spec, at.shard);
+  for (const index::IndexKey& key : keys) {
+    const std::string entry_key = index::EncodeEntryKey(spec, key.encoded, at.record_key);
+    const std::string value = index::EncodeEntryValue(at.shard, at.record_key, key.values);
+    if (!spec.unique) {
+      RETURN_IF_ERROR(session.Put(table, entry_key, value));
+      continue;
+    }
+    Status status = session.Insert(table, entry_key, value);
+    if (status.code() == ErrorCode::kDuplicateKey) {
+      return DuplicateKeyError(coll_.metadata.ns, spec.name, spec.key_pattern.get(),
+                               KeyValueOf(spec, key.values.get()).get());
+    }
+    RETURN_IF_ERROR(status);
+  }
+  return Status::OK();
+}
+
+Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEntry& coll_,
+                          const index::IndexSpec& spec, const ShardedRecordStore::Location& at,
+                          const std::vector<index::IndexKey>& keys) {
+  const std::string table = index::EntryTable(coll_.metadata.ident, spec, at.shard);
+  for (const index::IndexKey& key : keys) {
+    Status status =
+        session.Remove(table, index::EncodeEntryKey(spec, key.encoded, at.record_key));
+    // An absent entry is already what we want (an index built while the
+    // document had other keys cannot happen under the write mutex, but a
+    // missing entry must not make the document unremovable).
+    if (!status.ok() && status.code() != ErrorCode::kNoSuchKey) return status;
+  }
+  return Status::OK();
+}
+
+Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
+  multikey_.clear();  // left over by a failed earlier unit
+  Status stored = coll_.store->Insert(session, doc);
+  if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
+  RETURN_IF_ERROR(stored);
+  if (indexes_->specs.empty()) return Status::OK();
+  ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
+  for (const auto& spec : indexes_->specs) {
+    ASSIGN_OR_RETURN(index::DocumentKeys keys, KeysOf(*spec, doc));
+    RETURN_IF_ERROR(AddIndexEntries(session, coll_, *spec, at, keys.keys));
+  }
+  return MarkMultikey(session);
+}
+
+Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
+                                const bson_t* new_doc) {
+  multikey_.clear();
+  RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));
+  if (indexes_->specs.empty()) return Status::OK();
+  ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(old_doc));
+  ASSIGN_OR_RETURN(ShardedRecordStore::Location to, coll_.store->LocationOf(new_doc));
+  const bool moved = from.shard != to.shard || from.record_key != to.record_key;
+  for (const auto& spec : indexes_->specs) {
+    ASSIGN_OR_RETURN(index::DocumentKeys old_keys, index::GenerateKeys(*spec, old_doc));
+    ASSIGN_OR_RETURN(index::DocumentKeys new_keys, KeysOf(*spec, new_doc));
+    if (moved) {
+      RETURN_IF_ERROR(RemoveIndexEntries(session, coll_, *spec, from, old_keys.keys));
+      RETURN_IF_ERROR(AddIndexEntries(session, coll_, *spec, to, new_keys.keys));
+      continue;
+    }
+    // Both key lists are sorted by encoding: one merge pass finds the keys
+    // that left, the keys that came, and the kept keys whose stored values
+    // changed (1 -> 1.0 encodes alike but must cover as the new value).
+    std::vector<index::IndexKey> removed, added;
+    auto o = old_keys.keys.begin(), n = new_keys.keys.begin();
+    while (o != old_keys.keys.end() || n != new_keys.keys.end()) {
+      if (n == new_keys.keys.end() || (o != old_keys.keys.end() && o->encoded < n->encoded)) {
+        removed.push_back(std::move(*o++));
+      } else if (o == old_keys.keys.end() || n->encoded < o->encoded) {
+        added.push_back(std::move(*n++));
+      } else {
+        if (!SameBytes(o->values, n->values)) {
+          const std::string table = index::EntryTable(coll_.metadata.ident, *spec, to.shard);
+          RETURN_IF_ERROR(session.Put(table, index::EncodeEntryKey(*spec, n->encoded, to.record_key),
+                                      index::EncodeEntryValue(to.shard, to.record_key, n->values)));
+        }
+        ++o;
+        ++n;
+      }
+    }
+    // Removals first, so a key that moves between documents of one
+    // statement never collides with itself.
+    RETURN_IF_ERROR(RemoveIndexEntries(session, coll_, *spec, from, removed));
+    RETURN_IF_ERROR(AddIndexEntries(session, coll_, *spec, to, added));
+  }
+  return MarkMultikey(session);
+}
+
+Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
+  RETURN_IF_ERROR(coll_.store->Remove(session, doc));
+  if (indexes_->specs.empty()) return Status::OK();
+  ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
+  for (const auto& spec : indexes_->specs) {
+    ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(*spec, doc));
+    RETURN_IF_ERROR(RemoveIndexEntries(session, coll_, *spec, at, keys.keys));
+  }
+  return Status::OK();
+}
+
+}  // namespace tigerdoc::engine

@@ -1,0 +1,78 @@
+#pragma once
+// CollectionWriter: every change to one collection's documents goes through
+// here, so the record store and every secondary index change together, in
+// the caller's WiredTiger transaction.
+//
+//   Insert: store (duplicate _id -> E11000 on _id_), then each index in
+//           creation order (a unique violation -> E11000 naming the index).
+//   Update: only the index entries whose keys changed are touched; when the
+//           document moved (shard key changed) all of its entries move.
+//   Remove: store, then each index's entries.
+// Keys that go through arrays mark the index multikey inside the same
+// transaction (Catalog::MarkMultikey).
+//
+// A writer holds the collection's write mutex SHARED from construction to
+// destruction (so index DDL, which takes it exclusively, never runs under a
+// write) and uses the index snapshot taken at construction. Make one per
+// write unit, outside RunWriteUnit, and keep it until the unit is done.
+//
+// Thread-safety: one writer per thread; many writers per collection.
+
+#include <memory>
+#include <shared_mutex>
+#include <string>
+
+#include "engine/base/status.h"
+#include "engine/catalog/catalog.h"
+#include "engine/index/index_spec.h"
+#include "engine/index/key_generator.h"
+#include "engine/storage/storage_engine.h"
+
+namespace tigerdoc::engine {
+
+class CollectionWriter {
+ public:
+  CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll);
+
+  // REQUIRES (all three): `session` is in a transaction.
+  Status Insert(storage::Session& session, const bson_t* doc);
+  Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  Status Remove(storage::Session& session, const bson_t* doc);
+
+  const index::IndexSet& indexes() const { return *indexes_; }
+
+ private:
+  // Keys of `doc` for `spec`, collecting multikey paths to mark.
+  StatusWith<index::DocumentKeys> KeysOf(const index::IndexSpec& spec, const bson_t* doc);
+  Status MarkMultikey(storage::Session& session);
+
+  catalog::Catalog& catalog_;
+  catalog::CollectionEntry& coll_;
+  std::shared_lock<std::shared_mutex> lock_;
+  std::shared_ptr<const index::IndexSet> indexes_;
+  std::vector<catalog::MultikeyUpdate> multikey_;
+};
+
+// Writes / removes the entries of `keys` for a document stored at `at`
+// (shared by writers and index builds). A unique violation becomes
+// DuplicateKeyError naming `spec`.
+Status AddIndexEntries(storage::Session& session, const catalog::CollectionEntry& coll,
+                       const index::IndexSpec& spec,
+                       const storage::ShardedRecordStore::Location& at,
+                       const std::vector<index::IndexKey>& keys);
+Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEntry& coll,
+                          const index::IndexSpec& spec,
+                          const storage::ShardedRecordStore::Location& at,
+                          const std::vector<index::IndexKey>& keys);
+
+// MongoDB's duplicate key error: "E11000 duplicate key error collection:
+// <ns> index: <name> dup key: { a: 1 }", with keyPattern and keyValue.
+// `key_value` is {<field>: value, ...} in key-pattern order.
+Status DuplicateKeyError(const std::string& ns, const std::string& index_name,
+                         const bson_t* key_pattern, const bson_t* key_value);
+
+// keyValue of an index key: each key-pattern field with its value (null
+// when the document lacks it).
+bson::BsonDoc KeyValueOf(const index::IndexSpec& spec, const bson_t* values);
+
+}  // namespace tigerdoc::engine

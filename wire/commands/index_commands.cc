@@ -1,0 +1,200 @@
+// Index commands: createIndexes, listIndexes, dropIndexes, and collMod (its
+// "index" option: hidden, expireAfterSeconds), as mongosh's createIndex,
+// createIndexes, getIndexes, dropIndex, dropIndexes, hideIndex and
+// unhideIndex send them.
+
+#include <string>
+
+#include "wire/commands/command_args.h"
+#include "wire/commands/command_registry.h"
+#include "wire/reply/reply_builder.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+constexpr char kAllIndexesExistNote[] = "all indexes already exist";
+constexpr char kDroppedAllMessage[] = "non-_id indexes dropped for collection";
+
+Status MissingField(std::string_view command, const char* field) {
+  return Status(ErrorCode::kLocation40414, "BSON field '" + std::string(command) + "." + field +
+                                               "' is missing but a required field");
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> RunCreateIndexes(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"indexes", "commitQuorum", "ignoreUnknownIndexOptions"}));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> indexes, GetArray(ctx.body(), ctx.name, "indexes"));
+  if (!indexes) return MissingField(ctx.name, "indexes");
+  // commitQuorum only matters to replica sets; a standalone accepts any
+  // well-typed value.
+  bson_iter_t quorum;
+  if (bson_iter_init_find(&quorum, ctx.body(), "commitQuorum") && !BSON_ITER_HOLDS_UTF8(&quorum) &&
+      !BSON_ITER_HOLDS_NUMBER(&quorum)) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field 'createIndexes.commitQuorum' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(&quorum))) +
+                      "', expected types '[string, int]'");
+  }
+  engine::CreateIndexesParams params;
+  params.db = ctx.db();
+  params.coll = coll;
+  bson_iter_t it;
+  bson_iter_init(&it, indexes->get());
+  while (bson_iter_next(&it)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field 'createIndexes.indexes." + std::string(bson_iter_key(&it)) +
+                        "' is the wrong type '" + std::string(BsonTypeName(bson_iter_type(&it))) +
+                        "', expected type 'object'");
+    }
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    params.specs.push_back(bson::BsonDoc::CopyOf(data, len));
+  }
+  if (params.specs.empty()) {
+    return Status(ErrorCode::kBadValue, "Must specify at least one index to create");
+  }
+  ASSIGN_OR_RETURN(engine::CreateIndexesResult result, ctx.engine->CreateIndexes(params));
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_INT32(doc, "numIndexesBefore", result.num_indexes_before);
+  BSON_APPEND_INT32(doc, "numIndexesAfter", result.num_indexes_after);
+  if (result.all_already_existed) {
+    BSON_APPEND_UTF8(doc, "note", kAllIndexesExistNote);
+  } else {
+    BSON_APPEND_BOOL(doc, "createdCollectionAutomatically", result.created_collection);
+  }
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
+                              {"cursor", "includeBuildUUIDs", "includeIndexBuildInfo"}));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, ctx.engine->ListIndexes(ctx.db(), coll));
+  // The whole (small) list goes in the first batch; the cursor is closed.
+  return CursorFields("firstBatch", 0, ctx.db() + ".$cmd.listIndexes." + coll, docs);
+}
+
+StatusWith<bson::BsonDoc> RunDropIndexes(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"index"}));
+  engine::DropIndexesParams params;
+  params.db = ctx.db();
+  params.coll = coll;
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, ctx.body(), "index")) return MissingField(ctx.name, "index");
+  if (BSON_ITER_HOLDS_UTF8(&it)) {
+    std::string name = bson_iter_utf8(&it, nullptr);
+    if (name == "*") {
+      params.kind = engine::DropIndexesParams::Kind::kAll;
+    } else {
+      params.kind = engine::DropIndexesParams::Kind::kName;
+      params.names.push_back(std::move(name));
+    }
+  } else if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    params.kind = engine::DropIndexesParams::Kind::kKeyPattern;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    params.key_pattern = bson::BsonDoc::CopyOf(data, len);
+  } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
+    params.kind = engine::DropIndexesParams::Kind::kNames;
+    bson_iter_t name;
+    bson_iter_recurse(&it, &name);
+    while (bson_iter_next(&name)) {
+      if (!BSON_ITER_HOLDS_UTF8(&name)) {
+        return Status(ErrorCode::kTypeMismatch,
+                      "dropIndexes " + ctx.db() + "." + coll +
+                          " (index names must be strings) failed to drop multiple indexes");
+      }
+      params.names.emplace_back(bson_iter_utf8(&name, nullptr));
+    }
+  } else {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field 'dropIndexes.index' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(&it))) +
+                      "', expected types '[string, object, array]'");
+  }
+  ASSIGN_OR_RETURN(int was, ctx.engine->DropIndexes(params));
+  bson::BsonDoc out;
+  BSON_APPEND_INT32(out.mutable_get(), "nIndexesWas", was);
+  if (params.kind == engine::DropIndexesParams::Kind::kAll) {
+    BSON_APPEND_UTF8(out.mutable_get(), "msg", kDroppedAllMessage);
+  }
+  return out;
+}
+
+// collMod: only the "index" option (hidden, expireAfterSeconds) exists in
+// tigerdoc; other collection options are refused, not ignored.
+StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
+  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  bson_iter_t it;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  while (bson_iter_next(&it)) {
+    std::string_view field = bson_iter_key(&it);
+    if (field == "index" || IsGenericArgument(field)) continue;
+    return Status(ErrorCode::kNotImplemented,
+                  "collMod option '" + std::string(field) + "' is not supported by tigerdoc yet");
+  }
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> index, GetObject(ctx.body(), ctx.name, "index"));
+  bson::BsonDoc out;
+  if (!index) {
+    // A collMod with no option is a no-op in MongoDB, once the collection exists.
+    if (!ctx.engine->catalog().Lookup(ctx.db() + "." + coll)) {
+      return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
+    }
+    return out;
+  }
+  engine::IndexModification mod;
+  bson_iter_init(&it, index->get());
+  while (bson_iter_next(&it)) {
+    std::string_view field = bson_iter_key(&it);
+    if (field == "name" && BSON_ITER_HOLDS_UTF8(&it)) {
+      mod.name = bson_iter_utf8(&it, nullptr);
+    } else if (field == "keyPattern" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&it, &len, &data);
+      mod.key_pattern = bson::BsonDoc::CopyOf(data, len);
+    } else if (field == "hidden" && BSON_ITER_HOLDS_BOOL(&it)) {
+      mod.hidden = bson_iter_bool(&it);
+    } else if (field == "expireAfterSeconds" && BSON_ITER_HOLDS_NUMBER(&it)) {
+      int64_t seconds = bson_iter_as_int64(&it);
+      if (seconds < 0 || seconds > 2147483647) {
+        return Status(ErrorCode::kInvalidOptions,
+                      "TTL index 'expireAfterSeconds' option must be within an acceptable range");
+      }
+      mod.expire_after_seconds = seconds;
+    } else {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field 'collMod.index." + std::string(field) +
+                        "' is not a valid index option or has the wrong type");
+    }
+  }
+  if (mod.name && mod.key_pattern) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "Both keyPattern and name are specified in the index option");
+  }
+  if (!mod.hidden && !mod.expire_after_seconds) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "no expireAfterSeconds or hidden field to update");
+  }
+  ASSIGN_OR_RETURN(engine::IndexModificationResult result,
+                   ctx.engine->ModifyIndex(ctx.db(), coll, mod));
+  if (result.expire_after_seconds_old) {
+    BSON_APPEND_INT64(out.mutable_get(), "expireAfterSeconds_old", *result.expire_after_seconds_old);
+    BSON_APPEND_INT64(out.mutable_get(), "expireAfterSeconds_new", *result.expire_after_seconds_new);
+  }
+  if (result.hidden_old) {
+    BSON_APPEND_BOOL(out.mutable_get(), "hidden_old", *result.hidden_old);
+    BSON_APPEND_BOOL(out.mutable_get(), "hidden_new", *result.hidden_new);
+  }
+  return out;
+}
+
+}  // namespace tigerdoc::wire
