@@ -205,7 +205,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
     return n;
   }
   storage::Session session = storage_->NewSession();
-  return exec->CountAll(session);
+  return exec->CountAll(session, /*count_scan=*/true);
 }
 
 }  // namespace tigerdoc::engine

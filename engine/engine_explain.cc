@@ -208,6 +208,21 @@ class PlanWriter {
 
   bson::BsonDoc Scan(const query::ShardExecStats* stats, bool with_stats) const {
     const query::FindSpec& spec = exec_.spec();
+    if (params_.explained == ExplainedCommand::kCount && exec_.CanCountScan()) {
+      // COUNT_SCAN: the exact index scan counts entries, fetching nothing.
+      bson::BsonDoc scan = IxscanDoc(exec_.plan()->winner.scans[0], stats, with_stats);
+      bson::BsonDoc renamed;
+      bson_iter_t it;
+      bson_iter_init(&it, scan.get());
+      while (bson_iter_next(&it)) {
+        if (std::string_view(bson_iter_key(&it)) == "stage") {
+          BSON_APPEND_UTF8(renamed.mutable_get(), "stage", "COUNT_SCAN");
+        } else {
+          bson_append_iter(renamed.mutable_get(), bson_iter_key(&it), -1, &it);
+        }
+      }
+      return renamed;
+    }
     if (exec_.index_plan()) return IndexPlanDoc(exec_.plan()->winner, params_, stats, with_stats);
     bson::BsonDoc scan;
     bson_t* d = scan.mutable_get();
@@ -293,7 +308,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   int64_t n_returned = 0;
   if (with_stats && !(is_count && params.filter.empty())) {
     storage::Session session = storage_->NewSession();
-    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session));
+    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session, /*count_scan=*/is_count));
   } else if (with_stats && coll) {
     n_returned = std::max<int64_t>(coll->store->TotalStats().count - params.skip, 0);
     if (params.limit > 0) n_returned = std::min(n_returned, params.limit);

@@ -323,7 +323,9 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
       if (!seen_records_.insert(std::move(id)).second) continue;
     }
     bson::BsonDoc doc;
-    if (scan.covered) {
+    if (count_only_) {
+      // COUNT_SCAN: exact bounds, the entry alone is a match.
+    } else if (scan.covered) {
       doc = DocumentFromKeyValues(entry.key_values.get());
       if (scan.filter_on_keys && !matcher_->Matches(doc.get())) continue;
     } else {
@@ -658,7 +660,13 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
   return interrupt_.Check();
 }
 
-StatusWith<int64_t> PlanExecutor::CountAll(storage::Session& session) {
+bool PlanExecutor::CanCountScan() const {
+  return index_plan() && plan_->winner.kind == planner::QueryPlan::Kind::kIndexScan &&
+         !plan_->winner.NeedsFilter() && !spec_.show_record_id;
+}
+
+StatusWith<int64_t> PlanExecutor::CountAll(storage::Session& session, bool count_scan) {
+  count_only_ = count_scan && CanCountScan();
   ScopeExit release_cursors{[this] { ReleaseCursors(); }};
   RETURN_IF_ERROR(interrupt_.Check());
   RETURN_IF_ERROR(CheckIndexesAlive());

@@ -159,8 +159,12 @@ class PlanExecutor {
   Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                    std::vector<bson::BsonDoc>* out, bool* exhausted);
 
-  // Counts the remaining results without building them (for count).
-  StatusWith<int64_t> CountAll(storage::Session& session);
+  // Counts the remaining results without building them (for count). With
+  // `count_scan`, an index plan whose bounds are exact counts index entries
+  // without fetching their documents (MongoDB's COUNT_SCAN).
+  StatusWith<int64_t> CountAll(storage::Session& session, bool count_scan = false);
+  // The plan can be a COUNT_SCAN: one exact index scan.
+  bool CanCountScan() const;
 
   const std::vector<ScanRange>& ranges() const { return ranges_; }
   bool targeted() const { return targeted_; }
@@ -266,6 +270,7 @@ class PlanExecutor {
   // Record keys (shard-qualified) already produced, for multikey and OR plans.
   std::unordered_set<std::string> seen_records_;
   bool dedupe_ = false;
+  bool count_only_ = false;  // CountAll as a COUNT_SCAN: entries are not fetched
 
   std::unique_ptr<Sorter> sorter_;
   bool sorted_loaded_ = false;

@@ -97,21 +97,21 @@ bool SameOnNullAndMissing(const MatchExpression* expr) {
 // nothing else can use them, and a hash match is never exact.
 std::optional<LeafBounds> HashedBounds(const MatchExpression& expr, const IndexShape& index) {
   if (!index.hash) return std::nullopt;
-  std::vector<const bson_value_t*> values;
+  std::vector<const OwnedValue*> values;
   if (expr.kind() == MatchKind::kEq) {
-    values.push_back(static_cast<const ComparisonExpression&>(expr).rhs().get());
+    values.push_back(&static_cast<const ComparisonExpression&>(expr).rhs());
   } else if (expr.kind() == MatchKind::kIn) {
     const auto& in = static_cast<const InExpression&>(expr);
     if (in.has_regexes()) return std::nullopt;
-    for (const OwnedValue& v : in.equalities()) values.push_back(v.get());
+    for (const OwnedValue& v : in.equalities()) values.push_back(&v);
   } else {
     return std::nullopt;
   }
   std::vector<Interval> points;
-  for (const bson_value_t* v : values) {
+  for (const OwnedValue* v : values) {
     // Arrays cannot be hashed-indexed; null also finds missing fields.
-    if (v->value_type == BSON_TYPE_ARRAY) return std::nullopt;
-    OwnedValue hash = index.hash(v);
+    if (v->type() == BSON_TYPE_ARRAY) return std::nullopt;
+    OwnedValue hash = index.hash(*v);
     points.push_back(Interval::Point(hash.get()));
   }
   return LeafBounds{OrderedIntervalList(std::move(points)), Tightness::kInexactFetch};

@@ -58,7 +58,7 @@ struct IndexShape {
   bool sparse = false;
   // The key a hashed field stores for a value (index-core's hash); needed
   // only when a field is hashed.
-  std::function<OwnedValue(const bson_value_t*)> hash;
+  std::function<OwnedValue(const OwnedValue&)> hash;
 };
 
 // One range of index keys, in index order.

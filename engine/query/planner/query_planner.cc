@@ -184,10 +184,10 @@ IndexShape ShapeOf(const index::IndexSpec& spec) {
     field.multikey = i < spec.multikey_paths.size() ? !spec.multikey_paths[i].empty() : spec.multikey;
     shape.fields.push_back(std::move(field));
   }
-  shape.hash = [](const bson_value_t* v) {
+  shape.hash = [](const OwnedValue& v) {
     bson_value_t hash{};
     hash.value_type = BSON_TYPE_INT64;
-    hash.value.v_int64 = index::HashIndexValue(v);
+    hash.value.v_int64 = index::HashIndexValue(v.get());
     return OwnedValue(&hash);
   };
   return shape;

@@ -304,8 +304,12 @@ TEST_P(KeyRangeTest, ScansEveryMatchAndOnlyMatchesWhenExact) {
     }
     bool scanned = in_range && result.bounds.KeyInBounds(key_values.get(), shape, enforced);
     bool matches = matcher.value()->Matches(doc.get());
-    if (matches) EXPECT_TRUE(scanned) << "missed matching document " << text;
-    if (result.exact) EXPECT_EQ(scanned, matches) << "exact bounds scanned " << text;
+    if (matches) {
+      EXPECT_TRUE(scanned) << "missed matching document " << text;
+    }
+    if (result.exact) {
+      EXPECT_EQ(scanned, matches) << "exact bounds scanned " << text;
+    }
   }
 }
 
