@@ -1,0 +1,144 @@
+// Unique indexes through libmongoc: violations in ordered and unordered
+// insert batches (reported at their index), in updates, upserts and
+// findAndModify; uniqueness across 8 shards; sparse/partial semantics;
+// multikey uniqueness; parallel arrays.
+
+#include "tests/e2e/index_test_base.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+using testutil::DocArray;
+using testutil::Integer;
+using testutil::Json;
+using testutil::String;
+
+using IndexUniqueTest = IndexE2eTest;
+
+TEST_F(IndexUniqueTest, OrderedBatchStopsAtTheViolation) {
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"u": 1}, "name": "u_1", "unique": true}])"));
+  BsonDoc r = Run(R"({"insert": "c", "documents": [{"_id": 1, "u": 1}, {"_id": 2, "u": 2},
+      {"_id": 3, "u": 1}, {"_id": 4, "u": 4}]})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(Integer(r, "n"), 2);
+  auto errors = DocArray(r, "writeErrors");
+  ASSERT_EQ(errors.size(), 1u) << Json(r);
+  EXPECT_EQ(Integer(errors[0], "index"), 2);
+  EXPECT_EQ(Integer(errors[0], "code"), 11000);
+  EXPECT_EQ(String(errors[0], "errmsg"),
+            "E11000 duplicate key error collection: " + db_ + ".c index: u_1 dup key: { u: 1 }");
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(errors[0], "keyPattern")),
+            testutil::CanonicalJson(R"({"u": 1})"));
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(errors[0], "keyValue")),
+            testutil::CanonicalJson(R"({"u": 1})"));
+  EXPECT_EQ(Count("c"), 2);
+}
+
+TEST_F(IndexUniqueTest, UnorderedBatchReportsEveryViolation) {
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"a": 1, "b": 1}, "name": "ab", "unique": true}])"));
+  BsonDoc r = Run(R"({"insert": "c", "ordered": false, "documents": [{"_id": 1, "a": 1, "b": 1},
+      {"_id": 2, "a": 1, "b": 2}, {"_id": 3, "a": 1, "b": 1}, {"_id": 4, "a": 1, "b": 2},
+      {"_id": 5, "a": 2, "b": 1}]})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(Integer(r, "n"), 3);
+  auto errors = DocArray(r, "writeErrors");
+  ASSERT_EQ(errors.size(), 2u) << Json(r);
+  EXPECT_EQ(Integer(errors[0], "index"), 2);
+  EXPECT_EQ(Integer(errors[1], "index"), 3);
+  EXPECT_EQ(String(errors[1], "errmsg"),
+            "E11000 duplicate key error collection: " + db_ + ".c index: ab dup key: { a: 1, b: 2 }");
+  // A duplicate _id is still reported on _id_ first.
+  BsonDoc id_dup = Run(R"({"insert": "c", "documents": [{"_id": 1, "a": 9, "b": 9}]})");
+  EXPECT_NE(String(DocArray(id_dup, "writeErrors")[0], "errmsg")->find("index: _id_ dup key"),
+            std::string::npos);
+}
+
+TEST_F(IndexUniqueTest, UpdatesUpsertsAndFindAndModifyRespectUniqueness) {
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"u": 1}, "name": "u_1", "unique": true}])"));
+  InsertJson("c", R"([{"_id": 1, "u": 1}, {"_id": 2, "u": 2}])");
+  BsonDoc update = Run(R"({"update": "c", "updates": [{"q": {"_id": 2}, "u": {"$set": {"u": 1, "x": 1}}}]})");
+  ASSERT_OK_REPLY(update);
+  auto errors = DocArray(update, "writeErrors");
+  ASSERT_EQ(errors.size(), 1u) << Json(update);
+  EXPECT_EQ(Integer(errors[0], "code"), 11000);
+  EXPECT_EQ(Count("c", R"({"x": 1})"), 0);  // nothing of the failed update stayed
+  BsonDoc upsert = Run(R"({"update": "c", "updates": [{"q": {"_id": 3}, "u": {"$set": {"u": 2}}, "upsert": true}]})");
+  ASSERT_EQ(DocArray(upsert, "writeErrors").size(), 1u) << Json(upsert);
+  EXPECT_EQ(Count("c"), 2);
+  BsonDoc fam = Run(R"({"findAndModify": "c", "query": {"_id": 1}, "update": {"$set": {"u": 2}}})");
+  EXPECT_ERROR_REPLY(fam, 11000, "DuplicateKey");
+  // Moving a key away frees it for another document.
+  ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": 2}, "u": {"$set": {"u": 20}}}]})"));
+  ASSERT_OK_REPLY(Run(R"({"findAndModify": "c", "query": {"_id": 1}, "update": {"$set": {"u": 2}}})"));
+  BsonDoc ok_upsert = Run(R"({"update": "c", "updates": [{"q": {"_id": 3}, "u": {"$set": {"u": 1}}, "upsert": true}]})");
+  ASSERT_OK_REPLY(ok_upsert);
+  EXPECT_EQ(DocArray(ok_upsert, "writeErrors").size(), 0u) << Json(ok_upsert);
+  EXPECT_EQ(Count("c"), 3);
+}
+
+TEST_F(IndexUniqueTest, UniqueAcrossEightShards) {
+  ASSERT_OK_REPLY(Run(R"({"create": "c", "shards": 8, "shardKey": {"tenant": 1}})"));
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"email": 1}, "name": "email_1", "unique": true}])"));
+  // Many tenants spread over all shards; the same e-mail under any other
+  // tenant (so, almost surely, another shard) is refused.
+  std::string docs = "[";
+  for (int i = 0; i < 64; ++i) {
+    docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(i) + R"(, "tenant": )" +
+            std::to_string(i) + R"(, "email": "user)" + std::to_string(i) + R"(@x"})";
+  }
+  InsertJson("c", docs + "]");
+  int refused = 0;
+  for (int i = 0; i < 64; ++i) {
+    BsonDoc r = Run(R"({"insert": "c", "documents": [{"_id": )" + std::to_string(1000 + i) +
+                    R"(, "tenant": )" + std::to_string(500 + i) + R"(, "email": "user)" +
+                    std::to_string(i) + R"(@x"}]})");
+    refused += DocArray(r, "writeErrors").size() == 1 ? 1 : 0;
+  }
+  EXPECT_EQ(refused, 64);
+  // Changing the shard key moves the document; its unique entry follows.
+  ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": 0}, "u": {"$set": {"tenant": 777}}}]})"));
+  BsonDoc still = Run(R"({"insert": "c", "documents": [{"_id": 5000, "tenant": 1, "email": "user0@x"}]})");
+  EXPECT_EQ(DocArray(still, "writeErrors").size(), 1u) << Json(still);
+  ASSERT_OK_REPLY(Run(R"({"delete": "c", "deletes": [{"q": {"_id": 0}, "limit": 1}]})"));
+  InsertJson("c", R"([{"_id": 5000, "tenant": 1, "email": "user0@x"}])");
+}
+
+TEST_F(IndexUniqueTest, SparseAndPartialUniqueness) {
+  ASSERT_OK_REPLY(CreateIndexes("s", R"([{"key": {"u": 1}, "name": "u_1", "unique": true, "sparse": true}])"));
+  InsertJson("s", R"([{"_id": 1}, {"_id": 2}, {"_id": 3, "u": null}])");
+  BsonDoc null_dup = Run(R"({"insert": "s", "documents": [{"_id": 4, "u": null}]})");
+  EXPECT_EQ(DocArray(null_dup, "writeErrors").size(), 1u) << Json(null_dup);
+
+  ASSERT_OK_REPLY(CreateIndexes("p", R"([{"key": {"u": 1}, "name": "u_1", "unique": true,
+      "partialFilterExpression": {"active": true}}])"));
+  InsertJson("p", R"([{"_id": 1, "u": 1, "active": true}, {"_id": 2, "u": 1, "active": false}, {"_id": 3, "u": 1}])");
+  BsonDoc dup = Run(R"({"insert": "p", "documents": [{"_id": 4, "u": 1, "active": true}]})");
+  EXPECT_EQ(DocArray(dup, "writeErrors").size(), 1u) << Json(dup);
+  // Entering the filter through an update is checked too.
+  BsonDoc enter = Run(R"({"update": "p", "updates": [{"q": {"_id": 2}, "u": {"$set": {"active": true}}}]})");
+  EXPECT_EQ(DocArray(enter, "writeErrors").size(), 1u) << Json(enter);
+  // Leaving it frees the key.
+  ASSERT_OK_REPLY(Run(R"({"update": "p", "updates": [{"q": {"_id": 1}, "u": {"$set": {"active": false}}}]})"));
+  ASSERT_OK_REPLY(Run(R"({"update": "p", "updates": [{"q": {"_id": 2}, "u": {"$set": {"active": true}}}]})"));
+}
+
+TEST_F(IndexUniqueTest, MultikeyUniqueAndParallelArrays) {
+  ASSERT_OK_REPLY(CreateIndexes("m", R"([{"key": {"tags": 1}, "name": "tags_1", "unique": true}])"));
+  InsertJson("m", R"([{"_id": 1, "tags": ["a", "b", "a"]}, {"_id": 2, "tags": ["c"]}])");
+  BsonDoc dup = Run(R"({"insert": "m", "documents": [{"_id": 3, "tags": ["d", "b"]}]})");
+  ASSERT_EQ(DocArray(dup, "writeErrors").size(), 1u) << Json(dup);
+  EXPECT_NE(String(DocArray(dup, "writeErrors")[0], "errmsg")->find("dup key: { tags: \"b\" }"),
+            std::string::npos);
+  ASSERT_OK_REPLY(CreateIndexes("pa", R"([{"key": {"x": 1, "y": 1}, "name": "xy"}])"));
+  BsonDoc parallel = Run(R"({"insert": "pa", "documents": [{"_id": 1, "x": [1, 2], "y": [3, 4]}]})");
+  auto errors = DocArray(parallel, "writeErrors");
+  ASSERT_EQ(errors.size(), 1u) << Json(parallel);
+  EXPECT_EQ(Integer(errors[0], "code"), 171);
+  EXPECT_EQ(String(errors[0], "errmsg"), "cannot index parallel arrays [y] [x]");
+  InsertJson("pa", R"([{"_id": 2, "x": [1, 2], "y": 3}])");
+  BsonDoc parallel_update = Run(R"({"update": "pa", "updates": [{"q": {"_id": 2}, "u": {"$set": {"y": [5]}}}]})");
+  EXPECT_EQ(Integer(DocArray(parallel_update, "writeErrors")[0], "code"), 171) << Json(parallel_update);
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e
