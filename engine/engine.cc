@@ -110,7 +110,9 @@ StatusWith<query::FindSpec> Engine::SpecFor(const FindParams& params) const {
     case FindHint::kNone: spec.hint = query::IndexHint::kNone; break;
     case FindHint::kIdIndex: spec.hint = query::IndexHint::kIdIndex; break;
     case FindHint::kNaturalForward: spec.hint = query::IndexHint::kNaturalForward; break;
+    case FindHint::kIndex: spec.hint = query::IndexHint::kIndex; break;
   }
+  spec.hint_index = params.hint_index.Copy();
   spec.min = params.min.Copy();
   spec.max = params.max.Copy();
   spec.return_key = params.return_key;
@@ -126,7 +128,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
   if (params.tailable && coll) {
     // Only capped collections take tailable cursors; tigerdoc has none.
     return Status(ErrorCode::kBadValue,
@@ -206,7 +208,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   spec.skip = params.skip;
   spec.limit = params.limit;
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
   if (!coll) return int64_t{0};
   if (params.filter.empty()) {
     // Collection metadata answers an unfiltered count, as in MongoDB.
@@ -215,7 +217,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
     return n;
   }
   storage::Session session = storage_->NewSession();
-  return exec->CountAll(session);
+  return exec->CountAll(session, /*count_scan=*/true);
 }
 
 }  // namespace tigerdoc::engine

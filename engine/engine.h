@@ -22,6 +22,8 @@
 #include "engine/base/status.h"
 #include "engine/catalog/catalog.h"
 #include "engine/query/cursor_manager.h"
+#include "engine/query/plan_executor.h"
+#include "engine/query/planner/plan_cache.h"
 #include "engine/ops.h"
 #include "engine/storage/storage_engine.h"
 
@@ -143,6 +145,8 @@ class Engine {
   // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
   // temporary directory for an in-memory engine).
   std::string SortSpillDirectory() const;
+  // What the planner may use: storage for key counts, the plan cache.
+  query::PlannerContext Planner() { return query::PlannerContext{storage_.get(), &plan_cache_}; }
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
   StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;
@@ -174,6 +178,7 @@ class Engine {
   std::unique_ptr<storage::StorageEngine> storage_;
   std::unique_ptr<catalog::Catalog> catalog_;
   std::unique_ptr<query::CursorManager> cursors_;
+  query::planner::PlanCache plan_cache_;
 
   std::mutex reaper_mutex_;
   std::condition_variable reaper_wakeup_;

@@ -92,7 +92,8 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
     spec.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(params.max_time_ms);
   }
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
-                                  catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec)));
+                                  catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec),
+                                  Planner()));
   storage::Session session = storage_->NewSession();
   bool exhausted = false;
   while (!exhausted) {

@@ -12,6 +12,16 @@
 //   [SKIP skipAmount]                            one shard only (else the merge skips)
 //   [SORT sortPattern memLimit [limitAmount]]    blocking sort (top-k with a limit)
 //   COLLSCAN filter direction | FETCH filter <- IXSCAN _id_
+//   | FETCH [filter] <- IXSCAN <index>            a secondary index
+//   | PROJECTION_COVERED <- IXSCAN <index>        covered: no fetch
+//   | FETCH [filter] <- OR <- IXSCAN, IXSCAN ...  one scan per $or branch
+// IXSCAN shows keyPattern, indexName, isMultiKey, isUnique, isSparse,
+// isPartial, direction and indexBounds as MongoDB prints them; an index
+// scan that provides the sort over several shards is a SORT_MERGE of the
+// shards' streams instead of SHARD_MERGE_SORT over blocking sorts.
+// rejectedPlans lists the other candidates (shard plans), and tigerdoc's
+// own `planner` section the cost of each (index keys counted in the
+// bounds, plus fetches; see engine/query/planner/query_planner.h).
 // With several shards each one returns up to skip+limit results and the
 // merge applies skip and limit, as mongos does.
 // executionStats adds nReturned, executionTimeMillis, totalKeysExamined and
@@ -82,6 +92,8 @@ class PlanWriter {
         bson_append_array_begin(d, "sortKeyMetaFields", -1, &empty);
         bson_append_array_end(d, &empty);
       });
+    } else if (!spec.projection.empty() && Covered()) {
+      // PROJECTION_COVERED sits on the scan already.
     } else if (!spec.projection.empty()) {
       wrap("PROJECTION_DEFAULT",
            [&](bson_t* d) { BSON_APPEND_DOCUMENT(d, "transformBy", spec.projection.get()); });
@@ -109,7 +121,85 @@ class PlanWriter {
     BSON_APPEND_DOCUMENT(parent, field, top.get());
   }
 
+ // A candidate plan's shard plan, without stats (rejectedPlans).
+  static bson::BsonDoc PlanDoc(const query::planner::QueryPlan& plan, const FindParams& params) {
+    if (plan.kind == query::planner::QueryPlan::Kind::kCollScan) {
+      bson::BsonDoc scan;
+      BSON_APPEND_UTF8(scan.mutable_get(), "stage", "COLLSCAN");
+      if (!params.filter.empty()) BSON_APPEND_DOCUMENT(scan.mutable_get(), "filter", params.filter.get());
+      BSON_APPEND_UTF8(scan.mutable_get(), "direction", "forward");
+      return scan;
+    }
+    return IndexPlanDoc(plan, params, nullptr, false);
+  }
+
  private:
+  bool Covered() const {
+    const query::planner::PlanChoice* choice = exec_.plan();
+    return exec_.index_plan() && choice->winner.kind == query::planner::QueryPlan::Kind::kIndexScan &&
+           choice->winner.scans[0].covered;
+  }
+
+  static bson::BsonDoc IxscanDoc(const query::planner::IndexScanPlan& scan,
+                                 const query::ShardExecStats* stats, bool with_stats) {
+    const index::IndexSpec& spec = *scan.index;
+    bson::BsonDoc out;
+    bson_t* d = out.mutable_get();
+    BSON_APPEND_UTF8(d, "stage", "IXSCAN");
+    BSON_APPEND_DOCUMENT(d, "keyPattern", spec.key_pattern.get());
+    BSON_APPEND_UTF8(d, "indexName", spec.name.c_str());
+    BSON_APPEND_BOOL(d, "isMultiKey", spec.multikey);
+    BSON_APPEND_BOOL(d, "isUnique", spec.unique);
+    BSON_APPEND_BOOL(d, "isSparse", spec.sparse);
+    BSON_APPEND_BOOL(d, "isPartial", spec.partial_filter.has_value());
+    BSON_APPEND_INT32(d, "indexVersion", spec.version);
+    BSON_APPEND_UTF8(d, "direction", "forward");
+    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape);
+    BSON_APPEND_DOCUMENT(d, "indexBounds", bounds.get());
+    if (with_stats && stats) {
+      AppendNumber(d, "keysExamined", stats->keys_examined);
+    }
+    return out;
+  }
+
+  // FETCH / PROJECTION_COVERED over IXSCAN, or FETCH over OR.
+  static bson::BsonDoc IndexPlanDoc(const query::planner::QueryPlan& plan, const FindParams& params,
+                                    const query::ShardExecStats* stats, bool with_stats) {
+    bson::BsonDoc input;
+    if (plan.kind == query::planner::QueryPlan::Kind::kOr) {
+      BSON_APPEND_UTF8(input.mutable_get(), "stage", "OR");
+      bson_t list;
+      bson_append_array_begin(input.mutable_get(), "inputStages", -1, &list);
+      for (size_t i = 0; i < plan.scans.size(); ++i) {
+        bson::BsonDoc one = IxscanDoc(plan.scans[i], nullptr, false);
+        std::string key = std::to_string(i);
+        BSON_APPEND_DOCUMENT(&list, key.c_str(), one.get());
+      }
+      bson_append_array_end(input.mutable_get(), &list);
+      if (with_stats && stats) AppendNumber(input.mutable_get(), "keysExamined", stats->keys_examined);
+    } else {
+      input = IxscanDoc(plan.scans[0], stats, with_stats);
+    }
+    bson::BsonDoc out;
+    bson_t* d = out.mutable_get();
+    if (plan.kind == query::planner::QueryPlan::Kind::kIndexScan && plan.scans[0].covered) {
+      BSON_APPEND_UTF8(d, "stage", "PROJECTION_COVERED");
+      BSON_APPEND_DOCUMENT(d, "transformBy", params.projection.get());
+      if (with_stats && stats) AppendNumber(d, "nReturned", stats->n_returned);
+    } else {
+      BSON_APPEND_UTF8(d, "stage", "FETCH");
+      if (plan.NeedsFilter() && !params.filter.empty()) {
+        BSON_APPEND_DOCUMENT(d, "filter", params.filter.get());
+      }
+      if (with_stats && stats) {
+        AppendNumber(d, "nReturned", stats->n_returned);
+        AppendNumber(d, "docsExamined", stats->docs_examined);
+      }
+    }
+    BSON_APPEND_DOCUMENT(d, "inputStage", input.get());
+    return out;
+  }
+
   bool IdIndexScan() const {
     auto coll = exec_.collection();
     return exec_.spec().hint == query::IndexHint::kIdIndex && coll &&
@@ -118,6 +208,22 @@ class PlanWriter {
 
   bson::BsonDoc Scan(const query::ShardExecStats* stats, bool with_stats) const {
     const query::FindSpec& spec = exec_.spec();
+    if (params_.explained == ExplainedCommand::kCount && exec_.CanCountScan()) {
+      // COUNT_SCAN: the exact index scan counts entries, fetching nothing.
+      bson::BsonDoc scan = IxscanDoc(exec_.plan()->winner.scans[0], stats, with_stats);
+      bson::BsonDoc renamed;
+      bson_iter_t it;
+      bson_iter_init(&it, scan.get());
+      while (bson_iter_next(&it)) {
+        if (std::string_view(bson_iter_key(&it)) == "stage") {
+          BSON_APPEND_UTF8(renamed.mutable_get(), "stage", "COUNT_SCAN");
+        } else {
+          bson_append_iter(renamed.mutable_get(), bson_iter_key(&it), -1, &it);
+        }
+      }
+      return renamed;
+    }
+    if (exec_.index_plan()) return IndexPlanDoc(exec_.plan()->winner, params_, stats, with_stats);
     bson::BsonDoc scan;
     bson_t* d = scan.mutable_get();
     if (IdIndexScan()) {
@@ -195,14 +301,14 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   auto started = std::chrono::steady_clock::now();
   if (params.max_time_ms > 0) spec.deadline = started + std::chrono::milliseconds(params.max_time_ms);
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
 
   const bool is_count = params.explained == ExplainedCommand::kCount;
   bool with_stats = verbosity != ExplainVerbosity::kQueryPlanner;
   int64_t n_returned = 0;
   if (with_stats && !(is_count && params.filter.empty())) {
     storage::Session session = storage_->NewSession();
-    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session));
+    ASSIGN_OR_RETURN(n_returned, exec->CountAll(session, /*count_scan=*/is_count));
   } else if (with_stats && coll) {
     n_returned = std::max<int64_t>(coll->store->TotalStats().count - params.skip, 0);
     if (params.limit > 0) n_returned = std::min(n_returned, params.limit);
@@ -215,8 +321,10 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
     if (shards.empty() || shards.back() != range.shard) shards.push_back(range.shard);
   }
   const bool single_shard = shards.size() == 1;
-  const char* merge_stage = single_shard ? "SINGLE_SHARD"
+  const bool index_merge = exec->access() == query::PlanExecutor::Access::kIndexMerge;
+  const char* merge_stage = single_shard           ? "SINGLE_SHARD"
                             : params.sort.empty() ? "SHARD_MERGE"
+                            : index_merge         ? "SORT_MERGE"
                                                   : "SHARD_MERGE_SORT";
   auto stats_of = [&](int shard) -> const query::ShardExecStats* {
     for (const auto& s : exec->shard_stats()) {
@@ -256,12 +364,19 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   bson_append_document_end(&planner, &winning);
   bson_t rejected;
   bson_append_array_begin(&planner, "rejectedPlans", -1, &rejected);
+  if (const query::planner::PlanChoice* choice = exec->plan()) {
+    for (size_t i = 0; i < choice->rejected.size(); ++i) {
+      bson::BsonDoc plan = PlanWriter::PlanDoc(choice->rejected[i], params);
+      std::string key = std::to_string(i);
+      BSON_APPEND_DOCUMENT(&rejected, key.c_str(), plan.get());
+    }
+  }
   bson_append_array_end(&planner, &rejected);
   bson_append_document_end(out.mutable_get(), &planner);
 
   if (with_stats) {
     const int64_t total_docs = exec->total_docs_examined();
-    const int64_t total_keys = keys_are_docs ? total_docs : 0;
+    const int64_t total_keys = keys_are_docs ? total_docs : exec->total_keys_examined();
     // count returns no documents; its COUNT stages report nCounted.
     const int64_t reported = is_count ? 0 : n_returned;
     bson_t stats, stages, shard_stats;
@@ -292,7 +407,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
       BSON_APPEND_UTF8(&entry, "shardName", ShardName(shards[i]).c_str());
       BSON_APPEND_BOOL(&entry, "executionSuccess", true);
       AppendNumber(&entry, "nReturned", s ? s->n_returned : 0);
-      AppendNumber(&entry, "totalKeysExamined", keys_are_docs && s ? s->docs_examined : 0);
+      AppendNumber(&entry, "totalKeysExamined",
+                   !s ? 0 : keys_are_docs ? s->docs_examined : s->keys_examined);
       AppendNumber(&entry, "totalDocsExamined", s ? s->docs_examined : 0);
       writer.Append(&entry, "executionStages", s, true);
       bson_append_document_end(&shard_stats, &entry);
@@ -326,6 +442,26 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   }
   bson_append_array_end(&sharding, &read);
   bson_append_document_end(out.mutable_get(), &sharding);
+
+  // How the plan was chosen, in tigerdoc's own words: each candidate's cost.
+  if (const query::planner::PlanChoice* choice = exec->plan()) {
+    bson_t why, others;
+    bson_append_document_begin(out.mutable_get(), "planner", -1, &why);
+    BSON_APPEND_UTF8(&why, "winningPlan", choice->winner.Describe().c_str());
+    AppendNumber(&why, "cost", choice->winner.cost);
+    BSON_APPEND_BOOL(&why, "fromPlanCache", choice->from_cache);
+    bson_append_array_begin(&why, "rejectedPlans", -1, &others);
+    for (size_t i = 0; i < choice->rejected.size(); ++i) {
+      bson_t one;
+      std::string key = std::to_string(i);
+      bson_append_document_begin(&others, key.c_str(), -1, &one);
+      BSON_APPEND_UTF8(&one, "plan", choice->rejected[i].Describe().c_str());
+      AppendNumber(&one, "cost", choice->rejected[i].cost);
+      bson_append_document_end(&others, &one);
+    }
+    bson_append_array_end(&why, &others);
+    bson_append_document_end(out.mutable_get(), &why);
+  }
   return out;
 }
 

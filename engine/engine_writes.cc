@@ -52,13 +52,14 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
                                                    std::shared_ptr<catalog::CollectionEntry> coll,
                                                    const bson_t* filter, const bson_t* sort,
                                                    bool only_first,
-                                                   const CommandExpressions& expressions) {
+                                                   const CommandExpressions& expressions,
+                                                   const query::PlannerContext& planner) {
   query::FindSpec spec;
   spec.filter = bson::BsonDoc::CopyOf(filter);
   spec.expressions = expressions.parser;
   if (sort) spec.sort = bson::BsonDoc::CopyOf(sort);
   spec.limit = only_first ? 1 : 0;
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec), planner));
   std::vector<bson::BsonDoc> docs;
   bool exhausted = false;
   while (!exhausted) {
@@ -259,7 +260,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   if (coll) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                      MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi,
-                                 expressions));
+                                 expressions, Planner()));
     for (const bson::BsonDoc& id : ids) {
       ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver));
       result.matched += change.matched ? 1 : 0;
@@ -285,7 +286,7 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                    MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1,
-                               expressions));
+                               expressions, Planner()));
   for (const bson::BsonDoc& id : ids) {
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *catalog_, *coll, id, *matcher));
     result.deleted += removed ? 1 : 0;
@@ -326,7 +327,7 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   for (int attempt = 0; coll && attempt < 100; ++attempt) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                      MatchingIds(session, coll, params.query.get(), params.sort.get(), true,
-                                 expressions));
+                                 expressions, Planner()));
     if (ids.empty()) break;
     if (params.remove) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,

@@ -100,9 +100,11 @@ struct DeleteResult {
   int64_t deleted = 0;
 };
 
-// The hint of a find, resolved against the indexes that exist: the _id
-// index ("_id_" or {_id: 1}) or a forward collection scan ({$natural: 1}).
-enum class FindHint { kNone, kIdIndex, kNaturalForward };
+// The hint of a find: the _id index ("_id_" or {_id: 1}), a forward
+// collection scan ({$natural: 1}), or a secondary index by name or key
+// pattern (FindParams::hint_index; the planner resolves it and answers
+// BadValue when no visible index matches).
+enum class FindHint { kNone, kIdIndex, kNaturalForward, kIndex };
 
 // What an explain explains (ExplainFind serves all three).
 enum class ExplainedCommand { kFind, kCount, kDistinct };
@@ -120,6 +122,7 @@ struct FindParams {
   bool allow_disk_use = false;
   bool no_cursor_timeout = false;
   FindHint hint = FindHint::kNone;
+  bson::BsonDoc hint_index;  // kIndex: {"": "<name>"} or the key pattern
   bson::BsonDoc min;  // index bounds on the hinted index; empty = none
   bson::BsonDoc max;
   bool return_key = false;

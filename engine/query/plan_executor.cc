@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "engine/index/index_table.h"
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
 
@@ -46,6 +47,49 @@ StatusWith<std::string> IdBoundKey(const bson::BsonDoc& bound) {
   return keystring::Encode(&it);
 }
 
+// The document a covered plan hands out: key values {"a.b": 1, c: 2}
+// rebuilt as {a: {b: 1}, c: 2} (missing fields stay absent).
+using KeyItem = std::pair<std::vector<std::string>, bson_iter_t>;
+
+void AppendNested(bson_t* out, std::vector<KeyItem>& items, size_t begin, size_t end, size_t depth) {
+  std::vector<bool> done(end - begin, false);
+  for (size_t i = begin; i < end; ++i) {
+    if (done[i - begin]) continue;
+    const std::string& name = items[i].first[depth];
+    if (items[i].first.size() == depth + 1) {
+      bson_append_iter(out, name.c_str(), -1, &items[i].second);
+      done[i - begin] = true;
+      continue;
+    }
+    // Every item under `name`, in order, becomes one sub-document.
+    std::vector<KeyItem> group;
+    for (size_t j = i; j < end; ++j) {
+      if (!done[j - begin] && items[j].first[depth] == name && items[j].first.size() > depth + 1) {
+        group.push_back(items[j]);
+        done[j - begin] = true;
+      }
+    }
+    bson_t sub;
+    bson_append_document_begin(out, name.c_str(), -1, &sub);
+    AppendNested(&sub, group, 0, group.size(), depth + 1);
+    bson_append_document_end(out, &sub);
+  }
+}
+
+bson::BsonDoc DocumentFromKeyValues(const bson_t* key_values) {
+  std::vector<KeyItem> items;
+  bson_iter_t it;
+  if (bson_iter_init(&it, key_values)) {
+    while (bson_iter_next(&it)) {
+      bson::FieldPath path(bson_iter_key(&it));
+      items.emplace_back(path.parts(), it);
+    }
+  }
+  bson::BsonDoc out;
+  AppendNested(out.mutable_get(), items, 0, items.size(), 0);
+  return out;
+}
+
 }  // namespace
 
 std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec) {
@@ -58,7 +102,8 @@ std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec
 }
 
 StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
-    std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec) {
+    std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec,
+    const PlannerContext& context) {
   std::unique_ptr<PlanExecutor> exec(new PlanExecutor());
   ASSIGN_OR_RETURN(exec->matcher_, Matcher::Parse(spec.filter.get(), spec.expressions.get()));
   if (!spec.projection.empty()) {
@@ -80,6 +125,7 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
   if (exec->collection_) RETURN_IF_ERROR(exec->ParseBounds());
   exec->Target();
   exec->ChooseAccess();
+  if (exec->collection_) RETURN_IF_ERROR(exec->PlanIndexes(context));
   return exec;
 }
 
@@ -115,6 +161,194 @@ Status PlanExecutor::ParseBounds() {
                          "for max() in the hinted index");
   }
   return Status::OK();
+}
+
+Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
+  indexes_ = collection_->indexes();
+  const bool has_indexes = indexes_ && !indexes_->specs.empty();
+  // The _id index and $natural keep their own access paths; min/max are
+  // supported on the _id index only.
+  if (spec_.hint == IndexHint::kIdIndex || spec_.hint == IndexHint::kNaturalForward) {
+    return Status::OK();
+  }
+  if (spec_.hint == IndexHint::kNone && (!has_indexes || !spec_.min.empty() || !spec_.max.empty())) {
+    return Status::OK();
+  }
+  planner::PlanRequest request;
+  request.matcher = matcher_.get();
+  request.indexes = indexes_;
+  request.sort = sort_ ? &*sort_ : nullptr;
+  request.projection = spec_.projection.empty() ? nullptr : spec_.projection.get();
+  request.needs_documents = spec_.return_key || spec_.show_record_id ||
+                            (projection_ && projection_->has_positional());
+  request.collection_docs = collection_->store->TotalStats().count;
+  std::string hint_text;
+  if (spec_.hint == IndexHint::kIndex) {
+    bson_iter_t it;
+    if (bson_iter_init(&it, spec_.hint_index.get()) && bson_iter_next(&it) &&
+        BSON_ITER_HOLDS_UTF8(&it) && std::string_view(bson_iter_key(&it)).empty()) {
+      request.hint.kind = planner::PlanHint::Kind::kIndexName;
+      request.hint.name = bson_iter_utf8(&it, nullptr);
+    } else {
+      request.hint.kind = planner::PlanHint::Kind::kKeyPattern;
+      request.hint.key_pattern = spec_.hint_index.Copy();
+    }
+    hint_text = std::string(spec_.hint_index.bytes());
+  }
+  const std::string shape = planner::PlanCache::ShapeOf(
+      spec_.filter.get(), spec_.sort.get(), spec_.projection.get(), hint_text);
+  const std::string& ident = collection_->store->ident();
+  if (context.cache && request.hint.kind == planner::PlanHint::Kind::kNone) {
+    request.cached_winner = context.cache->Lookup(ident, indexes_, shape);
+  }
+  std::optional<storage::Session> session;
+  planner::KeyCounter counter;
+  if (context.storage) {
+    counter = [&](const planner::IndexScanPlan& scan, int64_t cap) {
+      if (!session) session.emplace(context.storage->NewSession());
+      return CountKeys(*session, scan, cap);
+    };
+  }
+  ASSIGN_OR_RETURN(planner::PlanChoice choice, planner::ChoosePlan(request, counter));
+  if (context.cache && !choice.from_cache && !choice.rejected.empty() &&
+      request.hint.kind == planner::PlanHint::Kind::kNone) {
+    context.cache->Store(ident, indexes_, shape, choice.winner.Describe());
+  }
+  plan_ = std::move(choice);
+  if (plan_->winner.kind != planner::QueryPlan::Kind::kCollScan) SetUpIndexStreams();
+  return Status::OK();
+}
+
+void PlanExecutor::SetUpIndexStreams() {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  std::vector<int> shards;
+  if (targeted_) {
+    for (const ScanRange& range : ranges_) {
+      if (std::find(shards.begin(), shards.end(), range.shard) == shards.end()) {
+        shards.push_back(range.shard);
+      }
+    }
+  }
+  const planner::QueryPlan& plan = plan_->winner;
+  for (size_t i = 0; i < plan.scans.size(); ++i) {
+    const planner::IndexScanPlan& scan = plan.scans[i];
+    if (scan.ranges.empty()) continue;  // bounds admit nothing
+    if (targeted_ && shards.empty()) continue;
+    for (const index::IndexTableRef& ref :
+         index::IndexTablesFor(store.ident(), *scan.index, store.num_shards(), shards)) {
+      IndexStream stream;
+      stream.scan = i;
+      stream.table = ref.table;
+      stream.shard = ref.shard;
+      streams_.push_back(std::move(stream));
+    }
+  }
+  dedupe_ = plan.kind == planner::QueryPlan::Kind::kOr ||
+            std::any_of(plan.scans.begin(), plan.scans.end(),
+                        [](const planner::IndexScanPlan& s) { return s.multikey; });
+  access_ = plan.kind == planner::QueryPlan::Kind::kIndexScan && sort_ && !plan.blocking_sort
+                ? Access::kIndexMerge
+                : Access::kIndexScan;
+}
+
+int64_t PlanExecutor::CountKeys(storage::Session& session, const planner::IndexScanPlan& scan,
+                                int64_t cap) {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  int64_t n = 0;
+  for (const index::IndexTableRef& ref :
+       index::IndexTablesFor(store.ident(), *scan.index, store.num_shards())) {
+    for (const planner::KeyRange& range : scan.ranges) {
+      auto cursor = session.Scan(ref.table, range.lower, range.upper);
+      if (!cursor.ok()) return cap;  // unreadable: never the cheap choice
+      Status status;
+      while (n < cap && cursor.value().Next(&status)) ++n;
+      if (n >= cap) return cap;
+    }
+  }
+  return n;
+}
+
+Status PlanExecutor::CheckIndexesAlive() const {
+  if (!index_plan()) return Status::OK();
+  std::shared_ptr<const index::IndexSet> now = collection_->indexes();
+  for (const planner::IndexScanPlan& scan : plan_->winner.scans) {
+    if (now == nullptr || now->FindById(scan.index->id) == nullptr) {
+      return Status(ErrorCode::kQueryPlanKilled, "index '" + scan.index->name + "' dropped");
+    }
+  }
+  return Status::OK();
+}
+
+void PlanExecutor::ReleaseCursors() {
+  for (RangeState& state : states_) state.cursor.reset();
+  for (IndexStream& stream : streams_) stream.cursor.reset();
+}
+
+StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, IndexStream& stream,
+                                                 std::string* key, bson::BsonDoc* out) {
+  const planner::QueryPlan& plan = plan_->winner;
+  const planner::IndexScanPlan& scan = plan.scans[stream.scan];
+  const bool check_filter = plan.NeedsFilter();
+  while (!stream.exhausted) {
+    if (stream.range >= scan.ranges.size()) {
+      stream.exhausted = true;
+      break;
+    }
+    const planner::KeyRange& range = scan.ranges[stream.range];
+    if (!stream.cursor) {
+      std::string lower = stream.resume_after ? KeyAfter(*stream.resume_after) : range.lower;
+      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(stream.table, lower, range.upper));
+      stream.cursor.emplace(std::move(cursor));
+    }
+    Status status;
+    if (!stream.cursor->Next(&status)) {
+      RETURN_IF_ERROR(status);
+      stream.cursor.reset();
+      stream.resume_after.reset();
+      ++stream.range;
+      continue;
+    }
+    if (++examined_since_check_ >= kInterruptCheckInterval) {
+      examined_since_check_ = 0;
+      RETURN_IF_ERROR(interrupt_.Check());
+    }
+    std::string_view entry_key = stream.cursor->key();
+    stream.resume_after.emplace(entry_key.data(), entry_key.size());
+    ASSIGN_OR_RETURN(index::IndexEntry entry,
+                     index::DecodeIndexEntry(entry_key, stream.cursor->value()));
+    ShardExecStats& stats = StatsFor(entry.shard);
+    ++stats.keys_examined;
+    if (!scan.bounds.KeyInBounds(entry.key_values.get(), scan.shape, scan.fields_enforced)) continue;
+    if (dedupe_) {
+      std::string id = std::to_string(entry.shard) + ":" + entry.record_key;
+      if (!seen_records_.insert(std::move(id)).second) continue;
+    }
+    bson::BsonDoc doc;
+    if (count_only_) {
+      // COUNT_SCAN: exact bounds, the entry alone is a match.
+    } else if (scan.covered) {
+      doc = DocumentFromKeyValues(entry.key_values.get());
+      if (scan.filter_on_keys && !matcher_->Matches(doc.get())) continue;
+    } else {
+      ASSIGN_OR_RETURN(std::optional<std::string> record,
+                       session.Get(collection_->store->TableName(entry.shard), entry.record_key));
+      if (!record) continue;  // removed since the entry was read
+      ++stats.docs_examined;
+      ASSIGN_OR_RETURN(doc, bson::BsonDoc::FromBytes(
+                                reinterpret_cast<const uint8_t*>(record->data()), record->size()));
+      if (check_filter && !matcher_->Matches(doc.get())) continue;
+    }
+    ++stats.n_returned;
+    *key = *stream.resume_after;
+    if (spec_.show_record_id) {
+      int64_t record_id = static_cast<int64_t>(storage::ShardHashV1(entry.record_key) & INT64_MAX);
+      BSON_APPEND_INT64(doc.mutable_get(), kRecordIdField, record_id);
+    }
+    *out = std::move(doc);
+    return true;
+  }
+  stream.cursor.reset();
+  return false;
 }
 
 // Chooses the ranges to read: one partition prefix per shard-key value the
@@ -194,8 +428,13 @@ ShardExecStats& PlanExecutor::StatsFor(int shard) {
   for (ShardExecStats& s : shard_stats_) {
     if (s.shard == shard) return s;
   }
-  shard_stats_.push_back(ShardExecStats{shard, 0, 0});
+  shard_stats_.push_back(ShardExecStats{shard, 0, 0, 0});
   return shard_stats_.back();
+}
+
+int64_t PlanExecutor::total_keys_examined() const {
+  return std::accumulate(shard_stats_.begin(), shard_stats_.end(), int64_t{0},
+                         [](int64_t sum, const ShardExecStats& s) { return sum + s.keys_examined; });
 }
 
 int64_t PlanExecutor::total_docs_examined() const {
@@ -259,6 +498,31 @@ StatusWith<bool> PlanExecutor::NextMatchIn(storage::Session& session, RangeState
 
 StatusWith<bool> PlanExecutor::NextMatch(storage::Session& session, std::string* key,
                                          bson::BsonDoc* doc) {
+  if (access_ == Access::kIndexScan) {
+    while (stream_index_ < streams_.size()) {
+      ASSIGN_OR_RETURN(bool found, NextMatchInStream(session, streams_[stream_index_], key, doc));
+      if (found) return true;
+      ++stream_index_;
+    }
+    return false;
+  }
+  if (access_ == Access::kIndexMerge) {
+    // SORT_MERGE: every shard's stream is in index order; take the
+    // smallest head (entry keys end with the record key: a stable order).
+    IndexStream* best = nullptr;
+    for (IndexStream& stream : streams_) {
+      if (!stream.has_head) {
+        ASSIGN_OR_RETURN(stream.has_head,
+                         NextMatchInStream(session, stream, &stream.head_key, &stream.head_doc));
+      }
+      if (stream.has_head && (best == nullptr || stream.head_key < best->head_key)) best = &stream;
+    }
+    if (best == nullptr) return false;
+    *key = std::move(best->head_key);
+    *doc = std::move(best->head_doc);
+    best->has_head = false;
+    return true;
+  }
   if (access_ == Access::kCollScan) {
     while (range_index_ < states_.size()) {
       ASSIGN_OR_RETURN(bool found, NextMatchIn(session, states_[range_index_], key, doc));
@@ -364,6 +628,11 @@ bool PlanExecutor::AtEnd() const {
   if (spec_.limit > 0 && n_returned_ >= spec_.limit) return true;
   if (blocking_sort()) return sorted_loaded_ && sorter_->AtEnd();
   if (access_ == Access::kCollScan) return range_index_ >= states_.size();
+  if (access_ == Access::kIndexScan) return stream_index_ >= streams_.size();
+  if (access_ == Access::kIndexMerge) {
+    return std::all_of(streams_.begin(), streams_.end(),
+                       [](const IndexStream& s) { return s.exhausted && !s.has_head; });
+  }
   return std::all_of(states_.begin(), states_.end(),
                      [](const RangeState& s) { return s.exhausted && !s.has_head; });
 }
@@ -372,11 +641,10 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
                                std::vector<bson::BsonDoc>* out, bool* exhausted) {
   // Storage cursors live only for this call: between getMores the executor
   // keeps resume keys instead, so it pins no storage resources.
-  ScopeExit release_cursors{[this] {
-    for (RangeState& state : states_) state.cursor.reset();
-  }};
+  ScopeExit release_cursors{[this] { ReleaseCursors(); }};
   *exhausted = false;
   RETURN_IF_ERROR(interrupt_.Check());
+  RETURN_IF_ERROR(CheckIndexesAlive());
   int64_t bytes = 0;
   while (static_cast<int64_t>(out->size()) < max_docs) {
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, NextResult(session));
@@ -397,11 +665,16 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
   return interrupt_.Check();
 }
 
-StatusWith<int64_t> PlanExecutor::CountAll(storage::Session& session) {
-  ScopeExit release_cursors{[this] {
-    for (RangeState& state : states_) state.cursor.reset();
-  }};
+bool PlanExecutor::CanCountScan() const {
+  return index_plan() && plan_->winner.kind == planner::QueryPlan::Kind::kIndexScan &&
+         !plan_->winner.NeedsFilter() && !spec_.show_record_id;
+}
+
+StatusWith<int64_t> PlanExecutor::CountAll(storage::Session& session, bool count_scan) {
+  count_only_ = count_scan && CanCountScan();
+  ScopeExit release_cursors{[this] { ReleaseCursors(); }};
   RETURN_IF_ERROR(interrupt_.Check());
+  RETURN_IF_ERROR(CheckIndexesAlive());
   int64_t n = 0;
   while (true) {
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, NextResult(session));

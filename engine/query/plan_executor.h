@@ -22,8 +22,24 @@
 //                  with a limit only the best skip+limit rows are kept
 //                  (top-k, MongoDB's SORT with limitAmount).
 //
+//   kIndexScan:    the planner (engine/query/planner) chose an index: its
+//                  key ranges are read from the index table of each shard
+//                  read (one table for a unique index), table after table,
+//                  each from a resume key (the last entry key read); each
+//                  entry's record is fetched from its shard table (unless
+//                  the plan is covered: the entry's key values are the
+//                  document) and the filter re-checked unless the bounds
+//                  are exact. Multikey indexes and OR plans dedupe record
+//                  keys.
+//   kIndexMerge:   the index provides the sort: the shards' index streams
+//                  are merged by entry key (SORT_MERGE), no blocking sort.
+//
 // Targeting: when the filter fixes the shard key by equality or $in, only
-// the partitions of those values are read: one key-prefix range each.
+// the partitions of those values are read: one key-prefix range each (an
+// index scan reads only those shards' index tables).
+//
+// A cursor whose index is dropped fails its next getMore with
+// QueryPlanKilled (175), as in MongoDB.
 //
 // Options (the find command's): hint (_id index or $natural), min/max
 // bounds on the hinted _id index, returnKey, showRecordId. tigerdoc has no
@@ -42,13 +58,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/catalog/catalog.h"
 #include "engine/query/interrupt.h"
+#include "engine/index/index_spec.h"
 #include "engine/query/matcher/matcher.h"
+#include "engine/query/planner/plan_cache.h"
+#include "engine/query/planner/query_planner.h"
 #include "engine/query/projection.h"
 #include "engine/query/sort.h"
 #include "engine/query/sorter.h"
@@ -63,9 +83,10 @@ struct ScanRange {
   std::string upper;  // exclusive; empty = end of table
 };
 
-// Which access path the hint names: the _id index ("_id_" or {_id: 1}) or
-// a forward collection scan ({$natural: 1}).
-enum class IndexHint { kNone, kIdIndex, kNaturalForward };
+// Which access path the hint names: the _id index ("_id_" or {_id: 1}), a
+// forward collection scan ({$natural: 1}), or a secondary index by name or
+// key pattern (FindSpec::hint_index).
+enum class IndexHint { kNone, kIdIndex, kNaturalForward, kIndex };
 
 struct FindSpec {
   bson::BsonDoc filter;
@@ -78,6 +99,8 @@ struct FindSpec {
   int64_t max_sort_bytes = kDefaultMaxBlockingSortBytes;
   std::string temp_dir;  // where a spilling sort writes; empty = system temp
   IndexHint hint = IndexHint::kNone;
+  // With kIndex: the hint as given, a name ({"": "a_1"}) or a key pattern.
+  bson::BsonDoc hint_index;
   // Inclusive lower / exclusive upper bound on the hinted index, {_id: v};
   // empty = unbounded. Validated by Make() as MongoDB's planner does.
   bson::BsonDoc min;
@@ -103,20 +126,31 @@ std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec
 
 struct ShardExecStats {
   int shard = 0;
+  int64_t keys_examined = 0;
   int64_t docs_examined = 0;
   int64_t n_returned = 0;  // matches produced by this shard's scan
 };
 
+// What planning may use beyond the query: a storage engine for the key
+// counts that cost index plans (none: every index plan costs the cap), and
+// the plan cache.
+struct PlannerContext {
+  storage::StorageEngine* storage = nullptr;
+  planner::PlanCache* cache = nullptr;
+};
+
 class PlanExecutor {
  public:
-  enum class Access { kCollScan, kOrderedMerge };
+  enum class Access { kCollScan, kOrderedMerge, kIndexScan, kIndexMerge };
 
   // `collection` may be null: a missing collection reads as empty.
   // Planning errors as MongoDB's planner: min/max without a hint (51173),
   // with $natural (NoQueryExecutionPlans 291), not on the hinted index's key
-  // pattern (51174), min not before max (51175).
+  // pattern (51174), min not before max (51175); a hint naming no visible
+  // index: BadValue (2).
   static StatusWith<std::unique_ptr<PlanExecutor>> Make(
-      std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec);
+      std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec,
+      const PlannerContext& context = {});
 
   // The interrupt the next calls check (a getMore's deadline, the cursor's
   // kill flag).
@@ -128,20 +162,32 @@ class PlanExecutor {
   Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                    std::vector<bson::BsonDoc>* out, bool* exhausted);
 
-  // Counts the remaining results without building them (for count).
-  StatusWith<int64_t> CountAll(storage::Session& session);
+  // Counts the remaining results without building them (for count). With
+  // `count_scan`, an index plan whose bounds are exact counts index entries
+  // without fetching their documents (MongoDB's COUNT_SCAN).
+  StatusWith<int64_t> CountAll(storage::Session& session, bool count_scan = false);
+  // The plan can be a COUNT_SCAN: one exact index scan.
+  bool CanCountScan() const;
 
   const std::vector<ScanRange>& ranges() const { return ranges_; }
   bool targeted() const { return targeted_; }
   bool sorted() const { return sort_.has_value(); }
   Access access() const { return access_; }
-  // A blocking sort runs (sorted() and not kOrderedMerge).
-  bool blocking_sort() const { return sort_.has_value() && access_ != Access::kOrderedMerge; }
+  // A blocking sort runs (sorted() and no merge in sort order).
+  bool blocking_sort() const {
+    return sort_.has_value() && access_ != Access::kOrderedMerge && access_ != Access::kIndexMerge;
+  }
+  // The planner's choice; null when no index was considered (no secondary
+  // index, a $natural or _id hint, min/max).
+  const planner::PlanChoice* plan() const { return plan_ ? &*plan_ : nullptr; }
+  // The winning plan reads an index (kIndexScan / kIndexMerge).
+  bool index_plan() const { return access_ == Access::kIndexScan || access_ == Access::kIndexMerge; }
   // Stats of the blocking sort; null before it ran or when there is none.
   const Sorter* sorter() const { return sorter_.get(); }
   const FindSpec& spec() const { return spec_; }
   const std::vector<ShardExecStats>& shard_stats() const { return shard_stats_; }
   int64_t total_docs_examined() const;
+  int64_t total_keys_examined() const;
   int64_t n_returned() const { return n_returned_; }
   std::shared_ptr<catalog::CollectionEntry> collection() const { return collection_; }
 
@@ -159,8 +205,32 @@ class PlanExecutor {
     bson::BsonDoc head_doc;
   };
 
+  // One index table read by an index plan: the scan (plan_->winner.scans
+  // index) it belongs to, and its read position, kept as keys between calls.
+  struct IndexStream {
+    size_t scan = 0;
+    std::string table;
+    int shard = -1;  // -1: a unique index's table, entries of every shard
+    size_t range = 0;
+    std::optional<std::string> resume_after;  // last entry key read in `range`
+    bool exhausted = false;
+    std::optional<storage::Cursor> cursor;
+    bool has_head = false;
+    std::string head_key;
+    bson::BsonDoc head_doc;
+  };
+
   PlanExecutor() = default;
   Status ParseBounds();
+  Status PlanIndexes(const PlannerContext& context);
+  void SetUpIndexStreams();
+  int64_t CountKeys(storage::Session& session, const planner::IndexScanPlan& scan, int64_t cap);
+  // Next result of one index stream (fetched or covered, filtered); false at its end.
+  StatusWith<bool> NextMatchInStream(storage::Session& session, IndexStream& stream,
+                                     std::string* key, bson::BsonDoc* doc);
+  // QueryPlanKilled when an index the plan reads was dropped.
+  Status CheckIndexesAlive() const;
+  void ReleaseCursors();
   void Target();
   void ChooseAccess();
   // Next matching document of one range; false at its end.
@@ -195,6 +265,15 @@ class PlanExecutor {
 
   std::vector<RangeState> states_;
   size_t range_index_ = 0;  // kCollScan: the range being read
+
+  std::shared_ptr<const index::IndexSet> indexes_;  // the snapshot planned with
+  std::optional<planner::PlanChoice> plan_;
+  std::vector<IndexStream> streams_;
+  size_t stream_index_ = 0;  // kIndexScan: the stream being read
+  // Record keys (shard-qualified) already produced, for multikey and OR plans.
+  std::unordered_set<std::string> seen_records_;
+  bool dedupe_ = false;
+  bool count_only_ = false;  // CountAll as a COUNT_SCAN: entries are not fetched
 
   std::unique_ptr<Sorter> sorter_;
   bool sorted_loaded_ = false;

@@ -75,15 +75,18 @@ StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
   return std::optional<int64_t>(value);
 }
 
-// The find hint, resolved against what exists: the _id index (by name or
-// key pattern) and natural order. A reverse natural scan needs reverse
-// cursors, which tigerdoc's storage layer does not offer.
-StatusWith<engine::FindHint> ParseFindHint(const bson_t* body) {
+// The find hint: the _id index (by name or key pattern), natural order, or
+// a secondary index by name or key pattern, which the engine's planner
+// resolves against the indexes that exist. A reverse natural scan needs
+// reverse cursors, which tigerdoc's storage layer does not offer.
+StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, bson::BsonDoc* hint_index) {
   bson_iter_t it;
   if (!bson_iter_init_find(&it, body, "hint")) return engine::FindHint::kNone;
   if (BSON_ITER_HOLDS_UTF8(&it)) {
-    if (std::string_view(bson_iter_utf8(&it, nullptr)) == "_id_") return engine::FindHint::kIdIndex;
-    return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
+    std::string_view name = bson_iter_utf8(&it, nullptr);
+    if (name == "_id_") return engine::FindHint::kIdIndex;
+    BSON_APPEND_UTF8(hint_index->mutable_get(), "", std::string(name).c_str());
+    return engine::FindHint::kIndex;
   }
   if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
     return Status(ErrorCode::kFailedToParse, "find.hint must be a string or an object");
@@ -107,7 +110,11 @@ StatusWith<engine::FindHint> ParseFindHint(const bson_t* body) {
                     BSON_ITER_HOLDS_NUMBER(&field) && bson_iter_as_double(&field) == 1.0 &&
                     !bson_iter_next(&rest);
   if (id_pattern) return engine::FindHint::kIdIndex;
-  return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
+  uint32_t len;
+  const uint8_t* data;
+  bson_iter_document(&it, &len, &data);
+  *hint_index = bson::BsonDoc::CopyOf(data, len);
+  return engine::FindHint::kIndex;
 }
 
 StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& db) {
@@ -149,7 +156,7 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
-  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body));
+  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, &params.hint_index));
   if (filter) params.filter = std::move(*filter);
   if (sort) params.sort = std::move(*sort);
   if (projection) params.projection = std::move(*projection);

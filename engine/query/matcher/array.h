@@ -38,6 +38,8 @@ class ElemMatchObjectExpression : public PathMatchExpression {
   bool MatchesValue(const bson_iter_t* value) const override;
   // Records the index of the matching element.
   bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const override;
+  // The sub-filter each element is matched against (paths relative to it).
+  const MatchExpression* sub() const { return sub_.get(); }
 
  private:
   MatchExpressionPtr sub_;
@@ -54,6 +56,8 @@ class ElemMatchValueExpression : public PathMatchExpression {
   bool MatchesValue(const bson_iter_t* value) const override;
   // Records the index of the matching element.
   bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const override;
+  // The predicates one element must satisfy together (empty paths).
+  const std::vector<MatchExpressionPtr>& children() const { return children_; }
 
  private:
   std::vector<MatchExpressionPtr> children_;

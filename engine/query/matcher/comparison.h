@@ -50,6 +50,7 @@ class InExpression : public PathMatchExpression {
 
   const std::vector<OwnedValue>& equalities() const { return equalities_; }
   bool has_regexes() const { return !regexes_.empty(); }
+  const std::vector<std::unique_ptr<RegexExpression>>& regexes() const { return regexes_; }
 
  private:
   std::vector<OwnedValue> equalities_;
