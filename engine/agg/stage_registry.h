@@ -34,12 +34,15 @@ StatusWith<StageSpecPtr> ParseGroupStage(const bson_iter_t*, const ExpressionCon
 StatusWith<StageSpecPtr> ParseLimitStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseMatchStage(const bson_iter_t*, const ExpressionContext&);
+StatusWith<StageSpecPtr> ParseMergeStage(const bson_iter_t*, const ExpressionContext&);
+StatusWith<StageSpecPtr> ParseOutStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseProjectStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseRedactStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseReplaceRootStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseReplaceWithStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseSampleStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseSetStage(const bson_iter_t*, const ExpressionContext&);
+StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseSkipStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseSortByCountStage(const bson_iter_t*, const ExpressionContext&);

@@ -51,6 +51,23 @@ Status ValidateShardKeyField(std::string_view field) {
 
 std::string_view AsView(const bson::BsonDoc& doc) { return doc.bytes(); }
 
+bool IsTemp(const CollectionMetadata& md) {
+  bson_iter_t it;
+  return bson_iter_init_find(&it, md.options.get(), kTempOption) && bson_iter_as_bool(&it);
+}
+
+// `options` without the temp flag.
+bson::BsonDoc WithoutTemp(const bson_t* options) {
+  bson::BsonDoc out;
+  bson_iter_t it;
+  bson_iter_init(&it, options);
+  while (bson_iter_next(&it)) {
+    if (std::string_view(bson_iter_key(&it)) == kTempOption) continue;
+    bson_append_iter(out.mutable_get(), nullptr, 0, &it);
+  }
+  return out;
+}
+
 }  // namespace
 
 StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engine) {
@@ -80,6 +97,11 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
       }
       auto entry = std::make_shared<CollectionEntry>();
       entry->metadata = std::move(metadata).value();
+      if (IsTemp(entry->metadata)) {
+        // A $out that did not finish: forget it; its tables become orphans.
+        RETURN_IF_ERROR(session.Remove(kCatalogTable, entry->metadata.ns));
+        continue;
+      }
       max_entry = std::max(max_entry, IdentNumber(entry->metadata.ident));
       entry->store = std::make_unique<ShardedRecordStore>(
           entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field);
@@ -229,6 +251,55 @@ Status Catalog::DropCollection(std::string_view ns) {
 Status Catalog::DropDatabase(std::string_view db) {
   std::lock_guard<std::mutex> ddl(ddl_mutex_);
   for (const auto& entry : List(db)) RETURN_IF_ERROR(DropLocked(entry->metadata.ns));
+  return Status::OK();
+}
+
+Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_db,
+                                 std::string_view to_name, bool drop_target) {
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  std::shared_ptr<CollectionEntry> from = Lookup(from_ns);
+  if (from == nullptr) return Status(ErrorCode::kNamespaceNotFound, "source namespace does not exist");
+  RETURN_IF_ERROR(ValidateNamespace(to_db, to_name));
+  const std::string to_ns = std::string(to_db) + "." + std::string(to_name);
+  std::shared_ptr<CollectionEntry> replaced = Lookup(to_ns);
+  if (replaced != nullptr && !drop_target) {
+    return Status(ErrorCode::kNamespaceExists, "target namespace exists");
+  }
+  auto renamed = std::make_shared<CollectionEntry>();
+  CollectionMetadata& md = renamed->metadata;
+  md.ns = to_ns;
+  md.db = std::string(to_db);
+  md.name = std::string(to_name);
+  md.ident = from->metadata.ident;
+  md.shard_key_field = from->metadata.shard_key_field;
+  md.num_shards = from->metadata.num_shards;
+  md.hash_version = from->metadata.hash_version;
+  md.max_document_bytes = from->metadata.max_document_bytes;
+  md.options = WithoutTemp(from->metadata.options.get());
+  renamed->store = from->store;
+
+  // One transaction: the catalog on disk holds the old state or the new.
+  Session session = engine_->NewSession();
+  RETURN_IF_ERROR(session.Begin());
+  Status written = session.Remove(kCatalogTable, from->metadata.ns);
+  if (written.ok()) written = session.Put(kCatalogTable, to_ns, AsView(renamed->metadata.ToBson()));
+  if (!written.ok()) {
+    session.Rollback();
+    return written;
+  }
+  RETURN_IF_ERROR(session.Commit());
+  {
+    std::unique_lock<std::shared_mutex> lock(map_mutex_);
+    collections_.erase(from->metadata.ns);
+    collections_[to_ns] = renamed;
+  }
+  if (replaced != nullptr) {
+    Status dropped = DropIdentTables(session, replaced->metadata.ident);
+    if (!dropped.ok()) {
+      std::fprintf(stderr, "catalog: replaced %s but not all of its old tables were dropped: %s\n",
+                   to_ns.c_str(), dropped.ToString().c_str());
+    }
+  }
   return Status::OK();
 }
 

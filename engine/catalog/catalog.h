@@ -61,9 +61,11 @@ struct CollectionMetadata {
 };
 
 // A collection as the engine uses it: immutable metadata plus its store.
+// The store is shared so that a renamed collection ($out) keeps its live
+// statistics while holders of the old entry finish with it.
 struct CollectionEntry {
   CollectionMetadata metadata;
-  std::unique_ptr<storage::ShardedRecordStore> store;
+  std::shared_ptr<storage::ShardedRecordStore> store;
 };
 
 struct CreateCollectionRequest {
@@ -73,6 +75,11 @@ struct CreateCollectionRequest {
   int num_shards = 4;
   bson::BsonDoc options;
 };
+
+// Collections created with {temp: true} in their options (the temporary
+// collection $out writes into) are dropped when the catalog is opened, so a
+// crash in the middle of a $out leaves nothing behind.
+inline constexpr char kTempOption[] = "temp";
 
 class Catalog {
  public:
@@ -100,6 +107,15 @@ class Catalog {
   Status DropCollection(std::string_view ns);
   // Drops every collection of `db`; OK when there is none.
   Status DropDatabase(std::string_view db);
+  // Renames `from_ns` to `to_db`.`to_name` (possibly another database),
+  // replacing an existing target when `drop_target` (else NamespaceExists,
+  // 48). One catalog transaction removes the old names and writes the new
+  // one, and the in-memory map switches under one lock, so a reader sees
+  // the old target or the new one, never neither; the replaced target's
+  // tables are dropped afterwards. The `temp` option is removed. Errors:
+  // NamespaceNotFound (26) when `from_ns` is absent, InvalidNamespace (73).
+  Status RenameCollection(std::string_view from_ns, std::string_view to_db,
+                          std::string_view to_name, bool drop_target);
 
   // Validation shared with commands, with mongod's InvalidNamespace (73)
   // messages. ValidateDbName: a database name on its own (as in a command's
