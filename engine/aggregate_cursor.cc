@@ -3,6 +3,7 @@
 #include <random>
 
 #include "engine/engine.h"
+#include "engine/index/index_table.h"
 #include "engine/ops.h"
 #include "engine/query/plan_executor.h"
 
@@ -65,6 +66,28 @@ bool IsView(const catalog::CollectionEntry& entry) {
 
 }  // namespace
 
+// Gives the (empty) temporary collection of a $out the secondary indexes of
+// its target, as MongoDB does before writing: documents inserted afterwards
+// go through the write path and fill them.
+Status EngineResolver::CopyIndexes(const catalog::CollectionEntry& from, catalog::CollectionEntry& to) {
+  std::shared_ptr<const index::IndexSet> indexes = from.indexes();
+  if (indexes->specs.empty()) return Status::OK();
+  catalog::Catalog& catalog = engine_->catalog();
+  std::unique_lock<std::shared_mutex> writes(to.write_mutex());
+  ASSIGN_OR_RETURN(int64_t first_id, catalog.ReserveIndexIds(to, static_cast<int>(indexes->specs.size())));
+  std::vector<index::IndexSpec> specs;
+  storage::Session session = engine_->storage().NewSession();
+  for (const auto& spec : indexes->specs) {
+    index::IndexSpec copy = spec->Clone();
+    copy.id = first_id++;
+    copy.multikey = false;
+    copy.multikey_paths.assign(copy.fields.size(), {});
+    RETURN_IF_ERROR(index::CreateIndexTables(session, to.metadata.ident, copy, to.metadata.num_shards));
+    specs.push_back(std::move(copy));
+  }
+  return catalog.AddIndexes(to, std::move(specs));
+}
+
 StatusWith<agg::WriteTarget> EngineResolver::DescribeTarget(std::string_view db, std::string_view coll) {
   agg::WriteTarget target;
   std::shared_ptr<catalog::CollectionEntry> entry = engine_->catalog().Lookup(Namespace(db, coll));
@@ -72,6 +95,14 @@ StatusWith<agg::WriteTarget> EngineResolver::DescribeTarget(std::string_view db,
   target.exists = true;
   target.is_view = IsView(*entry);
   target.unique_keys.push_back({"_id"});
+  // MongoDB accepts a unique index that is not partial as proof that the
+  // `on` fields identify one document.
+  for (const auto& spec : entry->indexes()->specs) {
+    if (!spec->unique || spec->partial_filter) continue;
+    std::vector<std::string> fields;
+    for (const index::IndexField& f : spec->fields) fields.push_back(f.path.dotted());
+    target.unique_keys.push_back(std::move(fields));
+  }
   return target;
 }
 
@@ -117,6 +148,13 @@ StatusWith<std::string> EngineResolver::CreateTemp(std::string_view db, std::str
   }
   BSON_APPEND_BOOL(options, catalog::kTempOption, true);
   ASSIGN_OR_RETURN(auto entry, engine_->catalog().CreateCollection(request));
+  if (auto target = engine_->catalog().Lookup(Namespace(db, like))) {
+    Status copied = CopyIndexes(*target, *entry);
+    if (!copied.ok()) {
+      static_cast<void>(engine_->catalog().DropCollection(entry->metadata.ns));
+      return copied.WithContext("Copying indexes for $out failed :: caused by :: ");
+    }
+  }
   return request.name;
 }
 

@@ -56,6 +56,8 @@ class EngineResolver : public agg::CollectionResolver {
   Status DropTemp(std::string_view db, std::string_view temp) override;
 
  private:
+  Status CopyIndexes(const catalog::CollectionEntry& from, catalog::CollectionEntry& to);
+
   Engine* engine_;
   std::shared_ptr<SessionSlot> slot_;
 };

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
+
+#include "engine/index/index_table.h"
 
 namespace tigerdoc::catalog {
 
@@ -68,7 +71,55 @@ bson::BsonDoc WithoutTemp(const bson_t* options) {
   return out;
 }
 
+// The "indexes" and "nextIndexId" fields of a catalog document.
+StatusWith<std::shared_ptr<index::IndexSet>> IndexesFromRow(const bson_t* row) {
+  auto set = std::make_shared<index::IndexSet>();
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, row, "nextIndexId") &&
+      (BSON_ITER_HOLDS_INT64(&it) || BSON_ITER_HOLDS_INT32(&it))) {
+    set->next_index_id = std::max<int64_t>(1, bson_iter_as_int64(&it));
+  }
+  if (bson_iter_init_find(&it, row, "indexes") && BSON_ITER_HOLDS_ARRAY(&it)) {
+    bson_iter_t element;
+    bson_iter_recurse(&it, &element);
+    while (bson_iter_next(&element)) {
+      if (!BSON_ITER_HOLDS_DOCUMENT(&element)) {
+        return Status(ErrorCode::kFailedToParse, "malformed catalog entry: bad indexes");
+      }
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&element, &len, &data);
+      bson_t spec_doc;
+      bson_init_static(&spec_doc, data, len);
+      ASSIGN_OR_RETURN(index::IndexSpec spec, index::IndexSpec::FromCatalogBson(&spec_doc));
+      set->next_index_id = std::max(set->next_index_id, spec.id + 1);
+      set->specs.push_back(std::make_shared<const index::IndexSpec>(std::move(spec)));
+    }
+  }
+  return set;
+}
+
 }  // namespace
+
+std::shared_ptr<const index::IndexSet> CollectionEntry::indexes() const {
+  std::lock_guard<std::mutex> lock(index_mutex_);
+  return indexes_;
+}
+
+bson::BsonDoc Catalog::RowFor(const CollectionEntry& entry, const index::IndexSet& indexes) {
+  bson::BsonDoc row = entry.metadata.ToBson();
+  bson_t array;
+  BSON_APPEND_ARRAY_BEGIN(row.mutable_get(), "indexes", &array);
+  int i = 0;
+  for (const auto& spec : indexes.specs) {
+    std::string key = std::to_string(i++);
+    bson::BsonDoc doc = spec->ToCatalogBson();
+    bson_append_document(&array, key.c_str(), -1, doc.get());
+  }
+  bson_append_array_end(row.mutable_get(), &array);
+  BSON_APPEND_INT64(row.mutable_get(), "nextIndexId", indexes.next_index_id);
+  return row;
+}
 
 StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engine) {
   std::unique_ptr<Catalog> catalog(new Catalog(engine));
@@ -102,6 +153,14 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
         RETURN_IF_ERROR(session.Remove(kCatalogTable, entry->metadata.ns));
         continue;
       }
+      auto indexes = IndexesFromRow(doc.get());
+      if (!indexes.ok()) {
+        return indexes.status().WithContext("catalog entry '" + std::string(cursor.key()) + "': ");
+      }
+      for (const auto& spec : indexes.value()->specs) {
+        entry->persisted_multikey_[spec->id] = spec->multikey_paths;
+      }
+      entry->indexes_ = std::move(indexes).value();
       max_entry = std::max(max_entry, IdentNumber(entry->metadata.ident));
       entry->store = std::make_unique<ShardedRecordStore>(
           entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field);
@@ -123,7 +182,12 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
 
 Status Catalog::ReapOrphans(Session& session, uint64_t* max_ident_seen) {
   std::set<std::string, std::less<>> known;
-  for (const auto& [ns, entry] : collections_) known.insert(entry->metadata.ident);
+  std::map<std::string, std::set<int64_t>, std::less<>> index_ids;  // by ident
+  for (const auto& [ns, entry] : collections_) {
+    known.insert(entry->metadata.ident);
+    auto& ids = index_ids[entry->metadata.ident];
+    for (const auto& spec : entry->indexes_->specs) ids.insert(spec->id);
+  }
   ASSIGN_OR_RETURN(std::vector<std::string> tables, session.ListTables());
   *max_ident_seen = 0;
   for (const std::string& table : tables) {
@@ -131,7 +195,13 @@ Status Catalog::ReapOrphans(Session& session, uint64_t* max_ident_seen) {
     uint64_t number = IdentNumber(stem);
     if (number == 0) continue;  // not a collection table ("_catalog", ...)
     *max_ident_seen = std::max(*max_ident_seen, number);
-    if (known.count(stem) != 0) continue;
+    if (known.count(stem) != 0) {
+      // An index table of an index the entry does not name: a build that
+      // a crash interrupted before the entry was updated.
+      std::optional<int64_t> id = index::IndexIdOfTable(table);
+      auto ids = index_ids.find(stem);
+      if (!id || ids->second.count(*id) != 0) continue;
+    }
     Status dropped = session.DropTable(table);
     if (!dropped.ok()) {
       // Not fatal: the table is unreachable, and the next start tries again.
@@ -229,7 +299,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   Status created = ShardedRecordStore::CreateTables(session, ident, md.num_shards,
                                                     md.shard_key_field == "_id");
   if (created.ok()) {
-    created = session.Insert(kCatalogTable, ns, AsView(md.ToBson()));
+    created = session.Insert(kCatalogTable, ns, AsView(RowFor(*entry, index::IndexSet())));
   }
   if (!created.ok()) {
     static_cast<void>(DropIdentTables(session, ident));  // best effort; the reaper is the backstop
@@ -265,6 +335,10 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   if (replaced != nullptr && !drop_target) {
     return Status(ErrorCode::kNamespaceExists, "target namespace exists");
   }
+  // No write may run on either collection while they change names.
+  std::unique_lock<std::shared_mutex> from_writes(from->write_mutex());
+  std::unique_lock<std::shared_mutex> target_writes;
+  if (replaced != nullptr) target_writes = std::unique_lock<std::shared_mutex>(replaced->write_mutex());
   auto renamed = std::make_shared<CollectionEntry>();
   CollectionMetadata& md = renamed->metadata;
   md.ns = to_ns;
@@ -277,12 +351,19 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   md.max_document_bytes = from->metadata.max_document_bytes;
   md.options = WithoutTemp(from->metadata.options.get());
   renamed->store = from->store;
+  // Index tables are named by the ident, so they move with it.
+  std::shared_ptr<const index::IndexSet> indexes = from->indexes();
+  renamed->indexes_ = indexes;
+  {
+    std::lock_guard<std::mutex> lock(from->index_mutex_);
+    renamed->persisted_multikey_ = from->persisted_multikey_;
+  }
 
   // One transaction: the catalog on disk holds the old state or the new.
   Session session = engine_->NewSession();
   RETURN_IF_ERROR(session.Begin());
   Status written = session.Remove(kCatalogTable, from->metadata.ns);
-  if (written.ok()) written = session.Put(kCatalogTable, to_ns, AsView(renamed->metadata.ToBson()));
+  if (written.ok()) written = session.Put(kCatalogTable, to_ns, AsView(RowFor(*renamed, *indexes)));
   if (!written.ok()) {
     session.Rollback();
     return written;
@@ -306,6 +387,8 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
 Status Catalog::DropLocked(const std::string& ns) {
   std::shared_ptr<CollectionEntry> entry = Lookup(ns);
   if (entry == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  // Waits for running writes and index builds of the collection.
+  std::unique_lock<std::shared_mutex> writes(entry->write_mutex());
   Session session = engine_->NewSession();
   // The entry first, then the tables: a crash in between leaves only orphans.
   RETURN_IF_ERROR(session.Remove(kCatalogTable, ns));
@@ -319,6 +402,137 @@ Status Catalog::DropLocked(const std::string& ns) {
     std::fprintf(stderr, "catalog: dropped %s but not all of its tables: %s\n", ns.c_str(),
                  dropped.ToString().c_str());
   }
+  return Status::OK();
+}
+
+bool Catalog::IsRegistered(const CollectionEntry& entry) const {
+  std::shared_lock<std::shared_mutex> lock(map_mutex_);
+  auto it = collections_.find(entry.metadata.ns);
+  return it != collections_.end() && it->second.get() == &entry;
+}
+
+Status Catalog::PublishIndexes(CollectionEntry& entry,
+                               std::shared_ptr<const index::IndexSet> indexes) {
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  if (!IsRegistered(entry)) {
+    return Status(ErrorCode::kNamespaceNotFound,
+                  "Collection " + entry.metadata.ns + " was dropped");
+  }
+  Session session = engine_->NewSession();
+  RETURN_IF_ERROR(session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *indexes))));
+  std::lock_guard<std::mutex> lock(entry.index_mutex_);
+  entry.persisted_multikey_.clear();
+  for (const auto& spec : indexes->specs) entry.persisted_multikey_[spec->id] = spec->multikey_paths;
+  entry.indexes_ = std::move(indexes);
+  return Status::OK();
+}
+
+StatusWith<int64_t> Catalog::ReserveIndexIds(CollectionEntry& entry, int count) {
+  std::shared_ptr<index::IndexSet> next = entry.indexes()->CopyShallow();
+  const int64_t first = next->next_index_id;
+  next->next_index_id += count;
+  RETURN_IF_ERROR(PublishIndexes(entry, std::move(next)));
+  return first;
+}
+
+Status Catalog::AddIndexes(CollectionEntry& entry, std::vector<index::IndexSpec> specs) {
+  std::shared_ptr<index::IndexSet> next = entry.indexes()->CopyShallow();
+  for (index::IndexSpec& spec : specs) {
+    next->next_index_id = std::max(next->next_index_id, spec.id + 1);
+    next->specs.push_back(std::make_shared<const index::IndexSpec>(std::move(spec)));
+  }
+  return PublishIndexes(entry, std::move(next));
+}
+
+Status Catalog::ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec) {
+  std::shared_ptr<index::IndexSet> next = entry.indexes()->CopyShallow();
+  for (auto& current : next->specs) {
+    if (current->id == spec.id) current = std::make_shared<const index::IndexSpec>(std::move(spec));
+  }
+  return PublishIndexes(entry, std::move(next));
+}
+
+Status Catalog::DropIndexes(CollectionEntry& entry, const std::vector<int64_t>& index_ids) {
+  std::shared_ptr<const index::IndexSet> current = entry.indexes();
+  std::shared_ptr<index::IndexSet> next = current->CopyShallow();
+  next->specs.clear();
+  std::vector<std::shared_ptr<const index::IndexSpec>> dropped;
+  for (const auto& spec : current->specs) {
+    if (std::find(index_ids.begin(), index_ids.end(), spec->id) != index_ids.end()) {
+      dropped.push_back(spec);
+    } else {
+      next->specs.push_back(spec);
+    }
+  }
+  // The entry first, then the tables: a crash in between leaves orphans
+  // that the start-up reaper drops.
+  RETURN_IF_ERROR(PublishIndexes(entry, std::move(next)));
+  Session session = engine_->NewSession();
+  for (const auto& spec : dropped) {
+    Status st = index::DropIndexTables(session, entry.metadata.ident, *spec, entry.metadata.num_shards);
+    if (!st.ok()) {
+      std::fprintf(stderr, "catalog: dropped index %s of %s but not all of its tables: %s\n",
+                   spec->name.c_str(), entry.metadata.ns.c_str(), st.ToString().c_str());
+    }
+  }
+  return Status::OK();
+}
+
+Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
+                             const std::vector<MultikeyUpdate>& updates) {
+  std::shared_ptr<const index::IndexSet> snapshot;
+  bool persist = false;
+  {
+    std::lock_guard<std::mutex> lock(entry.index_mutex_);
+    std::shared_ptr<index::IndexSet> next;
+    for (const MultikeyUpdate& update : updates) {
+      const index::IndexSpec* spec = entry.indexes_->FindById(update.index_id);
+      if (spec == nullptr) continue;
+      bool grows = !spec->multikey;
+      for (size_t i = 0; i < update.paths.size() && i < spec->multikey_paths.size(); ++i) {
+        for (size_t c : update.paths[i]) grows = grows || spec->multikey_paths[i].count(c) == 0;
+      }
+      if (grows) {
+        if (!next) next = entry.indexes_->CopyShallow();
+        for (auto& shared : next->specs) {
+          if (shared->id != update.index_id) continue;
+          index::IndexSpec copy = shared->Clone();
+          copy.multikey = true;
+          for (size_t i = 0; i < update.paths.size() && i < copy.multikey_paths.size(); ++i) {
+            copy.multikey_paths[i].insert(update.paths[i].begin(), update.paths[i].end());
+          }
+          shared = std::make_shared<const index::IndexSpec>(std::move(copy));
+        }
+      }
+      auto persisted = entry.persisted_multikey_.find(update.index_id);
+      for (size_t i = 0; i < update.paths.size(); ++i) {
+        for (size_t c : update.paths[i]) {
+          if (persisted == entry.persisted_multikey_.end() || i >= persisted->second.size() ||
+              persisted->second[i].count(c) == 0) {
+            persist = true;
+          }
+        }
+      }
+    }
+    if (next) entry.indexes_ = std::move(next);
+    snapshot = entry.indexes_;
+  }
+  if (!persist) return Status::OK();
+  // The snapshot includes every path marked so far (marking is eager and
+  // only grows), so writing it whole loses nothing; two transactions
+  // writing the row concurrently conflict and one retries.
+  RETURN_IF_ERROR(session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *snapshot))));
+  CollectionEntry* target = &entry;
+  session.OnCommit([target, snapshot] {
+    std::lock_guard<std::mutex> lock(target->index_mutex_);
+    for (const auto& spec : snapshot->specs) {
+      auto& paths = target->persisted_multikey_[spec->id];
+      if (paths.size() < spec->multikey_paths.size()) paths.resize(spec->multikey_paths.size());
+      for (size_t i = 0; i < spec->multikey_paths.size(); ++i) {
+        paths[i].insert(spec->multikey_paths[i].begin(), spec->multikey_paths[i].end());
+      }
+    }
+  });
   return Status::OK();
 }
 

@@ -5,7 +5,9 @@
 // (UTF-8 bytes), value = one BSON metadata document:
 //   { ns: "db.coll", ident: "c12", shardKey: { <field>: 1 }, shards: 4,
 //     hashVersion: 1, options: { <create options as given> },
-//     maxDocumentBytes: 16777216 }
+//     maxDocumentBytes: 16777216,
+//     indexes: [ <IndexSpec catalog form, engine/index/index_spec.h> ... ],
+//     nextIndexId: <int64> }
 // plus one bookkeeping row, key "$nextIdent" (no namespace can start with
 // '$'), value { nextIdent: <int64> }: the number of the next ident.
 // (engine/README.md documents this; it is a compatibility promise.)
@@ -20,8 +22,16 @@
 // (left by a crash between the two steps, or by a drop that could not
 // finish because the tables were busy).
 //
+// Index tables are "<ident>-x<n>..." (engine/index/index_table.h); Open()
+// also drops index tables whose id the entry's `indexes` does not name (an
+// index build interrupted by a crash: tables are made and filled before the
+// entry names the index).
+//
 // Thread-safety: all methods are thread-safe. Lookups take a shared lock on
-// an in-memory map; DDL is serialised by a mutex.
+// an in-memory map; DDL is serialised by a mutex. Index DDL on a collection
+// runs under that collection's write mutex held exclusively (see
+// CollectionEntry), and a collection drop takes it too, so an index build
+// never races a drop.
 
 #include <map>
 #include <memory>
@@ -33,6 +43,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/index/index_spec.h"
 #include "engine/storage/sharded_record_store.h"
 #include "engine/storage/storage_engine.h"
 
@@ -60,12 +71,37 @@ struct CollectionMetadata {
   static StatusWith<CollectionMetadata> FromBson(const bson_t* doc);
 };
 
-// A collection as the engine uses it: immutable metadata plus its store.
-// The store is shared so that a renamed collection ($out) keeps its live
-// statistics while holders of the old entry finish with it.
+// A collection as the engine uses it: immutable metadata, its store, and
+// its secondary indexes.
+//
+// indexes() is an immutable snapshot, swapped atomically when an index is
+// created or dropped or becomes multikey; readers (the planner) just take
+// it. write_mutex() is held SHARED by every write unit (from reading the
+// snapshot to its commit) and EXCLUSIVELY by index DDL and collection drop,
+// so a build sees every committed document and no writer misses an index.
 struct CollectionEntry {
   CollectionMetadata metadata;
+  // Shared so that a renamed collection ($out) keeps its live statistics
+  // while holders of the old entry finish with it.
   std::shared_ptr<storage::ShardedRecordStore> store;
+
+  std::shared_ptr<const index::IndexSet> indexes() const;
+  std::shared_mutex& write_mutex() const { return write_mutex_; }
+
+ private:
+  friend class Catalog;
+  mutable std::shared_mutex write_mutex_;
+  mutable std::mutex index_mutex_;  // guards indexes_ and persisted_multikey_
+  std::shared_ptr<const index::IndexSet> indexes_ = std::make_shared<index::IndexSet>();
+  // Multikey paths known to be in the committed catalog row, by index id:
+  // a write whose keys go beyond them persists the row in its transaction.
+  std::map<int64_t, index::MultikeyPaths> persisted_multikey_;
+};
+
+// Multikey paths a write found for one index (engine/index/key_generator.h).
+struct MultikeyUpdate {
+  int64_t index_id = 0;
+  index::MultikeyPaths paths;
 };
 
 struct CreateCollectionRequest {
@@ -117,6 +153,27 @@ class Catalog {
   Status RenameCollection(std::string_view from_ns, std::string_view to_db,
                           std::string_view to_name, bool drop_target);
 
+  // Index DDL. REQUIRES: the caller holds entry.write_mutex() exclusively.
+  // Each fails with NamespaceNotFound when `entry` was dropped meanwhile.
+  //
+  // Reserves `count` index ids (persisted before any table uses them, so an
+  // id is never reused within the collection); returns the first.
+  StatusWith<int64_t> ReserveIndexIds(CollectionEntry& entry, int count);
+  // Names built indexes (tables already filled) in the entry and publishes them.
+  Status AddIndexes(CollectionEntry& entry, std::vector<index::IndexSpec> specs);
+  // Removes indexes from the entry and publishes the new set; their tables
+  // are dropped afterwards (best effort; the reaper is the backstop).
+  Status DropIndexes(CollectionEntry& entry, const std::vector<int64_t>& index_ids);
+  // Replaces options of an existing index (collMod: hidden, expireAfterSeconds).
+  Status ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec);
+
+  // Records multikey paths a write found: the snapshot first (so no reader
+  // assumes "not multikey" once keys exist), then, when the committed row
+  // lacks them, the row inside the caller's running transaction.
+  // REQUIRES: entry.write_mutex() held shared; `session` in a transaction.
+  Status MarkMultikey(storage::Session& session, CollectionEntry& entry,
+                      const std::vector<MultikeyUpdate>& updates);
+
   // Validation shared with commands, with mongod's InvalidNamespace (73)
   // messages. ValidateDbName: a database name on its own (as in a command's
   // $db). ValidateCollectionName: a collection name on its own.
@@ -136,6 +193,11 @@ class Catalog {
   // Drops every table named "<ident>" or "<ident>-...".
   static Status DropIdentTables(storage::Session& session, const std::string& ident);
   Status ReapOrphans(storage::Session& session, uint64_t* max_ident_seen);
+  // The catalog document of `entry` with `indexes`.
+  static bson::BsonDoc RowFor(const CollectionEntry& entry, const index::IndexSet& indexes);
+  // Persists `indexes` (auto-committed) and publishes them.
+  Status PublishIndexes(CollectionEntry& entry, std::shared_ptr<const index::IndexSet> indexes);
+  bool IsRegistered(const CollectionEntry& entry) const;
 
   storage::StorageEngine* engine_;
   mutable std::shared_mutex map_mutex_;  // guards collections_

@@ -169,6 +169,11 @@ StatusWith<ShardedRecordStore::Placement> ShardedRecordStore::PlacementOf(
   return placement;
 }
 
+StatusWith<ShardedRecordStore::Location> ShardedRecordStore::LocationOf(const bson_t* doc) const {
+  ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
+  return Location{placement.shard, std::move(placement.record_key)};
+}
+
 Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
   ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
   if (!shard_key_is_id()) {

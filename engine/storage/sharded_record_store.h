@@ -90,6 +90,14 @@ class ShardedRecordStore {
   // NoSuchKey (4) when the document is not stored.
   Status Remove(Session& session, const bson_t* doc);
 
+  // Where `doc` is (or would be) stored: its shard and record key. Index
+  // entries point there. Same errors as Insert (no _id, array shard key).
+  struct Location {
+    int shard = 0;
+    std::string record_key;
+  };
+  StatusWith<Location> LocationOf(const bson_t* doc) const;
+
   // Point read by _id. Returns nullopt when absent.
   StatusWith<std::optional<bson::BsonDoc>> FindById(Session& session, const bson_value_t* id);
 

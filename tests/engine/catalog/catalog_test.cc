@@ -3,6 +3,8 @@
 
 #include "engine/catalog/catalog.h"
 
+#include "engine/index/index_table.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -173,11 +175,16 @@ TEST_F(CatalogTest, MetadataDocumentFormat) {
   EXPECT_EQ(parsed.value().num_shards, 8);
   EXPECT_EQ(parsed.value().options.ToJson(), R"({ "capped" : false })");
 
-  // The stored row is that document.
+  // The stored row is that document plus the (empty) index list.
   Session session = engine_->NewSession();
   auto stored = session.Get(kCatalogTable, "db.events");
   ASSERT_TRUE(stored.ok() && stored.value().has_value());
-  EXPECT_EQ(*stored.value(), std::string(doc.bytes()));
+  BsonDoc row = BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(stored.value()->data()),
+                                stored.value()->size());
+  EXPECT_EQ(row.ToJson(),
+            R"({ "ns" : "db.events", "ident" : "c1", "shardKey" : { "device.id" : 1 }, )"
+            R"("shards" : 8, "hashVersion" : 1, "options" : { "capped" : false }, )"
+            R"("maxDocumentBytes" : 16777216, "indexes" : [  ], "nextIndexId" : 1 })");
 
   // A collection name may itself contain dots.
   BsonDoc dotted = BsonDoc::FromJson(
@@ -281,6 +288,182 @@ TEST(CatalogPersistenceTest, CorruptEntryFailsOpen) {
   }
   auto catalog = Catalog::Open(engine.get());
   EXPECT_FALSE(catalog.ok());
+}
+
+}  // namespace
+}  // namespace tigerdoc::catalog
+
+namespace tigerdoc::catalog {
+namespace {
+
+index::IndexSpec ParsedSpec(const char* json, int64_t id) {
+  auto spec = index::ParseIndexSpec(BsonDoc::FromJson(json).get());
+  EXPECT_TRUE(spec.ok()) << spec.status().ToString();
+  index::IndexSpec out = std::move(spec).value();
+  out.id = id;
+  return out;
+}
+
+TEST(CatalogIndexTest, IndexesPersistAndOrphanIndexTablesAreReaped) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    auto entry = catalog->CreateCollection(Request("db", "c", "_id", 2)).value();  // c1
+    std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
+    auto first = catalog->ReserveIndexIds(*entry, 3);
+    ASSERT_TRUE(first.ok());
+    EXPECT_EQ(first.value(), 1);
+    Session session = engine->NewSession();
+    index::IndexSpec kept = ParsedSpec(R"({"key": {"a": 1}, "name": "a_1"})", 1);
+    ASSERT_TRUE(index::CreateIndexTables(session, "c1", kept, 2).ok());
+    std::vector<index::IndexSpec> specs;
+    specs.push_back(kept.Clone());
+    ASSERT_TRUE(catalog->AddIndexes(*entry, std::move(specs)).ok());
+    // Index 2 was being built when the "crash" came: tables, no entry.
+    index::IndexSpec orphan = ParsedSpec(R"({"key": {"b": 1}, "name": "b_1", "unique": true})", 2);
+    ASSERT_TRUE(index::CreateIndexTables(session, "c1", orphan, 2).ok());
+    EXPECT_EQ(entry->indexes()->specs.size(), 1u);
+    EXPECT_EQ(entry->indexes()->next_index_id, 4);
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  auto entry = catalog->Lookup("db.c");
+  ASSERT_NE(entry, nullptr);
+  auto indexes = entry->indexes();
+  ASSERT_EQ(indexes->specs.size(), 1u);
+  EXPECT_EQ(indexes->specs[0]->name, "a_1");
+  EXPECT_EQ(indexes->next_index_id, 4);  // reserved ids are never reused
+  std::set<std::string> tables = Tables(engine.get());
+  EXPECT_TRUE(tables.count("c1-x1-s0"));
+  EXPECT_TRUE(tables.count("c1-x1-s1"));
+  EXPECT_FALSE(tables.count("c1-x2"));
+}
+
+TEST(CatalogIndexTest, DropIndexesRemovesEntryAndTables) {
+  auto engine = OpenEngine("");
+  auto catalog = OpenCatalog(engine.get());
+  auto entry = catalog->CreateCollection(Request("db", "c", "_id", 2)).value();
+  std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
+  Session session = engine->NewSession();
+  index::IndexSpec spec = ParsedSpec(R"({"key": {"a": 1}, "name": "a_1"})", 1);
+  ASSERT_TRUE(index::CreateIndexTables(session, "c1", spec, 2).ok());
+  std::vector<index::IndexSpec> specs;
+  specs.push_back(std::move(spec));
+  ASSERT_TRUE(catalog->AddIndexes(*entry, std::move(specs)).ok());
+  ASSERT_TRUE(catalog->DropIndexes(*entry, {1}).ok());
+  EXPECT_TRUE(entry->indexes()->specs.empty());
+  EXPECT_FALSE(Tables(engine.get()).count("c1-x1-s0"));
+  // A dropped collection refuses index DDL.
+  lock.unlock();
+  ASSERT_TRUE(catalog->DropCollection("db.c").ok());
+  lock.lock();
+  EXPECT_EQ(catalog->ReserveIndexIds(*entry, 1).status().code(), ErrorCode::kNamespaceNotFound);
+}
+
+TEST(CatalogIndexTest, MultikeyIsPublishedAtOnceAndPersistedOnlyOnCommit) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    std::shared_ptr<CollectionEntry> entries[2];
+    for (int i = 0; i < 2; ++i) {
+      entries[i] = catalog->CreateCollection(Request("db", i == 0 ? "rolled" : "committed")).value();
+      std::unique_lock<std::shared_mutex> lock(entries[i]->write_mutex());
+      std::vector<index::IndexSpec> specs;
+      specs.push_back(ParsedSpec(R"({"key": {"a": 1}, "name": "a_1"})", 1));
+      specs.push_back(ParsedSpec(R"({"key": {"b.c": 1}, "name": "bc"})", 2));
+      ASSERT_TRUE(catalog->AddIndexes(*entries[i], std::move(specs)).ok());
+    }
+    Session session = engine->NewSession();
+    // Rolled back: visible in memory at once (conservative), not persisted.
+    {
+      std::shared_lock<std::shared_mutex> lock(entries[0]->write_mutex());
+      ASSERT_TRUE(session.Begin().ok());
+      ASSERT_TRUE(catalog->MarkMultikey(session, *entries[0], {{1, {{0}}}}).ok());
+      EXPECT_TRUE(entries[0]->indexes()->FindById(1)->multikey);
+      session.Rollback();
+    }
+    // Committed: persisted.
+    {
+      std::shared_lock<std::shared_mutex> lock(entries[1]->write_mutex());
+      ASSERT_TRUE(session.Begin().ok());
+      ASSERT_TRUE(catalog->MarkMultikey(session, *entries[1], {{2, {{1}}}}).ok());
+      ASSERT_TRUE(session.Commit().ok());
+      EXPECT_EQ(entries[1]->indexes()->FindById(2)->multikey_paths[0], std::set<size_t>{1});
+    }
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  EXPECT_FALSE(catalog->Lookup("db.rolled")->indexes()->FindById(1)->multikey);
+  auto indexes = catalog->Lookup("db.committed")->indexes();
+  EXPECT_FALSE(indexes->FindById(1)->multikey);
+  EXPECT_TRUE(indexes->FindById(2)->multikey);
+  EXPECT_EQ(indexes->FindById(2)->multikey_paths[0], std::set<size_t>{1});
+}
+
+}  // namespace
+}  // namespace tigerdoc::catalog
+
+namespace tigerdoc::catalog {
+namespace {
+
+// $out's building blocks: a temporary collection renamed over its target.
+TEST(CatalogRenameTest, RenameReplacesTargetAtomicallyAndSurvivesReopen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    auto old_target = catalog->CreateCollection(Request("db", "target")).value();  // c1
+    ASSERT_TRUE(InsertDoc(engine.get(), *old_target, R"({"_id": "old"})").ok());
+    CreateCollectionRequest temp = Request("db", "tmp.agg_out.1", "k", 2);
+    temp.options = BsonDoc::FromJson(R"({"validationLevel": "off", "temp": true})");
+    auto fresh = catalog->CreateCollection(temp).value();  // c2
+    ASSERT_TRUE(InsertDoc(engine.get(), *fresh, R"({"_id": 1, "k": "a"})").ok());
+    ASSERT_TRUE(InsertDoc(engine.get(), *fresh, R"({"_id": 2, "k": "b"})").ok());
+
+    ASSERT_TRUE(catalog->RenameCollection("db.tmp.agg_out.1", "db", "target", true).ok());
+    EXPECT_EQ(catalog->Lookup("db.tmp.agg_out.1"), nullptr);
+    auto now = catalog->Lookup("db.target");
+    ASSERT_NE(now, nullptr);
+    EXPECT_EQ(now->metadata.ident, "c2");
+    EXPECT_EQ(now->metadata.ns, "db.target");
+    EXPECT_EQ(now->metadata.shard_key_field, "k");
+    EXPECT_EQ(now->store->TotalStats().count, 2);  // live stats carried over
+    EXPECT_EQ(now->metadata.options.ToJson(), BsonDoc::FromJson(R"({"validationLevel": "off"})").ToJson());
+    for (const std::string& t : Tables(engine.get())) EXPECT_NE(t.rfind("c1-", 0), 0u) << t;
+    // Without drop_target an existing name is refused; a missing source too.
+    ASSERT_TRUE(catalog->CreateCollection(Request("db", "other")).ok());
+    EXPECT_EQ(catalog->RenameCollection("db.other", "db", "target", false).code_number(), 48);
+    EXPECT_EQ(catalog->RenameCollection("db.nope", "db", "x", true).code_number(), 26);
+    // Another database.
+    ASSERT_TRUE(catalog->RenameCollection("db.other", "db2", "moved", true).ok());
+    EXPECT_NE(catalog->Lookup("db2.moved"), nullptr);
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  auto target = catalog->Lookup("db.target");
+  ASSERT_NE(target, nullptr);
+  EXPECT_EQ(target->metadata.ident, "c2");
+  EXPECT_EQ(target->store->TotalStats().count, 2);
+  EXPECT_NE(catalog->Lookup("db2.moved"), nullptr);
+}
+
+TEST(CatalogRenameTest, TemporaryCollectionsAreDroppedAtOpen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    CreateCollectionRequest temp = Request("db", "tmp.agg_out.7");
+    temp.options = BsonDoc::FromJson(R"({"temp": true})");
+    ASSERT_TRUE(catalog->CreateCollection(temp).ok());  // c1: a $out cut short by a crash
+    ASSERT_TRUE(catalog->CreateCollection(Request("db", "kept")).ok());
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  EXPECT_EQ(catalog->Lookup("db.tmp.agg_out.7"), nullptr);
+  EXPECT_NE(catalog->Lookup("db.kept"), nullptr);
+  for (const std::string& t : Tables(engine.get())) EXPECT_NE(t.rfind("c1-", 0), 0u) << t;
 }
 
 }  // namespace

@@ -1,0 +1,131 @@
+#pragma once
+// IndexSpec: one secondary index of a collection, as createIndexes describes
+// it and as the catalog stores it; IndexSet: the indexes of one collection.
+//
+// Parsing (ParseIndexSpec) validates a createIndexes spec with MongoDB's
+// codes and messages (index_key_validate.cpp), each wrapped as the server
+// does: "Error in specification <spec> :: caused by :: <reason>".
+// Key patterns: fields with 1/-1 (any non-zero number; its sign is the
+// direction) or "hashed" (at most one hashed field). Text, 2d, 2dsphere,
+// geoHaystack, columnstore and wildcard ("$**") key patterns are refused with
+// CannotCreateIndex (67) until tigerdoc has them.
+//
+// The implicit _id index is not an IndexSpec: it is the record keys (or the
+// "<ident>-id" table); listIndexes shows it first as kIdIndexDocument.
+//
+// Conflicts (CheckNewIndex) follow IndexCatalogImpl: an index's signature is
+// its key pattern, partialFilterExpression, unique and sparse. Same name and
+// a different signature -> IndexKeySpecsConflict (86); same name and
+// signature but other options (expireAfterSeconds, hidden) ->
+// IndexOptionsConflict (85); another name with the same signature ->
+// IndexOptionsConflict (85); everything identical -> "already exists" (no-op).
+//
+// Catalog form (inside the collection's catalog document, "indexes: [...]"):
+//   { v: 2, key: {...}, name: "a_1", [unique: true], [sparse: true],
+//     [partialFilterExpression: {...}], [expireAfterSeconds: n], [hidden: true],
+//     id: <int64>, multikey: <bool>, multikeyPaths: [ [<component>...], ... ] }
+// The listIndexes form is the same without id/multikey/multikeyPaths.
+//
+// Ownership/thread-safety: an IndexSpec is a value (Clone() to copy); a
+// published IndexSet is immutable and shared through shared_ptr<const>.
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+#include "engine/bson/field_path.h"
+#include "engine/keystring/key_string.h"
+#include "engine/query/matcher/matcher.h"
+
+namespace tigerdoc::index {
+
+inline constexpr char kIdIndexName[] = "_id_";
+inline constexpr int kIndexVersion = 2;
+// MongoDB's limit on expireAfterSeconds (a 32-bit signed integer).
+inline constexpr int64_t kMaxExpireAfterSeconds = 2147483647;
+
+struct IndexField {
+  bson::FieldPath path;
+  keystring::Direction dir = keystring::Direction::kAscending;
+  bool hashed = false;
+};
+
+// For each key field, the path components (0-based) that have held an array
+// in some document: MongoDB's MultikeyPaths. {a.b: [1]} means "a.b" was
+// reached through an array at "a.b" itself (e.g. {a: {b: [1, 2]}}).
+using MultikeyPaths = std::vector<std::set<size_t>>;
+
+struct IndexSpec {
+  int64_t id = 0;                 // table number, never reused within a collection
+  std::string name;
+  int version = kIndexVersion;    // "v"
+  bson::BsonDoc key_pattern;      // as given, e.g. {a: 1, "b.c": -1}
+  std::vector<IndexField> fields; // one per key pattern field, same order
+  bool unique = false;
+  bool sparse = false;
+  std::optional<bson::BsonDoc> partial_filter;          // partialFilterExpression
+  std::shared_ptr<const query::Matcher> partial_matcher;  // parsed partial_filter
+  std::optional<int64_t> expire_after_seconds;
+  bool hidden = false;
+  bool multikey = false;
+  MultikeyPaths multikey_paths;   // size() == fields.size()
+
+  IndexSpec Clone() const;
+  bool hashed() const;
+  // A TTL index the monitor acts on: expireAfterSeconds on one non-hashed field.
+  bool IsTtl() const { return expire_after_seconds.has_value() && fields.size() == 1 && !hashed(); }
+  // Index signature equality (key pattern, partial filter, unique, sparse).
+  bool SameSignature(const IndexSpec& other) const;
+  // Signature and every other user-visible option equal.
+  bool Identical(const IndexSpec& other) const;
+
+  // {v, key, name, options...} as listIndexes shows it.
+  bson::BsonDoc ToListIndexesBson() const;
+  // The listIndexes form plus id, multikey and multikeyPaths.
+  bson::BsonDoc ToCatalogBson() const;
+  static StatusWith<IndexSpec> FromCatalogBson(const bson_t* doc);
+};
+
+// listIndexes' entry for the implicit _id index.
+bson::BsonDoc IdIndexDocument();
+
+// Parses and validates one createIndexes spec. The name defaults to
+// DefaultIndexName(key). Errors carry MongoDB's codes; messages are wrapped
+// as "Error in specification <spec> :: caused by :: ...". id is left 0.
+StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec);
+
+// MongoDB's generated index name: "<field>_<value>" joined by '_', e.g.
+// {a: 1, b: -1} -> "a_1_b_-1", {a: "hashed"} -> "a_hashed".
+std::string DefaultIndexName(const bson_t* key_pattern);
+
+// The secondary indexes of one collection, in creation order.
+struct IndexSet {
+  std::vector<std::shared_ptr<const IndexSpec>> specs;
+  int64_t next_index_id = 1;
+
+  const IndexSpec* FindByName(std::string_view name) const;
+  // Indexes whose key pattern equals `key_pattern` field by field (names,
+  // and values compared as BSON values, so {a: 1} matches {a: 1.0}).
+  std::vector<const IndexSpec*> FindByKeyPattern(const bson_t* key_pattern) const;
+  const IndexSpec* FindById(int64_t id) const;
+  // A copy sharing the unchanged specs.
+  std::shared_ptr<IndexSet> CopyShallow() const { return std::make_shared<IndexSet>(*this); }
+};
+
+// Whether `candidate` can be added to `existing` (checked against the
+// implicit _id index too). Returns true when an identical index exists (a
+// no-op for createIndexes), false when it can be built, or the conflict.
+StatusWith<bool> CheckNewIndex(const IndexSpec& candidate, const IndexSet& existing);
+
+// True when two key patterns are equal field by field (see FindByKeyPattern).
+bool KeyPatternsEqual(const bson_t* a, const bson_t* b);
+
+}  // namespace tigerdoc::index

@@ -1,0 +1,281 @@
+// Index key generation (rules in key_generator.h).
+//
+// The generator walks all key fields together, level by level, so that
+// fields reaching the same array stay correlated:
+//
+//   Generate(states, obj)
+//     for each field not yet fixed: follow its path inside obj through
+//       documents until the path ends (value), vanishes (missing) or meets an
+//       array (remember it; a second, different array -> 171)
+//     no array      -> emit one key from the fixed values
+//     empty array   -> fields ending at it become undefined; the rest
+//                      continue inside {} (so: missing)
+//     else, per element e: fields ending at the array take e; the rest
+//                      continue inside e (when e is a document, else {})
+
+#include "engine/index/key_generator.h"
+
+#include <map>
+
+#include "engine/keystring/key_string.h"
+#include "engine/storage/shard_router.h"
+
+namespace tigerdoc::index {
+namespace {
+
+constexpr ErrorCode kHashedArrayCode = static_cast<ErrorCode>(16766);
+
+enum class SlotKind { kUnset, kMissing, kValue, kUndefined };
+
+struct FieldState {
+  size_t pos = 0;  // next path component to follow
+  SlotKind kind = SlotKind::kUnset;
+  bson_iter_t value{};  // valid when kind == kValue
+};
+
+enum class Found { kMissing, kValue, kArray };
+
+struct Extracted {
+  Found found = Found::kMissing;
+  bson_iter_t it{};
+  size_t pos = 0;  // components consumed, including an array's own component
+};
+
+const bson_t* EmptyDocument() {
+  static const bson_t* const empty = bson_new();
+  return empty;
+}
+
+// Follows `path` from component `pos` inside `obj` until its end, a
+// missing component, or an array (see the header for positional paths).
+Extracted Extract(const bson_t* obj, const bson::FieldPath& path, size_t pos) {
+  Extracted out;
+  bson_t current;
+  bson_init_static(&current, bson_get_data(obj), obj->len);
+  for (;;) {
+    const std::string& component = path.part(pos);
+    bson_iter_t it;
+    if (!bson_iter_init(&it, &current) ||
+        !bson_iter_find_w_len(&it, component.data(), static_cast<int>(component.size()))) {
+      return out;  // missing
+    }
+    ++pos;
+    if (BSON_ITER_HOLDS_ARRAY(&it) && pos < path.size()) {
+      std::optional<size_t> index = bson::ParseArrayIndex(path.part(pos));
+      if (index) {
+        // Positional component: select that element without expanding.
+        bson_iter_t element;
+        if (!bson_iter_recurse(&it, &element)) return out;
+        size_t i = 0;
+        bool found = false;
+        while (bson_iter_next(&element)) {
+          if (i++ == *index) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) return out;
+        it = element;
+        ++pos;
+        if (pos == path.size()) {
+          out.found = Found::kValue;
+          out.it = it;
+          out.pos = pos;
+          return out;
+        }
+        if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return out;
+        bson_t sub;
+        if (!bson::OpenSubdocument(&it, &sub)) return out;
+        current = sub;
+        continue;
+      }
+    }
+    if (BSON_ITER_HOLDS_ARRAY(&it)) {
+      out.found = Found::kArray;
+      out.it = it;
+      out.pos = pos;
+      return out;
+    }
+    if (pos == path.size()) {
+      out.found = Found::kValue;
+      out.it = it;
+      out.pos = pos;
+      return out;
+    }
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return out;  // scalar with path left
+    bson_t sub;
+    if (!bson::OpenSubdocument(&it, &sub)) return out;
+    current = sub;
+  }
+}
+
+const uint8_t* ArrayData(const bson_iter_t* it) {
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_array(it, &len, &data);
+  return data;
+}
+
+class Generator {
+ public:
+  Generator(const IndexSpec& spec, DocumentKeys* out) : spec_(spec), out_(out) {
+    out_->multikey_paths.assign(spec.fields.size(), {});
+  }
+
+  Status Run(const bson_t* doc) {
+    std::vector<FieldState> states(spec_.fields.size());
+    RETURN_IF_ERROR(Generate(std::move(states), doc));
+    out_->keys.reserve(keys_.size());
+    for (auto& [encoded, values] : keys_) {
+      out_->keys.push_back(IndexKey{encoded, std::move(values)});
+    }
+    return Status::OK();
+  }
+
+ private:
+  Status Generate(std::vector<FieldState> states, const bson_t* obj) {
+    std::vector<size_t> array_fields;
+    bson_iter_t array_it{};
+    const uint8_t* array_data = nullptr;
+    for (size_t i = 0; i < states.size(); ++i) {
+      FieldState& state = states[i];
+      if (state.kind != SlotKind::kUnset) continue;
+      const IndexField& field = spec_.fields[i];
+      Extracted found = Extract(obj, field.path, state.pos);
+      switch (found.found) {
+        case Found::kMissing:
+          state.kind = SlotKind::kMissing;
+          break;
+        case Found::kValue:
+          state.kind = SlotKind::kValue;
+          state.value = found.it;
+          break;
+        case Found::kArray: {
+          if (field.hashed) {
+            return Status(kHashedArrayCode,
+                          "hashed indexes do not currently support array values. Found array at "
+                          "path: " +
+                              field.path.dotted());
+          }
+          const uint8_t* data = ArrayData(&found.it);
+          if (array_data == nullptr) {
+            array_data = data;
+            array_it = found.it;
+          } else if (data != array_data) {
+            return Status(ErrorCode::kCannotIndexParallelArrays,
+                          std::string("cannot index parallel arrays [") +
+                              bson_iter_key(&found.it) + "] [" + bson_iter_key(&array_it) + "]");
+          }
+          out_->multikey = true;
+          out_->multikey_paths[i].insert(found.pos - 1);
+          state.pos = found.pos;
+          array_fields.push_back(i);
+          break;
+        }
+      }
+    }
+    if (array_fields.empty()) return Emit(states);
+
+    bson_iter_t element;
+    bool empty = true;
+    if (bson_iter_recurse(&array_it, &element)) {
+      bson_iter_t probe = element;
+      empty = !bson_iter_next(&probe);
+    }
+    if (empty) {
+      for (size_t i : array_fields) {
+        if (states[i].pos == spec_.fields[i].path.size()) states[i].kind = SlotKind::kUndefined;
+      }
+      return Generate(std::move(states), EmptyDocument());
+    }
+    while (bson_iter_next(&element)) {
+      std::vector<FieldState> copy = states;
+      for (size_t i : array_fields) {
+        if (copy[i].pos == spec_.fields[i].path.size()) {
+          copy[i].kind = SlotKind::kValue;
+          copy[i].value = element;
+        }
+      }
+      bson_t sub;
+      const bson_t* next = EmptyDocument();
+      if (BSON_ITER_HOLDS_DOCUMENT(&element) && bson::OpenSubdocument(&element, &sub)) next = &sub;
+      RETURN_IF_ERROR(Generate(std::move(copy), next));
+    }
+    return Status::OK();
+  }
+
+  Status Emit(const std::vector<FieldState>& states) {
+    if (spec_.sparse) {
+      bool all_missing = true;
+      for (const FieldState& s : states) all_missing = all_missing && s.kind == SlotKind::kMissing;
+      if (all_missing) return Status::OK();
+    }
+    keystring::KeyBuilder builder;
+    bson::BsonDoc values;
+    for (size_t i = 0; i < states.size(); ++i) {
+      const IndexField& field = spec_.fields[i];
+      const FieldState& s = states[i];
+      const std::string& name = field.path.dotted();
+      if (field.hashed) {
+        bson_value_t hash;
+        hash.value_type = BSON_TYPE_INT64;
+        hash.value.v_int64 =
+            HashIndexValue(s.kind == SlotKind::kValue ? bson_iter_value(
+                                                            const_cast<bson_iter_t*>(&s.value))
+                                                      : nullptr);
+        builder.Append(&hash, field.dir);
+        bson_append_value(values.mutable_get(), name.data(), static_cast<int>(name.size()), &hash);
+        continue;
+      }
+      switch (s.kind) {
+        case SlotKind::kValue:
+          builder.Append(&s.value, field.dir);
+          bson_append_iter(values.mutable_get(), name.data(), static_cast<int>(name.size()),
+                           &s.value);
+          break;
+        case SlotKind::kUndefined: {
+          bson_value_t undefined;
+          undefined.value_type = BSON_TYPE_UNDEFINED;
+          builder.Append(&undefined, field.dir);
+          bson_append_undefined(values.mutable_get(), name.data(), static_cast<int>(name.size()));
+          break;
+        }
+        case SlotKind::kMissing:
+        case SlotKind::kUnset:
+          builder.AppendNull(field.dir);
+          break;
+      }
+    }
+    keys_.emplace(builder.Release(), std::move(values));
+    return Status::OK();
+  }
+
+  const IndexSpec& spec_;
+  DocumentKeys* out_;
+  std::map<std::string, bson::BsonDoc> keys_;  // first occurrence of each key wins
+};
+
+}  // namespace
+
+StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) {
+  DocumentKeys out;
+  if (spec.partial_matcher && !spec.partial_matcher->Matches(doc)) {
+    out.multikey_paths.assign(spec.fields.size(), {});
+    return out;
+  }
+  Generator generator(spec, &out);
+  RETURN_IF_ERROR(generator.Run(doc));
+  return out;
+}
+
+int64_t HashIndexValue(const bson_value_t* value) {
+  keystring::KeyBuilder builder;
+  if (value == nullptr) {
+    builder.AppendNull();
+  } else {
+    builder.Append(value);
+  }
+  return static_cast<int64_t>(storage::ShardHashV1(builder.bytes()));
+}
+
+}  // namespace tigerdoc::index
