@@ -27,8 +27,10 @@ StatusWith<StageSpecPtr> ParseAddFieldsStage(const bson_iter_t*, const Expressio
 StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseCountStage(const bson_iter_t*, const ExpressionContext&);
+StatusWith<StageSpecPtr> ParseDensifyStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseDocumentsStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseFacetStage(const bson_iter_t*, const ExpressionContext&);
+StatusWith<StageSpecPtr> ParseFillStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseGraphLookupStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseGroupStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseLimitStage(const bson_iter_t*, const ExpressionContext&);
