@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/agg/granularity.h"
 #include "tests/engine/agg/agg_test_util.h"
 
@@ -175,6 +177,63 @@ TEST(GranularityTest, RoundsStrictlyUpAndDown) {
   EXPECT_EQ(p2->RoundDown(Value::Int(8)).value().AsDouble(), 4.0);
   EXPECT_EQ(p2->RoundUp(Value::Double(0.3)).value().AsDouble(), 0.5);
   EXPECT_EQ(r5->RoundUp(Value::String("x")).status().code_number(), 40262);
+}
+
+}  // namespace
+}  // namespace tigerdoc::agg
+
+namespace tigerdoc::agg {
+namespace {
+
+// Sorted canonical JSON of documents, for order-insensitive comparison.
+std::vector<std::string> SortedJson(const std::vector<bson::BsonDoc>& docs) {
+  std::vector<std::string> out;
+  for (const auto& d : docs) out.push_back(d.ToJson());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(GroupSpillTest, SpilledGroupsMatchInMemoryGroups) {
+  std::vector<std::string> input;
+  for (int i = 0; i < 3000; ++i) {
+    input.push_back(R"({"_id": )" + std::to_string(i) + R"(, "k": )" + std::to_string(i % 97) +
+                    R"(, "pad": ")" + std::string(100, 'x') + R"("})");
+  }
+  const char* pipeline = R"([{"$group": {"_id": "$k", "n": {"$sum": 1}, "first": {"$first": "$_id"},
+      "ids": {"$push": "$_id"}, "last": {"$last": "$_id"}}}])";
+  auto in_memory = testing::RunPipeline(pipeline, input);
+  ASSERT_TRUE(in_memory.ok()) << in_memory.status().ToString();
+  ASSERT_EQ(in_memory.value().size(), 97u);
+
+  ExpressionContext small;
+  small.max_memory_bytes = 20 * 1024;
+  auto refused = testing::RunPipeline(pipeline, input, small);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code_number(), 292);
+
+  small.allow_disk_use = true;
+  small.max_memory_bytes = 20 * 1024;  // the sorter spills runs of ~20 KiB
+  auto spilled = testing::RunPipeline(pipeline, input, small);
+  ASSERT_TRUE(spilled.ok()) << spilled.status().ToString();
+  EXPECT_EQ(SortedJson(spilled.value()), SortedJson(in_memory.value()));
+}
+
+TEST(BucketAutoSpillTest, SpillsWithAllowDiskUse) {
+  std::vector<std::string> input;
+  for (int i = 0; i < 2000; ++i) {
+    input.push_back(R"({"v": )" + std::to_string((i * 7919) % 2000) + R"(, "pad": ")" + std::string(100, 'y') + R"("})");
+  }
+  const char* pipeline = R"([{"$bucketAuto": {"groupBy": "$v", "buckets": 4}}])";
+  ExpressionContext small;
+  small.max_memory_bytes = 20 * 1024;
+  EXPECT_EQ(testing::RunPipeline(pipeline, input, small).status().code_number(), 292);
+  small.allow_disk_use = true;
+  auto out = testing::RunPipeline(pipeline, input, small);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  testing::ExpectSameDocs(out.value(), {R"({"_id": {"min": 0, "max": 500}, "count": 500})",
+                                        R"({"_id": {"min": 500, "max": 1000}, "count": 500})",
+                                        R"({"_id": {"min": 1000, "max": 1500}, "count": 500})",
+                                        R"({"_id": {"min": 1500, "max": 1999}, "count": 500})"});
 }
 
 }  // namespace
