@@ -2,7 +2,10 @@
 
 #include "engine/agg/query_expressions.h"
 #include "engine/command_expressions.h"
+#include <random>
+
 #include "engine/engine.h"
+#include "engine/index/index_table.h"
 #include "engine/ops.h"
 #include "engine/query/plan_executor.h"
 
@@ -55,15 +58,126 @@ StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(catalog::Catalog* cata
 StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::Open(std::string_view db,
                                                                       std::string_view coll,
                                                                       const bson_t* filter) {
-  return OpenScan(catalog_, db, coll, filter, slot_);
+  return OpenScan(&engine_->catalog(), db, coll, filter, slot_);
+}
+
+namespace {
+
+bool IsView(const catalog::CollectionEntry& entry) {
+  bson_iter_t it;
+  return bson_iter_init_find(&it, entry.metadata.options.get(), "viewOn");
+}
+
+}  // namespace
+
+// Gives the (empty) temporary collection of a $out the secondary indexes of
+// its target, as MongoDB does before writing: documents inserted afterwards
+// go through the write path and fill them.
+Status EngineResolver::CopyIndexes(const catalog::CollectionEntry& from, catalog::CollectionEntry& to) {
+  std::shared_ptr<const index::IndexSet> indexes = from.indexes();
+  if (indexes->specs.empty()) return Status::OK();
+  catalog::Catalog& catalog = engine_->catalog();
+  std::unique_lock<std::shared_mutex> writes(to.write_mutex());
+  ASSIGN_OR_RETURN(int64_t first_id, catalog.ReserveIndexIds(to, static_cast<int>(indexes->specs.size())));
+  std::vector<index::IndexSpec> specs;
+  storage::Session session = engine_->storage().NewSession();
+  for (const auto& spec : indexes->specs) {
+    index::IndexSpec copy = spec->Clone();
+    copy.id = first_id++;
+    copy.multikey = false;
+    copy.multikey_paths.assign(copy.fields.size(), {});
+    RETURN_IF_ERROR(index::CreateIndexTables(session, to.metadata.ident, copy, to.metadata.num_shards));
+    specs.push_back(std::move(copy));
+  }
+  return catalog.AddIndexes(to, std::move(specs));
+}
+
+StatusWith<agg::WriteTarget> EngineResolver::DescribeTarget(std::string_view db, std::string_view coll) {
+  agg::WriteTarget target;
+  std::shared_ptr<catalog::CollectionEntry> entry = engine_->catalog().Lookup(Namespace(db, coll));
+  if (entry == nullptr) return target;
+  target.exists = true;
+  target.is_view = IsView(*entry);
+  target.unique_keys.push_back({"_id"});
+  // MongoDB accepts a unique index that is not partial as proof that the
+  // `on` fields identify one document.
+  for (const auto& spec : entry->indexes()->specs) {
+    if (!spec->unique || spec->partial_filter) continue;
+    std::vector<std::string> fields;
+    for (const index::IndexField& f : spec->fields) fields.push_back(f.path.dotted());
+    target.unique_keys.push_back(std::move(fields));
+  }
+  return target;
+}
+
+Status EngineResolver::Insert(std::string_view db, std::string_view coll,
+                              std::vector<bson::BsonDoc> docs) {
+  ASSIGN_OR_RETURN(std::vector<Status> results,
+                   engine_->InsertMany(db, coll, std::move(docs), /*ordered=*/true));
+  for (const Status& st : results) RETURN_IF_ERROR(st);
+  return Status::OK();
+}
+
+Status EngineResolver::Replace(std::string_view db, std::string_view coll, const bson_t* id,
+                               const bson_t* replacement, bool* matched) {
+  UpdateStatement statement;
+  bson_iter_t it;
+  bson_iter_init(&it, id);
+  bson_iter_next(&it);
+  // {_id: {$eq: v}}: a regex or an object _id is compared, not interpreted.
+  bson_t cond;
+  bson_append_document_begin(statement.query.mutable_get(), "_id", 3, &cond);
+  bson_append_iter(&cond, "$eq", 3, &it);
+  bson_append_document_end(statement.query.mutable_get(), &cond);
+  statement.update = bson::BsonDoc::CopyOf(replacement);
+  ASSIGN_OR_RETURN(UpdateResult result, engine_->Update(db, coll, statement));
+  *matched = result.matched > 0;
+  return Status::OK();
+}
+
+StatusWith<std::string> EngineResolver::CreateTemp(std::string_view db, std::string_view like) {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  char suffix[17];
+  std::snprintf(suffix, sizeof(suffix), "%016llx", static_cast<unsigned long long>(rng()));
+  catalog::CreateCollectionRequest request;
+  request.db = std::string(db);
+  request.name = std::string("tmp.agg_out.") + suffix;
+  request.num_shards = engine_->options().default_shards;
+  bson_t* options = request.options.mutable_get();
+  if (auto target = engine_->catalog().Lookup(Namespace(db, like))) {
+    request.shard_key_field = target->metadata.shard_key_field;
+    request.num_shards = target->metadata.num_shards;
+    bson_copy_to_excluding_noinit(target->metadata.options.get(), options, catalog::kTempOption,
+                                  nullptr);
+  }
+  BSON_APPEND_BOOL(options, catalog::kTempOption, true);
+  ASSIGN_OR_RETURN(auto entry, engine_->catalog().CreateCollection(request));
+  if (auto target = engine_->catalog().Lookup(Namespace(db, like))) {
+    Status copied = CopyIndexes(*target, *entry);
+    if (!copied.ok()) {
+      static_cast<void>(engine_->catalog().DropCollection(entry->metadata.ns));
+      return copied.WithContext("Copying indexes for $out failed :: caused by :: ");
+    }
+  }
+  return request.name;
+}
+
+Status EngineResolver::ReplaceWithTemp(std::string_view db, std::string_view temp,
+                                       std::string_view target_db, std::string_view target) {
+  return engine_->catalog().RenameCollection(Namespace(db, temp), target_db, target,
+                                             /*drop_target=*/true);
+}
+
+Status EngineResolver::DropTemp(std::string_view db, std::string_view temp) {
+  return engine_->catalog().DropCollection(Namespace(db, temp));
 }
 
 StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
-    catalog::Catalog* catalog, std::string db, std::string coll, const bson_t* pipeline_array,
+    Engine* engine, std::string db, std::string coll, const bson_t* pipeline_array,
     agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input) {
   std::unique_ptr<AggregateCursor> cursor(new AggregateCursor());
   cursor->slot_ = std::make_shared<SessionSlot>();
-  cursor->resolver_ = std::make_unique<EngineResolver>(catalog, cursor->slot_);
+  cursor->resolver_ = std::make_unique<EngineResolver>(engine, cursor->slot_);
   ctx.resolver = cursor->resolver_.get();
   ASSIGN_OR_RETURN(agg::Pipeline pipeline, agg::Pipeline::Parse(pipeline_array, ctx));
   cursor->pipeline_.emplace(std::move(pipeline));
@@ -76,7 +190,7 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     // $match stage still runs, so this only narrows what is read.
     // The pushed-down filter may hold an $expr reading the pipeline's
     // variables.
-    ASSIGN_OR_RETURN(source, OpenScan(catalog, db, coll, cursor->pipeline_->leading_match(),
+    ASSIGN_OR_RETURN(source, OpenScan(&engine->catalog(), db, coll, cursor->pipeline_->leading_match(),
                                       cursor->slot_,
                                       agg::MakeQueryExpressionParser(cursor->pipeline_->context())));
   }
@@ -134,7 +248,9 @@ StatusWith<std::unique_ptr<AggregateCursor>> Engine::OpenAggregate(AggregatePara
                    CommandExpressions::Make(params.db, params.let.get()));
   agg::ExpressionContext ctx = std::move(expressions.ctx);
   ctx.allow_disk_use = params.allow_disk_use;
-  return AggregateCursor::Make(catalog_.get(), params.db, params.coll, params.pipeline.get(),
+  ctx.max_memory_bytes = static_cast<size_t>(options_.max_blocking_sort_bytes);
+  ctx.temp_dir = SortSpillDirectory();
+  return AggregateCursor::Make(this, params.db, params.coll, params.pipeline.get(),
                                std::move(ctx), std::move(params.input));
 }
 
@@ -145,6 +261,8 @@ StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
                    OpenAggregate(std::move(params), &batch.ns));
   bool exhausted = false;
   int64_t first_batch = batch_size.value_or(101);
+  // $out / $merge: all the work happens now, whatever the batch size.
+  if (cursor->writes()) first_batch = std::max<int64_t>(first_batch, 1);
   if (first_batch > 0) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(cursor->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));

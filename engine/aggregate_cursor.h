@@ -33,17 +33,32 @@ struct SessionSlot {
   storage::Session* session = nullptr;
 };
 
+class Engine;
+
 // Opens scans of the engine's collections for $lookup, $unionWith and
-// $graphLookup, and for the pipeline's own input.
+// $graphLookup, and for the pipeline's own input; writes for $out and
+// $merge through the engine's write path (Engine::InsertMany / Update, each
+// borrowing its own session) and catalog (temporary collection, atomic
+// rename over the target).
 class EngineResolver : public agg::CollectionResolver {
  public:
-  EngineResolver(catalog::Catalog* catalog, std::shared_ptr<SessionSlot> slot)
-      : catalog_(catalog), slot_(std::move(slot)) {}
+  EngineResolver(Engine* engine, std::shared_ptr<SessionSlot> slot)
+      : engine_(engine), slot_(std::move(slot)) {}
   StatusWith<std::unique_ptr<agg::DocumentSource>> Open(std::string_view db, std::string_view coll,
                                                         const bson_t* filter) override;
+  StatusWith<agg::WriteTarget> DescribeTarget(std::string_view db, std::string_view coll) override;
+  Status Insert(std::string_view db, std::string_view coll, std::vector<bson::BsonDoc> docs) override;
+  Status Replace(std::string_view db, std::string_view coll, const bson_t* id,
+                 const bson_t* replacement, bool* matched) override;
+  StatusWith<std::string> CreateTemp(std::string_view db, std::string_view like) override;
+  Status ReplaceWithTemp(std::string_view db, std::string_view temp, std::string_view target_db,
+                         std::string_view target) override;
+  Status DropTemp(std::string_view db, std::string_view temp) override;
 
  private:
-  catalog::Catalog* catalog_;
+  Status CopyIndexes(const catalog::CollectionEntry& from, catalog::CollectionEntry& to);
+
+  Engine* engine_;
   std::shared_ptr<SessionSlot> slot_;
 };
 
@@ -52,13 +67,17 @@ class AggregateCursor : public query::BatchSource {
   // `pipeline_array` has already had a leading $collStats removed when
   // `input` is given: the documents it produced then feed the pipeline.
   static StatusWith<std::unique_ptr<AggregateCursor>> Make(
-      catalog::Catalog* catalog, std::string db, std::string coll, const bson_t* pipeline_array,
+      Engine* engine, std::string db, std::string coll, const bson_t* pipeline_array,
       agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input);
 
   // Appends up to `max_docs` results (fewer once `max_bytes` is reached);
   // sets *exhausted when the pipeline has no more.
   Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                    std::vector<bson::BsonDoc>* out, bool* exhausted) override;
+
+  // True when the pipeline ends with $out or $merge: it runs to completion
+  // in the aggregate command itself and returns an empty cursor.
+  bool writes() const { return pipeline_->ends_with_writer(); }
 
  private:
   AggregateCursor() = default;

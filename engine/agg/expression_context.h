@@ -5,8 +5,9 @@
 //   DocumentSource      where a pipeline's documents come from (the engine's
 //                       collection scan, or an in-memory list in tests)
 //   CollectionResolver  how $lookup / $graphLookup / $unionWith open other
-//                       collections (owned by the engine; may be null, then
-//                       those stages fail with NotImplemented at parse time)
+//                       collections, and how $out / $merge write (owned by
+//                       the engine; may be null, then those stages fail
+//                       with NotImplemented at parse time)
 //   ExpressionContext   per-command settings: $$NOW, the database name,
 //                       allowDiskUse, the memory limit of blocking stages,
 //                       and user variables (aggregate's `let`, $lookup's
@@ -58,6 +59,15 @@ class VectorDocumentSource : public DocumentSource {
   size_t pos_ = 0;
 };
 
+// What $out and $merge need to know about the namespace they write to.
+struct WriteTarget {
+  bool exists = false;   // a collection by that name exists
+  bool is_view = false;  // the name is a view (writes refused)
+  // The field sets of the collection's unique indexes (each in index key
+  // order); {"_id"} is always among them for an existing collection.
+  std::vector<std::vector<std::string>> unique_keys;
+};
+
 class CollectionResolver {
  public:
   virtual ~CollectionResolver() = default;
@@ -67,6 +77,29 @@ class CollectionResolver {
   virtual StatusWith<std::unique_ptr<DocumentSource>> Open(std::string_view db,
                                                            std::string_view coll,
                                                            const bson_t* filter) = 0;
+
+  // --- Writes of $out and $merge. They go through the engine's normal
+  // write path (document rules, size limits, indexes); the default
+  // implementations refuse (a resolver that only reads).
+  virtual StatusWith<WriteTarget> DescribeTarget(std::string_view db, std::string_view coll);
+  // Inserts `docs` (each already has an _id) into `db`.`coll`, creating it
+  // when missing; stops at the first failure and returns it (e.g. 11000).
+  virtual Status Insert(std::string_view db, std::string_view coll, std::vector<bson::BsonDoc> docs);
+  // Replaces the document whose _id is `id` (a {"": value} document) with
+  // `replacement` (its _id, when present, must equal `id`: else 66
+  // ImmutableField). Sets *matched to whether the document was there.
+  virtual Status Replace(std::string_view db, std::string_view coll, const bson_t* id,
+                         const bson_t* replacement, bool* matched);
+  // Creates an empty temporary collection in `db` shaped like `like` (same
+  // options, shard key, shard count and indexes when `like` exists), to be
+  // renamed over `like` by ReplaceWithTemp or dropped by DropTemp; returns
+  // its name. A crash before either leaves nothing behind.
+  virtual StatusWith<std::string> CreateTemp(std::string_view db, std::string_view like);
+  // Atomically renames `db`.`temp` over `target_db`.`target`: readers see
+  // the old target or the new one, never a partial one.
+  virtual Status ReplaceWithTemp(std::string_view db, std::string_view temp,
+                                 std::string_view target_db, std::string_view target);
+  virtual Status DropTemp(std::string_view db, std::string_view temp);
 };
 
 struct ExpressionContext {
@@ -80,6 +113,9 @@ struct ExpressionContext {
   // MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes /
   // internalDocumentSourceGroupMaxMemoryBytes default, 100 MiB.
   size_t max_memory_bytes = 100 * 1024 * 1024;
+  // Where blocking stages spill with allowDiskUse (<dbpath>/_tmp); empty
+  // means the system temporary directory.
+  std::string temp_dir;
   // User variables ($$name): aggregate's `let`, $lookup's `let` values.
   std::vector<std::pair<std::string, Value>> variables;
   // Seed for $sample and $rand; 0 means "seed from the clock".

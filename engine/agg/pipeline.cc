@@ -1,6 +1,7 @@
 #include "engine/agg/pipeline.h"
 
 #include "engine/agg/stage_registry.h"
+#include "engine/agg/stages/writer_util.h"
 
 namespace tigerdoc::agg {
 
@@ -66,7 +67,16 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
     }
     p.stages_.push_back(std::move(spec));
   }
+  for (size_t i = 0; i + 1 < p.stages_.size(); ++i) {
+    if (IsWriterStage(p.stages_[i]->name())) {
+      return Error(40601, std::string(p.stages_[i]->name()) + " can only be the final stage in the pipeline");
+    }
+  }
   return p;
+}
+
+bool Pipeline::ends_with_writer() const {
+  return !stages_.empty() && IsWriterStage(stages_.back()->name());
 }
 
 StatusWith<StagePtr> Pipeline::Run(std::unique_ptr<DocumentSource> source) const {

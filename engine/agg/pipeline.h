@@ -59,6 +59,8 @@ class Pipeline {
   std::optional<int64_t> leading_limit() const { return leading_limit_; }
 
   size_t size() const { return stages_.size(); }
+  // True when the last stage is $out or $merge (which produce nothing).
+  bool ends_with_writer() const;
   const StageSpec& stage(size_t i) const { return *stages_[i]; }
   const ExpressionContext& context() const { return *ctx_; }
 

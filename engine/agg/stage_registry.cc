@@ -11,27 +11,32 @@ struct Entry {
   StageParseFn parse;
 };
 
-// THE stage table, alphabetical (binary search). Stages that need storage
-// ($collStats, $indexStats, $out, $merge, ...) are the engine's and are
-// not listed here.
+// THE stage table, alphabetical (binary search). Stages that need the
+// catalog itself ($collStats, $indexStats) are the engine's and are not
+// listed here; $out and $merge write through the CollectionResolver.
 constexpr Entry kStages[] = {
     {"$addFields", ParseAddFieldsStage},
     {"$bucket", ParseBucketStage},
     {"$bucketAuto", ParseBucketAutoStage},
     {"$count", ParseCountStage},
+    {"$densify", ParseDensifyStage},
     {"$documents", ParseDocumentsStage},
     {"$facet", ParseFacetStage},
+    {"$fill", ParseFillStage},
     {"$graphLookup", ParseGraphLookupStage},
     {"$group", ParseGroupStage},
     {"$limit", ParseLimitStage},
     {"$lookup", ParseLookupStage},
     {"$match", ParseMatchStage},
+    {"$merge", ParseMergeStage},
+    {"$out", ParseOutStage},
     {"$project", ParseProjectStage},
     {"$redact", ParseRedactStage},
     {"$replaceRoot", ParseReplaceRootStage},
     {"$replaceWith", ParseReplaceWithStage},
     {"$sample", ParseSampleStage},
     {"$set", ParseSetStage},
+    {"$setWindowFields", ParseSetWindowFieldsStage},
     {"$skip", ParseSkipStage},
     {"$sort", ParseSortStage},
     {"$sortByCount", ParseSortByCountStage},

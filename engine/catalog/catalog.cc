@@ -54,6 +54,23 @@ Status ValidateShardKeyField(std::string_view field) {
 
 std::string_view AsView(const bson::BsonDoc& doc) { return doc.bytes(); }
 
+bool IsTemp(const CollectionMetadata& md) {
+  bson_iter_t it;
+  return bson_iter_init_find(&it, md.options.get(), kTempOption) && bson_iter_as_bool(&it);
+}
+
+// `options` without the temp flag.
+bson::BsonDoc WithoutTemp(const bson_t* options) {
+  bson::BsonDoc out;
+  bson_iter_t it;
+  bson_iter_init(&it, options);
+  while (bson_iter_next(&it)) {
+    if (std::string_view(bson_iter_key(&it)) == kTempOption) continue;
+    bson_append_iter(out.mutable_get(), nullptr, 0, &it);
+  }
+  return out;
+}
+
 // The "indexes" and "nextIndexId" fields of a catalog document.
 StatusWith<std::shared_ptr<index::IndexSet>> IndexesFromRow(const bson_t* row) {
   auto set = std::make_shared<index::IndexSet>();
@@ -141,6 +158,11 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
       }
       auto entry = std::make_shared<CollectionEntry>();
       entry->metadata = std::move(metadata).value();
+      if (IsTemp(entry->metadata)) {
+        // A $out that did not finish: forget it; its tables become orphans.
+        RETURN_IF_ERROR(session.Remove(kCatalogTable, entry->metadata.ns));
+        continue;
+      }
       auto indexes = IndexesFromRow(doc.get());
       if (!indexes.ok()) {
         return indexes.status().WithContext("catalog entry '" + std::string(cursor.key()) + "': ");
@@ -311,6 +333,66 @@ Status Catalog::DropDatabase(std::string_view db) {
   std::lock_guard<std::mutex> ddl(ddl_mutex_);
   for (const auto& entry : List(db)) RETURN_IF_ERROR(DropLocked(entry->metadata.ns));
   for (const auto& view : ListViews(db)) RETURN_IF_ERROR(DropViewLocked(view->ns));
+  return Status::OK();
+}
+
+Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_db,
+                                 std::string_view to_name, bool drop_target) {
+  std::lock_guard<std::mutex> ddl(ddl_mutex_);
+  std::shared_ptr<CollectionEntry> from = Lookup(from_ns);
+  if (from == nullptr) return Status(ErrorCode::kNamespaceNotFound, "source namespace does not exist");
+  RETURN_IF_ERROR(ValidateNamespace(to_db, to_name));
+  const std::string to_ns = std::string(to_db) + "." + std::string(to_name);
+  std::shared_ptr<CollectionEntry> replaced = Lookup(to_ns);
+  if (replaced != nullptr && !drop_target) {
+    return Status(ErrorCode::kNamespaceExists, "target namespace exists");
+  }
+  // No write may run on either collection while they change names.
+  std::unique_lock<std::shared_mutex> from_writes(from->write_mutex());
+  std::unique_lock<std::shared_mutex> target_writes;
+  if (replaced != nullptr) target_writes = std::unique_lock<std::shared_mutex>(replaced->write_mutex());
+  auto renamed = std::make_shared<CollectionEntry>();
+  CollectionMetadata& md = renamed->metadata;
+  md.ns = to_ns;
+  md.db = std::string(to_db);
+  md.name = std::string(to_name);
+  md.ident = from->metadata.ident;
+  md.shard_key_field = from->metadata.shard_key_field;
+  md.num_shards = from->metadata.num_shards;
+  md.hash_version = from->metadata.hash_version;
+  md.max_document_bytes = from->metadata.max_document_bytes;
+  md.options = WithoutTemp(from->metadata.options.get());
+  renamed->store = from->store;
+  // Index tables are named by the ident, so they move with it.
+  std::shared_ptr<const index::IndexSet> indexes = from->indexes();
+  renamed->indexes_ = indexes;
+  {
+    std::lock_guard<std::mutex> lock(from->index_mutex_);
+    renamed->persisted_multikey_ = from->persisted_multikey_;
+  }
+
+  // One transaction: the catalog on disk holds the old state or the new.
+  Session session = engine_->NewSession();
+  RETURN_IF_ERROR(session.Begin());
+  Status written = session.Remove(kCatalogTable, from->metadata.ns);
+  if (written.ok()) written = session.Put(kCatalogTable, to_ns, AsView(RowFor(*renamed, *indexes)));
+  if (!written.ok()) {
+    session.Rollback();
+    return written;
+  }
+  RETURN_IF_ERROR(session.Commit());
+  {
+    std::unique_lock<std::shared_mutex> lock(map_mutex_);
+    collections_.erase(from->metadata.ns);
+    collections_[to_ns] = renamed;
+  }
+  if (replaced != nullptr) {
+    Status dropped = DropIdentTables(session, replaced->metadata.ident);
+    if (!dropped.ok()) {
+      std::fprintf(stderr, "catalog: replaced %s but not all of its old tables were dropped: %s\n",
+                   to_ns.c_str(), dropped.ToString().c_str());
+    }
+  }
   return Status::OK();
 }
 

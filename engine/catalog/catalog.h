@@ -102,7 +102,9 @@ inline constexpr int kMaxViewDepth = 20;
 // so a build sees every committed document and no writer misses an index.
 struct CollectionEntry {
   CollectionMetadata metadata;
-  std::unique_ptr<storage::ShardedRecordStore> store;
+  // Shared so that a renamed collection ($out) keeps its live statistics
+  // while holders of the old entry finish with it.
+  std::shared_ptr<storage::ShardedRecordStore> store;
 
   std::shared_ptr<const index::IndexSet> indexes() const;
   std::shared_mutex& write_mutex() const { return write_mutex_; }
@@ -130,6 +132,11 @@ struct CreateCollectionRequest {
   int num_shards = 4;
   bson::BsonDoc options;
 };
+
+// Collections created with {temp: true} in their options (the temporary
+// collection $out writes into) are dropped when the catalog is opened, so a
+// crash in the middle of a $out leaves nothing behind.
+inline constexpr char kTempOption[] = "temp";
 
 class Catalog {
  public:
@@ -172,6 +179,15 @@ class Catalog {
   Status DropCollection(std::string_view ns);
   // Drops every collection and view of `db`; OK when there is none.
   Status DropDatabase(std::string_view db);
+  // Renames `from_ns` to `to_db`.`to_name` (possibly another database),
+  // replacing an existing target when `drop_target` (else NamespaceExists,
+  // 48). One catalog transaction removes the old names and writes the new
+  // one, and the in-memory map switches under one lock, so a reader sees
+  // the old target or the new one, never neither; the replaced target's
+  // tables are dropped afterwards. The `temp` option is removed. Errors:
+  // NamespaceNotFound (26) when `from_ns` is absent, InvalidNamespace (73).
+  Status RenameCollection(std::string_view from_ns, std::string_view to_db,
+                          std::string_view to_name, bool drop_target);
 
   // Index DDL. REQUIRES: the caller holds entry.write_mutex() exclusively.
   // Each fails with NamespaceNotFound when `entry` was dropped meanwhile.

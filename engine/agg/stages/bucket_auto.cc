@@ -1,18 +1,178 @@
 // $bucketAuto: {groupBy, buckets, output, granularity}. Sorts the inputs by
-// groupBy and cuts them into `buckets` buckets of about equal size, never
-// splitting equal values; _id is {min, max} where max is the next bucket's
-// min (the last bucket's max is its largest value). Output defaults to
+// groupBy (missing counts as null) and cuts them into `buckets` buckets of
+// round(n / buckets) documents, never splitting equal values; the last
+// bucket takes the rest. _id is {min, max}: max is the next bucket's min
+// (the last bucket's max is its largest value). Output defaults to
 // {count: {$sum: 1}}.
-// `granularity` (preferred-number rounding) is not implemented yet:
-// NotImplemented (238).
+//
+// With `granularity` (granularity.h) boundaries are preferred numbers: the
+// first min is rounded down, each max rounded up (absorbing the values below
+// it) and becomes the next bucket's min.
+//
+// The sort is the engine's Sorter: past the memory limit it spills with
+// allowDiskUse and fails with 292 without.
 
-#include <algorithm>
+#include <cmath>
 
+#include "engine/agg/granularity.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/group.h"
 #include "engine/agg/stages/stage_util.h"
+#include "engine/query/sorter.h"
 
 namespace tigerdoc::agg {
+namespace {
+
+struct BucketAutoSpec {
+  std::shared_ptr<Expression> group_by;
+  std::vector<AccumulationStatement> fields;
+  int64_t buckets = 0;
+  std::shared_ptr<const GranularityRounder> granularity;  // may be null
+};
+
+class BucketAutoStage : public Stage {
+ public:
+  BucketAutoStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const BucketAutoSpec> spec)
+      : input_(std::move(input)), ctx_(ctx), spec_(std::move(spec)), vars_(ctx) {}
+
+  StatusWith<std::optional<bson::BsonDoc>> Next() override {
+    if (!sorter_) RETURN_IF_ERROR(SortInput());
+    if (!pending_ && sorter_->AtEnd()) return std::optional<bson::BsonDoc>();
+    return NextBucket();
+  }
+
+ private:
+  struct Row {
+    Value key;
+    Value doc;
+  };
+
+  Status SortInput() {
+    query::SorterOptions options;
+    options.max_memory_bytes = static_cast<int64_t>(ctx_->max_memory_bytes);
+    options.allow_disk_use = ctx_->allow_disk_use;
+    options.temp_dir = ctx_->temp_dir;
+    sorter_ = std::make_unique<query::Sorter>(options);
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
+      if (!doc) break;
+      Value d = Value::Document(*doc);
+      vars_.SetRoot(d);
+      ASSIGN_OR_RETURN(Value key, spec_->group_by->Evaluate(&vars_));
+      if (spec_->granularity) {
+        if (!key.numeric()) {
+          return Error(40258, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: " +
+                                  key.TypeName());
+        }
+        if (std::isnan(key.AsDouble())) {
+          return Error(40259, "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN");
+        }
+        if (key.AsDouble() < 0) {
+          return Error(40260, "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number");
+        }
+      }
+      if (key.missing()) key = Value::Null();
+      // The sorter orders by key; the row keeps the key and the document.
+      bson::BsonDoc row = MakeDocument({{"k", key}, {"d", d}}).ToDoc();
+      RETURN_IF_ERROR(sorter_->Add(key.Key(), std::move(row)));
+      ++count_;
+    }
+    RETURN_IF_ERROR(sorter_->Done());
+    approx_ = static_cast<int64_t>(std::llround(static_cast<double>(count_) / static_cast<double>(spec_->buckets)));
+    if (approx_ < 1) approx_ = 1;
+    return Status::OK();
+  }
+
+  StatusWith<std::optional<Row>> Pull() {
+    if (sorter_->AtEnd()) return std::optional<Row>();
+    bson::BsonDoc doc;
+    ASSIGN_OR_RETURN(bool more, sorter_->Next(&doc));
+    if (!more) return std::optional<Row>();
+    Value row = Value::Document(doc);
+    return std::optional<Row>(Row{GetNestedField(row, {"k"}), GetNestedField(row, {"d"})});
+  }
+
+  Status Add(const Row& row, std::vector<std::unique_ptr<Accumulator>>& accs, Value* max) {
+    *max = row.key;
+    vars_.SetRoot(row.doc);
+    for (size_t k = 0; k < accs.size(); ++k) {
+      ASSIGN_OR_RETURN(Value arg, spec_->fields[k].argument->Evaluate(&vars_));
+      RETURN_IF_ERROR(accs[k]->Process(arg));
+    }
+    return Status::OK();
+  }
+
+  StatusWith<std::optional<bson::BsonDoc>> NextBucket() {
+    ++bucket_number_;
+    Row first;
+    if (pending_) {
+      first = std::move(*pending_);
+      pending_.reset();
+    } else {
+      ASSIGN_OR_RETURN(std::optional<Row> r, Pull());
+      first = std::move(*r);
+    }
+    std::vector<std::unique_ptr<Accumulator>> accs;
+    for (const auto& f : spec_->fields) accs.push_back(f.factory());
+    Value min = first.key, max;
+    if (spec_->granularity) {
+      if (previous_max_) {
+        min = *previous_max_;
+      } else {
+        ASSIGN_OR_RETURN(min, spec_->granularity->RoundDown(first.key));
+      }
+    }
+    RETURN_IF_ERROR(Add(first, accs, &max));
+    const bool last = bucket_number_ == spec_->buckets;
+    for (int64_t i = 1; last || i < approx_; ++i) {
+      ASSIGN_OR_RETURN(std::optional<Row> r, Pull());
+      if (!r) break;
+      RETURN_IF_ERROR(Add(*r, accs, &max));
+    }
+    // Boundaries: absorb what belongs to this bucket, then fix its max.
+    ASSIGN_OR_RETURN(std::optional<Row> next, Pull());
+    if (spec_->granularity) {
+      ASSIGN_OR_RETURN(Value boundary, spec_->granularity->RoundUp(max));
+      while (next && Compare(boundary, next->key) > 0) {
+        RETURN_IF_ERROR(Add(*next, accs, &max));
+        ASSIGN_OR_RETURN(next, Pull());
+      }
+      if (boundary.AsDouble() == 0.0 && next) {
+        ASSIGN_OR_RETURN(max, spec_->granularity->RoundDown(next->key));
+      } else {
+        max = boundary;
+      }
+    } else {
+      while (next && Compare(max, next->key) == 0) {
+        RETURN_IF_ERROR(Add(*next, accs, &max));
+        ASSIGN_OR_RETURN(next, Pull());
+      }
+      if (next) max = next->key;
+    }
+    previous_max_ = max;
+    pending_ = std::move(next);
+    std::vector<std::pair<std::string, Value>> out;
+    out.emplace_back("_id", MakeDocument({{"min", min}, {"max", max}}));
+    for (size_t k = 0; k < accs.size(); ++k) {
+      ASSIGN_OR_RETURN(Value v, accs[k]->Finalize());
+      out.emplace_back(spec_->fields[k].field, v.missing() ? Value::Null() : std::move(v));
+    }
+    return std::optional<bson::BsonDoc>(MakeDocument(out).ToDoc());
+  }
+
+  StagePtr input_;
+  const ExpressionContext* ctx_;
+  std::shared_ptr<const BucketAutoSpec> spec_;
+  Variables vars_;
+  std::unique_ptr<query::Sorter> sorter_;
+  int64_t count_ = 0;
+  int64_t approx_ = 1;
+  int64_t bucket_number_ = 0;
+  std::optional<Row> pending_;       // first row of the next bucket
+  std::optional<Value> previous_max_;
+};
+
+}  // namespace
 
 StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const ExpressionContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
@@ -21,9 +181,7 @@ StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const Exp
   }
   bson_t doc = SubDocument(spec);
   ParseContext pctx(&ctx);
-  std::shared_ptr<Expression> group_by;
-  auto fields = std::make_shared<std::vector<AccumulationStatement>>();
-  int64_t buckets = 0;
+  auto parsed = std::make_shared<BucketAutoSpec>();
   bool have_output = false;
   bson_iter_t it;
   bson_iter_init(&it, &doc);
@@ -37,99 +195,53 @@ StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const Exp
                                 Value(&it).ToString());
       }
       ASSIGN_OR_RETURN(ExpressionPtr e, ParseOperand(&it, &pctx));
-      group_by = std::move(e);
+      parsed->group_by = std::move(e);
     } else if (key == "buckets") {
       Value v(&it);
-      if (!v.numeric() || !v.AsInt64Exact(&buckets) || buckets > INT32_MAX) {
+      if (!v.numeric()) {
         return Error(40241, "The $bucketAuto 'buckets' field must be a numeric value, but found type: " + v.TypeName());
       }
-      if (buckets <= 0) {
-        return Error(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: " + v.ToString());
+      int64_t n;
+      if (!v.AsInt64Exact(&n) || n > INT32_MAX || n < INT32_MIN) {
+        return Error(40242, "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found " +
+                                v.ToString());
       }
+      if (n <= 0) {
+        return Error(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: " + std::to_string(n));
+      }
+      parsed->buckets = n;
     } else if (key == "output") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
         return Error(40244, "The $bucketAuto 'output' field must be an object, but found type: " +
                                 TypeNameOf(bson_iter_type(&it)));
       }
       bson_t out = SubDocument(&it);
-      RETURN_IF_ERROR(ParseAccumulatorFields(&out, &pctx, nullptr, fields.get()));
+      RETURN_IF_ERROR(ParseAccumulatorFields(&out, &pctx, nullptr, &parsed->fields));
       have_output = true;
     } else if (key == "granularity") {
-      return Error(static_cast<int>(ErrorCode::kNotImplemented),
-                   "$bucketAuto 'granularity' is not supported by tigerdoc yet");
+      if (!BSON_ITER_HOLDS_UTF8(&it)) {
+        return Error(40261, "The $bucketAuto 'granularity' field must be a string, but found type: " +
+                                TypeNameOf(bson_iter_type(&it)));
+      }
+      ASSIGN_OR_RETURN(parsed->granularity, GranularityRounder::Make(bson_iter_utf8(&it, nullptr)));
     } else {
       return Error(40245, "Unrecognized option to $bucketAuto: " + key + ".");
     }
   }
-  if (!group_by || buckets == 0) {
+  if (!parsed->group_by || parsed->buckets == 0) {
     return Error(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified");
   }
-  if (!have_output) {
+  if (!have_output || parsed->fields.empty()) {
     AccumulationStatement count;
     count.field = "count";
     count.op = "$sum";
     count.argument = MakeConstant(Value::Int(1));
     count.factory = SimpleAccumulatorFactory("$sum");
-    fields->push_back(std::move(count));
+    parsed->fields.push_back(std::move(count));
   }
-  return MakeSpec("$bucketAuto", [group_by, fields, buckets](StagePtr in, const ExpressionContext* c) -> StatusWith<StagePtr> {
-    std::shared_ptr<Stage> input = std::move(in);
-    return MakeBlockingStage([input, group_by, fields, buckets, c]() -> StatusWith<std::vector<bson::BsonDoc>> {
-      Variables vars(c);
-      std::vector<std::pair<Value, bson::BsonDoc>> rows;
-      size_t memory = 0;
-      while (true) {
-        ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input->Next());
-        if (!doc) break;
-        vars.SetRoot(Value::Document(*doc));
-        ASSIGN_OR_RETURN(Value key, group_by->Evaluate(&vars));
-        if (key.missing()) key = Value::Null();
-        memory += doc->size() + 64;
-        if (memory > c->max_memory_bytes && !c->allow_disk_use) {
-          return Error(292, "Exceeded memory limit for $bucketAuto, but didn't allow external sort. Pass allowDiskUse:true to opt in.");
-        }
-        rows.emplace_back(std::move(key), std::move(*doc));
-      }
-      std::stable_sort(rows.begin(), rows.end(),
-                       [](const auto& a, const auto& b) { return Compare(a.first, b.first) < 0; });
-      std::vector<bson::BsonDoc> out;
-      if (rows.empty()) return out;
-      const size_t n = rows.size();
-      size_t approx = n / static_cast<size_t>(buckets);
-      if (approx == 0) approx = 1;
-      size_t i = 0;
-      struct Bucket { size_t begin, end; };
-      std::vector<Bucket> cuts;
-      while (i < n) {
-        size_t end = std::min(n, i + approx);
-        // Never split equal values; the last bucket takes the remainder.
-        while (end < n && Compare(rows[end].first, rows[end - 1].first) == 0) ++end;
-        if (static_cast<int64_t>(cuts.size()) + 1 == buckets) end = n;
-        cuts.push_back({i, end});
-        i = end;
-      }
-      for (size_t b = 0; b < cuts.size(); ++b) {
-        std::vector<std::unique_ptr<Accumulator>> accs;
-        for (const auto& f : *fields) accs.push_back(f.factory());
-        for (size_t r = cuts[b].begin; r < cuts[b].end; ++r) {
-          vars.SetRoot(Value::Document(rows[r].second));
-          for (size_t k = 0; k < accs.size(); ++k) {
-            ASSIGN_OR_RETURN(Value arg, (*fields)[k].argument->Evaluate(&vars));
-            RETURN_IF_ERROR(accs[k]->Process(arg));
-          }
-        }
-        Value min = rows[cuts[b].begin].first;
-        Value max = b + 1 < cuts.size() ? rows[cuts[b + 1].begin].first : rows[cuts[b].end - 1].first;
-        std::vector<std::pair<std::string, Value>> f;
-        f.emplace_back("_id", MakeDocument({{"min", min}, {"max", max}}));
-        for (size_t k = 0; k < accs.size(); ++k) {
-          ASSIGN_OR_RETURN(Value v, accs[k]->Finalize());
-          f.emplace_back((*fields)[k].field, std::move(v));
-        }
-        out.push_back(MakeDocument(f).ToDoc());
-      }
-      return out;
-    });
+  std::shared_ptr<const BucketAutoSpec> shared = parsed;
+  return MakeSpec("$bucketAuto", [shared](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
+    return StagePtr(std::make_unique<BucketAutoStage>(std::move(input), c, shared));
   });
 }
 

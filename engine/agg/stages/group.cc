@@ -1,9 +1,18 @@
 // $group: {_id: <expression>, <field>: {<accumulator>: <expression>}, ...}.
-// Groups come out in order of first appearance.
+// Groups come out in order of first appearance (when nothing spilled).
+//
+// Spilling (allowDiskUse): once the groups' state passes the memory limit,
+// the rest of the input goes to a Sorter keyed by group key (which spills
+// sorted runs to ExpressionContext::temp_dir). The output then walks the
+// sorted groups, continuing the in-memory accumulators of keys seen before
+// the switch (so $first/$push keep input order) and building the others one
+// group at a time, and finally emits the in-memory groups not met there.
 
 #include "engine/agg/stages/group.h"
 
 #include <unordered_map>
+
+#include "engine/query/sorter.h"
 
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
@@ -21,22 +30,105 @@ class GroupStage : public Stage {
       RETURN_IF_ERROR(Consume());
       done_ = true;
     }
+    if (spilled_) {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> merged, NextSpilledGroup());
+      if (merged) return merged;
+    }
+    while (pos_ < groups_.size() && groups_[pos_].emitted) ++pos_;
     if (pos_ >= groups_.size()) return std::optional<bson::BsonDoc>();
     Group& g = groups_[pos_++];
-    std::vector<std::pair<std::string, Value>> fields;
-    fields.emplace_back("_id", g.key);
-    for (size_t i = 0; i < g.accs.size(); ++i) {
-      ASSIGN_OR_RETURN(Value v, g.accs[i]->Finalize());
-      fields.emplace_back(spec_->fields[i].field, v.missing() ? Value::Null() : std::move(v));
-    }
-    return std::optional<bson::BsonDoc>(MakeDocument(fields).ToDoc());
+    return Output(g.key, g.accs);
   }
 
  private:
   struct Group {
     Value key;
     std::vector<std::unique_ptr<Accumulator>> accs;
+    bool emitted = false;
   };
+
+  StatusWith<std::optional<bson::BsonDoc>> Output(const Value& key,
+                                                  std::vector<std::unique_ptr<Accumulator>>& accs) {
+    std::vector<std::pair<std::string, Value>> fields;
+    fields.emplace_back("_id", key);
+    for (size_t i = 0; i < accs.size(); ++i) {
+      ASSIGN_OR_RETURN(Value v, accs[i]->Finalize());
+      fields.emplace_back(spec_->fields[i].field, v.missing() ? Value::Null() : std::move(v));
+    }
+    return std::optional<bson::BsonDoc>(MakeDocument(fields).ToDoc());
+  }
+
+  Status Accumulate(std::vector<std::unique_ptr<Accumulator>>& accs) {
+    for (size_t i = 0; i < accs.size(); ++i) {
+      ASSIGN_OR_RETURN(Value arg, spec_->fields[i].argument->Evaluate(&vars_));
+      RETURN_IF_ERROR(accs[i]->Process(arg));
+    }
+    return Status::OK();
+  }
+
+  // The group key of the input document bound in vars_.
+  StatusWith<Value> KeyOfCurrent() {
+    ASSIGN_OR_RETURN(Value key, spec_->id->Evaluate(&vars_));
+    if (key.missing()) key = Value::Null();
+    if (spec_->key_transform) {
+      ASSIGN_OR_RETURN(key, spec_->key_transform(key));
+    }
+    return key;
+  }
+
+  // Once over the limit with allowDiskUse: the rest of the input, sorted by
+  // group key, each row {k: key, d: document}.
+  Status SpillRest() {
+    query::SorterOptions options;
+    // The groups already hold the whole budget: the rest goes to disk in
+    // runs of an eighth of it, so the stage stays near its limit.
+    options.max_memory_bytes = std::max<int64_t>(4096, static_cast<int64_t>(ctx_->max_memory_bytes / 8));
+    options.allow_disk_use = true;
+    options.temp_dir = ctx_->temp_dir;
+    sorter_ = std::make_unique<query::Sorter>(options);
+    spilled_ = true;
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
+      if (!doc) break;
+      Value d = Value::Document(*doc);
+      vars_.SetRoot(d);
+      ASSIGN_OR_RETURN(Value key, KeyOfCurrent());
+      RETURN_IF_ERROR(sorter_->Add(key.Key(), MakeDocument({{"k", key}, {"d", d}}).ToDoc()));
+    }
+    return sorter_->Done();
+  }
+
+  // The next group of the sorted spill, merged with its in-memory part.
+  StatusWith<std::optional<bson::BsonDoc>> NextSpilledGroup() {
+    if (!pending_ && sorter_->AtEnd()) return std::optional<bson::BsonDoc>();
+    if (!pending_) {
+      bson::BsonDoc row;
+      ASSIGN_OR_RETURN(bool more, sorter_->Next(&row));
+      if (!more) return std::optional<bson::BsonDoc>();
+      pending_ = Value::Document(row);
+    }
+    Value key = GetNestedField(*pending_, {"k"});
+    std::string k = key.Key();
+    std::vector<std::unique_ptr<Accumulator>> fresh;
+    std::vector<std::unique_ptr<Accumulator>>* accs = &fresh;
+    auto it = index_.find(k);
+    if (it != index_.end()) {
+      groups_[it->second].emitted = true;
+      accs = &groups_[it->second].accs;
+    } else {
+      for (const auto& f : spec_->fields) fresh.push_back(f.factory());
+    }
+    while (pending_ && GetNestedField(*pending_, {"k"}).Key() == k) {
+      vars_.SetRoot(GetNestedField(*pending_, {"d"}));
+      RETURN_IF_ERROR(Accumulate(*accs));
+      pending_.reset();
+      if (sorter_->AtEnd()) break;
+      bson::BsonDoc row;
+      ASSIGN_OR_RETURN(bool more, sorter_->Next(&row));
+      if (more) pending_ = Value::Document(row);
+    }
+    return Output(key, *accs);
+  }
 
   Status Consume() {
     size_t memory = 0;
@@ -44,11 +136,7 @@ class GroupStage : public Stage {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
       if (!doc) break;
       vars_.SetRoot(Value::Document(*doc));
-      ASSIGN_OR_RETURN(Value key, spec_->id->Evaluate(&vars_));
-      if (key.missing()) key = Value::Null();
-      if (spec_->key_transform) {
-        ASSIGN_OR_RETURN(key, spec_->key_transform(key));
-      }
+      ASSIGN_OR_RETURN(Value key, KeyOfCurrent());
       std::string k = key.Key();
       auto it = index_.find(k);
       size_t gi;
@@ -70,10 +158,13 @@ class GroupStage : public Stage {
         RETURN_IF_ERROR(g.accs[i]->Process(arg));
         memory += g.accs[i]->MemoryUsage() - std::min(before, g.accs[i]->MemoryUsage());
       }
-      if (memory > ctx_->max_memory_bytes && !ctx_->allow_disk_use) {
-        return Error(292,
-                     "Exceeded memory limit for $group, but didn't allow external sort. Pass "
-                     "allowDiskUse:true to opt in.");
+      if (memory > ctx_->max_memory_bytes) {
+        if (!ctx_->allow_disk_use) {
+          return Error(292,
+                       "Exceeded memory limit for $group, but didn't allow external sort. Pass "
+                       "allowDiskUse:true to opt in.");
+        }
+        return SpillRest();
       }
     }
     return Status::OK();
@@ -87,6 +178,9 @@ class GroupStage : public Stage {
   std::vector<Group> groups_;
   std::unordered_map<std::string, size_t> index_;
   size_t pos_ = 0;
+  bool spilled_ = false;
+  std::unique_ptr<query::Sorter> sorter_;
+  std::optional<Value> pending_;  // next sorted row, not yet accumulated
 };
 
 }  // namespace

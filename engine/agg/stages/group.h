@@ -5,7 +5,8 @@
 // Memory: the stage tracks an estimate of its state; past
 // ExpressionContext::max_memory_bytes it fails with 292
 // QueryExceededMemoryLimitNoDiskUseAllowed unless allowDiskUse, in which
-// case it keeps going in memory (spilling to disk is not implemented).
+// case the rest of its input is sorted by group key through a spilling
+// Sorter (group.cc).
 //
 // Thread-safety: as Stage.
 

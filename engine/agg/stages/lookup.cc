@@ -11,6 +11,7 @@
 #include "engine/agg/pipeline.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/lookup_util.h"
+#include "engine/agg/stages/writer_util.h"
 
 namespace tigerdoc::agg {
 namespace {
@@ -135,6 +136,11 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
     ExpressionContext check = ctx;
     for (const auto& [name, e] : spec->let) check.variables.emplace_back(name, Value::Null());
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec->pipeline->get(), check));
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (IsWriterStage(p.stage(i).name())) {
+        return Error(51047, std::string(p.stage(i).name()) + " is not allowed within a $lookup's sub-pipeline");
+      }
+    }
     if (!have_from && (p.size() == 0 || !p.stage(0).is_source())) {
       return Error(9, "$lookup requires 'from' unless its pipeline starts with $documents");
     }

@@ -4,6 +4,7 @@
 #include "engine/agg/pipeline.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/lookup_util.h"
+#include "engine/agg/stages/writer_util.h"
 
 namespace tigerdoc::agg {
 namespace {
@@ -54,6 +55,11 @@ StatusWith<StageSpecPtr> ParseUnionWithStage(const bson_iter_t* spec, const Expr
         }
         bson_t arr = SubDocument(&it);
         ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(&arr, ctx));
+        for (size_t i = 0; i < p.size(); ++i) {
+          if (IsWriterStage(p.stage(i).name())) {
+            return Error(31441, std::string(p.stage(i).name()) + " is not allowed within a $unionWith's sub-pipeline");
+          }
+        }
         pipeline = std::make_shared<Pipeline>(std::move(p));
       } else {
         return Error(40415, "BSON field '$unionWith." + key + "' is an unknown field.");

@@ -41,6 +41,29 @@ inline bool SameDocs(const bson_t* a, const bson_t* b) {
   return a->len == b->len && memcmp(bson_get_data(a), bson_get_data(b), a->len) == 0;
 }
 
+// One row of a stage table: a pipeline over `input`, and the exact output
+// documents (in order) or the error code.
+struct StageCase {
+  const char* name;
+  const char* pipeline;
+  std::vector<std::string> input;
+  std::vector<std::string> expected;
+  int error = 0;
+};
+inline void PrintTo(const StageCase& c, std::ostream* os) { *os << c.name << ": " << c.pipeline; }
+
+// Expects `got` to be exactly the documents `want` (JSON), in order.
+inline void ExpectSameDocs(const std::vector<bson::BsonDoc>& got, const std::vector<std::string>& want) {
+  std::string got_json;
+  for (const auto& d : got) got_json += d.ToJson() + "\n";
+  ASSERT_EQ(got.size(), want.size()) << got_json;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bson::BsonDoc w = testing_json::Json(want[i]);
+    EXPECT_TRUE(SameDocs(got[i].get(), w.get()))
+        << "doc " << i << ": got " << got[i].ToJson() << " want " << w.ToJson();
+  }
+}
+
 inline std::vector<bson::BsonDoc> Docs(const std::vector<std::string>& jsons) {
   std::vector<bson::BsonDoc> out;
   for (const auto& j : jsons) out.push_back(J(j));

@@ -404,3 +404,67 @@ TEST(CatalogIndexTest, MultikeyIsPublishedAtOnceAndPersistedOnlyOnCommit) {
 
 }  // namespace
 }  // namespace tigerdoc::catalog
+
+namespace tigerdoc::catalog {
+namespace {
+
+// $out's building blocks: a temporary collection renamed over its target.
+TEST(CatalogRenameTest, RenameReplacesTargetAtomicallyAndSurvivesReopen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    auto old_target = catalog->CreateCollection(Request("db", "target")).value();  // c1
+    ASSERT_TRUE(InsertDoc(engine.get(), *old_target, R"({"_id": "old"})").ok());
+    CreateCollectionRequest temp = Request("db", "tmp.agg_out.1", "k", 2);
+    temp.options = BsonDoc::FromJson(R"({"validationLevel": "off", "temp": true})");
+    auto fresh = catalog->CreateCollection(temp).value();  // c2
+    ASSERT_TRUE(InsertDoc(engine.get(), *fresh, R"({"_id": 1, "k": "a"})").ok());
+    ASSERT_TRUE(InsertDoc(engine.get(), *fresh, R"({"_id": 2, "k": "b"})").ok());
+
+    ASSERT_TRUE(catalog->RenameCollection("db.tmp.agg_out.1", "db", "target", true).ok());
+    EXPECT_EQ(catalog->Lookup("db.tmp.agg_out.1"), nullptr);
+    auto now = catalog->Lookup("db.target");
+    ASSERT_NE(now, nullptr);
+    EXPECT_EQ(now->metadata.ident, "c2");
+    EXPECT_EQ(now->metadata.ns, "db.target");
+    EXPECT_EQ(now->metadata.shard_key_field, "k");
+    EXPECT_EQ(now->store->TotalStats().count, 2);  // live stats carried over
+    EXPECT_EQ(now->metadata.options.ToJson(), BsonDoc::FromJson(R"({"validationLevel": "off"})").ToJson());
+    for (const std::string& t : Tables(engine.get())) EXPECT_NE(t.rfind("c1-", 0), 0u) << t;
+    // Without drop_target an existing name is refused; a missing source too.
+    ASSERT_TRUE(catalog->CreateCollection(Request("db", "other")).ok());
+    EXPECT_EQ(catalog->RenameCollection("db.other", "db", "target", false).code_number(), 48);
+    EXPECT_EQ(catalog->RenameCollection("db.nope", "db", "x", true).code_number(), 26);
+    // Another database.
+    ASSERT_TRUE(catalog->RenameCollection("db.other", "db2", "moved", true).ok());
+    EXPECT_NE(catalog->Lookup("db2.moved"), nullptr);
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  auto target = catalog->Lookup("db.target");
+  ASSERT_NE(target, nullptr);
+  EXPECT_EQ(target->metadata.ident, "c2");
+  EXPECT_EQ(target->store->TotalStats().count, 2);
+  EXPECT_NE(catalog->Lookup("db2.moved"), nullptr);
+}
+
+TEST(CatalogRenameTest, TemporaryCollectionsAreDroppedAtOpen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    CreateCollectionRequest temp = Request("db", "tmp.agg_out.7");
+    temp.options = BsonDoc::FromJson(R"({"temp": true})");
+    ASSERT_TRUE(catalog->CreateCollection(temp).ok());  // c1: a $out cut short by a crash
+    ASSERT_TRUE(catalog->CreateCollection(Request("db", "kept")).ok());
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  EXPECT_EQ(catalog->Lookup("db.tmp.agg_out.7"), nullptr);
+  EXPECT_NE(catalog->Lookup("db.kept"), nullptr);
+  for (const std::string& t : Tables(engine.get())) EXPECT_NE(t.rfind("c1-", 0), 0u) << t;
+}
+
+}  // namespace
+}  // namespace tigerdoc::catalog
