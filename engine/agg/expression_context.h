@@ -31,6 +31,7 @@
 #include "engine/agg/value.h"
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/query/sorter.h"
 
 namespace tigerdoc::agg {
 
@@ -120,6 +121,16 @@ struct ExpressionContext {
   std::vector<std::pair<std::string, Value>> variables;
   // Seed for $sample and $rand; 0 means "seed from the clock".
   uint64_t random_seed = 0;
+
+  // A Sorter's options for a blocking stage of this command: its memory
+  // limit, allowDiskUse and spill directory.
+  query::SorterOptions BlockingSorterOptions() const {
+    query::SorterOptions options;
+    options.max_memory_bytes = static_cast<int64_t>(max_memory_bytes);
+    options.allow_disk_use = allow_disk_use;
+    options.temp_dir = temp_dir;
+    return options;
+  }
 };
 
 // Builds a Status carrying MongoDB's numeric code `code`.

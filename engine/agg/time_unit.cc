@@ -29,21 +29,24 @@ int64_t FixedUnitMillis(TimeUnit unit) {
   }
 }
 
-int64_t AddTimeUnits(int64_t millis, TimeUnit unit, int64_t amount) {
-  int64_t fixed = FixedUnitMillis(unit);
-  if (fixed != 0) return millis + amount * fixed;
-  int64_t months = amount * (unit == TimeUnit::kYear ? 12 : unit == TimeUnit::kQuarter ? 3 : 1);
-  int64_t days = FloorDiv(millis, 86400000LL);
-  int64_t time_of_day = millis - days * 86400000LL;
-  int64_t y;
-  int m, d;
-  CivilFromDays(days, &y, &m, &d);
-  int64_t total = y * 12 + (m - 1) + months;
-  int64_t ny = FloorDiv(total, 12);
-  int nm = static_cast<int>(FloorMod(total, 12)) + 1;
-  int64_t days_in_month = DaysFromCivil(ny, nm + 1, 1) - DaysFromCivil(ny, nm, 1);
-  int64_t nd = std::min<int64_t>(d, days_in_month);
-  return DaysFromCivil(ny, nm, nd) * 86400000LL + time_of_day;
+int64_t AddTimeUnits(int64_t millis, TimeUnit unit, int64_t amount, const TimeZone& tz) {
+  if (unit == TimeUnit::kYear || unit == TimeUnit::kQuarter || unit == TimeUnit::kMonth) {
+    int64_t months = amount * (unit == TimeUnit::kYear ? 12 : unit == TimeUnit::kQuarter ? 3 : 1);
+    CivilTime t = tz.ToLocal(millis);
+    int64_t total = t.year * 12 + (t.month - 1) + months;
+    int64_t y = FloorDiv(total, 12);
+    int m = static_cast<int>(FloorMod(total, 12)) + 1;
+    // Clamp the day to the last day of the target month.
+    int64_t days_in_month = DaysFromCivil(y, m + 1, 1) - DaysFromCivil(y, m, 1);
+    int64_t d = std::min<int64_t>(t.day, days_in_month);
+    return tz.FromLocal(y, m, d, t.hour, t.minute, t.second, t.millisecond);
+  }
+  if (unit == TimeUnit::kDay || unit == TimeUnit::kWeek) {
+    CivilTime t = tz.ToLocal(millis);
+    int64_t days = amount * (unit == TimeUnit::kWeek ? 7 : 1);
+    return tz.FromLocal(t.year, t.month, t.day + days, t.hour, t.minute, t.second, t.millisecond);
+  }
+  return millis + amount * FixedUnitMillis(unit);
 }
 
 }  // namespace tigerdoc::agg

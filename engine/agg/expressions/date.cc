@@ -9,6 +9,7 @@
 
 #include "engine/agg/expressions/date_util.h"
 #include "engine/agg/expressions/operator_table.h"
+#include "engine/agg/time_unit.h"
 #include "engine/bson/shell_string.h"
 
 namespace tigerdoc::agg {
@@ -440,51 +441,14 @@ StatusWith<ExpressionPtr> ParseDateFromParts(const bson_iter_t* operand, ParseCo
 
 // ---- $dateAdd / $dateSubtract / $dateDiff / $dateTrunc ----
 
-enum class Unit { kYear, kQuarter, kMonth, kWeek, kDay, kHour, kMinute, kSecond, kMillisecond };
+using Unit = TimeUnit;
 
 StatusWith<Unit> ParseUnit(const std::string& op, const Value& v) {
   if (!v.is_string()) {
     return Error(5439013, op + " requires 'unit' to be a string, but got " + v.TypeName());
   }
-  static const std::pair<std::string_view, Unit> kUnits[] = {
-      {"year", Unit::kYear},     {"quarter", Unit::kQuarter}, {"month", Unit::kMonth},
-      {"week", Unit::kWeek},     {"day", Unit::kDay},         {"hour", Unit::kHour},
-      {"minute", Unit::kMinute}, {"second", Unit::kSecond},   {"millisecond", Unit::kMillisecond}};
-  for (const auto& [n, u] : kUnits) {
-    if (v.str() == n) return u;
-  }
+  if (std::optional<TimeUnit> unit = ParseTimeUnit(v.str())) return *unit;
   return Error(9, "unknown time unit value: " + std::string(v.str()));
-}
-
-int64_t UnitMillis(Unit u) {
-  switch (u) {
-    case Unit::kWeek: return 7 * 86400000LL;
-    case Unit::kDay: return 86400000LL;
-    case Unit::kHour: return 3600000LL;
-    case Unit::kMinute: return 60000LL;
-    case Unit::kSecond: return 1000LL;
-    default: return 1;
-  }
-}
-
-int64_t AddUnits(int64_t millis, Unit u, int64_t amount, const TimeZone& tz) {
-  if (u == Unit::kYear || u == Unit::kQuarter || u == Unit::kMonth) {
-    int64_t months = amount * (u == Unit::kYear ? 12 : u == Unit::kQuarter ? 3 : 1);
-    CivilTime t = tz.ToLocal(millis);
-    int64_t total = t.year * 12 + (t.month - 1) + months;
-    int64_t y = FloorDiv(total, 12);
-    int m = static_cast<int>(FloorMod(total, 12)) + 1;
-    // Clamp the day to the last day of the target month.
-    int64_t dim = DaysFromCivil(y, m + 1, 1) - DaysFromCivil(y, m, 1);
-    int64_t d = std::min<int64_t>(t.day, dim);
-    return tz.FromLocal(y, m, d, t.hour, t.minute, t.second, t.millisecond);
-  }
-  if (u == Unit::kDay || u == Unit::kWeek) {
-    CivilTime t = tz.ToLocal(millis);
-    int64_t days = amount * (u == Unit::kWeek ? 7 : 1);
-    return tz.FromLocal(t.year, t.month, t.day + days, t.hour, t.minute, t.second, t.millisecond);
-  }
-  return millis + amount * UnitMillis(u);
 }
 
 int StartOfWeekIndex(const Value& v, const std::string& op, Status* st) {
@@ -524,7 +488,7 @@ int64_t DiffUnits(int64_t a, int64_t b, Unit u, const TimeZone& tz, int start_of
     }
     case Unit::kDay: return LocalDays(b, tz) - LocalDays(a, tz);
     default: {
-      int64_t unit = UnitMillis(u);
+      int64_t unit = FixedUnitMillis(u);
       int64_t la = a + tz.OffsetAt(a) * 1000, lb = b + tz.OffsetAt(b) * 1000;
       if (u == Unit::kMillisecond) return b - a;
       return FloorDiv(lb, unit) - FloorDiv(la, unit);
@@ -565,7 +529,7 @@ int64_t TruncDate(int64_t millis, Unit u, int64_t bin, const TimeZone& tz, int s
       return tz.FromLocal(y, m, d, 0, 0, 0, 0);
     }
     default: {
-      int64_t unit = UnitMillis(u) * bin;
+      int64_t unit = FixedUnitMillis(u) * bin;
       int64_t ref = DaysFromCivil(2000, 1, 1) * 86400000LL;
       int64_t off = tz.OffsetAt(millis) * 1000;
       int64_t local = millis + off;
@@ -605,7 +569,7 @@ StatusWith<ExpressionPtr> ParseDateArith(std::string_view name, const bson_iter_
         return Error(5166405, op + " expects integer amount of time units");
       }
       ASSIGN_OR_RETURN(TimeZone tz, ZoneOf(op, tzv));
-      return Value::Date(AddUnits(date.value(), u, subtract ? -n : n, tz));
+      return Value::Date(AddTimeUnits(date.value(), u, subtract ? -n : n, tz));
     });
   }
   if (name == "$dateDiff") {

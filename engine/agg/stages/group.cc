@@ -79,12 +79,11 @@ class GroupStage : public Stage {
   // Once over the limit with allowDiskUse: the rest of the input, sorted by
   // group key, each row {k: key, d: document}.
   Status SpillRest() {
-    query::SorterOptions options;
+    query::SorterOptions options = ctx_->BlockingSorterOptions();
     // The groups already hold the whole budget: the rest goes to disk in
     // runs of an eighth of it, so the stage stays near its limit.
     options.max_memory_bytes = std::max<int64_t>(4096, static_cast<int64_t>(ctx_->max_memory_bytes / 8));
     options.allow_disk_use = true;
-    options.temp_dir = ctx_->temp_dir;
     sorter_ = std::make_unique<query::Sorter>(options);
     spilled_ = true;
     while (true) {

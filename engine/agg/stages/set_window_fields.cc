@@ -54,11 +54,7 @@ class SetWindowFieldsStage : public Stage {
   }
 
   Status SortInput() {
-    query::SorterOptions options;
-    options.max_memory_bytes = static_cast<int64_t>(ctx_->max_memory_bytes);
-    options.allow_disk_use = ctx_->allow_disk_use;
-    options.temp_dir = ctx_->temp_dir;
-    sorter_ = std::make_unique<query::Sorter>(options);
+    sorter_ = std::make_unique<query::Sorter>(ctx_->BlockingSorterOptions());
     while (true) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
       if (!doc) break;
