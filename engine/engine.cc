@@ -93,6 +93,16 @@ std::optional<Clock::duration> Leftover(const std::optional<Clock::time_point>& 
 
 }  // namespace
 
+query::IndexHint Engine::ToIndexHint(FindHint hint) {
+  switch (hint) {
+    case FindHint::kNone: return query::IndexHint::kNone;
+    case FindHint::kIdIndex: return query::IndexHint::kIdIndex;
+    case FindHint::kNaturalForward: return query::IndexHint::kNaturalForward;
+    case FindHint::kIndex: return query::IndexHint::kIndex;
+  }
+  return query::IndexHint::kNone;
+}
+
 StatusWith<query::FindSpec> Engine::SpecFor(const FindParams& params) const {
   ASSIGN_OR_RETURN(CommandExpressions expressions,
                    CommandExpressions::Make(params.db, params.let.get()));
@@ -106,17 +116,13 @@ StatusWith<query::FindSpec> Engine::SpecFor(const FindParams& params) const {
   spec.allow_disk_use = params.allow_disk_use;
   spec.max_sort_bytes = options_.max_blocking_sort_bytes;
   spec.temp_dir = SortSpillDirectory();
-  switch (params.hint) {
-    case FindHint::kNone: spec.hint = query::IndexHint::kNone; break;
-    case FindHint::kIdIndex: spec.hint = query::IndexHint::kIdIndex; break;
-    case FindHint::kNaturalForward: spec.hint = query::IndexHint::kNaturalForward; break;
-    case FindHint::kIndex: spec.hint = query::IndexHint::kIndex; break;
-  }
+  spec.hint = ToIndexHint(params.hint);
   spec.hint_index = params.hint_index.Copy();
   spec.min = params.min.Copy();
   spec.max = params.max.Copy();
   spec.return_key = params.return_key;
   spec.show_record_id = params.show_record_id;
+  if (params.explained == ExplainedCommand::kDistinct) spec.distinct_key = params.distinct_key;
   spec.let = params.let.Copy();
   return spec;
 }
@@ -207,11 +213,14 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   spec.filter = params.filter.Copy();
   spec.skip = params.skip;
   spec.limit = params.limit;
+  spec.hint = ToIndexHint(params.hint);
+  spec.hint_index = params.hint_index.Copy();
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
   if (!coll) return int64_t{0};
-  if (params.filter.empty()) {
-    // Collection metadata answers an unfiltered count, as in MongoDB.
+  if (params.filter.empty() && params.hint == FindHint::kNone) {
+    // Collection metadata answers an unfiltered, unhinted count, as in
+    // MongoDB (a hinted one counts what the hinted index holds).
     int64_t n = std::max<int64_t>(coll->store->TotalStats().count - params.skip, 0);
     if (params.limit > 0) n = std::min(n, params.limit);
     return n;

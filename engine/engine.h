@@ -150,6 +150,8 @@ class Engine {
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
   StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;
+  // The executor's form of a command's hint.
+  static query::IndexHint ToIndexHint(FindHint hint);
   StatusWith<bson::BsonDoc> UpsertInsert(storage::Session& session, std::string_view db,
                                          std::string_view coll_name, const query::Matcher& query,
                                          const update::UpdateDriver& driver);

@@ -3,6 +3,8 @@
 // documents), an array at the end of the path contributing its elements
 // (one level), missing fields contributing nothing, duplicates compared in
 // BSON order (so 1 and 1.0 are one value), results sorted in BSON order.
+// An index led by the key (never an array there) whose bounds express the
+// whole filter serves it by a DISTINCT_SCAN: one entry per value, no fetch.
 
 #include <chrono>
 #include <set>
@@ -88,6 +90,9 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   // collection does not exist; a missing collection reads as empty.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
+  spec.hint = ToIndexHint(params.hint);
+  spec.distinct_key = params.key;
+  spec.hint_index = params.hint_index.Copy();
   if (params.max_time_ms > 0) {
     spec.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(params.max_time_ms);
   }

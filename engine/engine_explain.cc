@@ -98,7 +98,7 @@ class PlanWriter {
       wrap("PROJECTION_DEFAULT",
            [&](bson_t* d) { BSON_APPEND_DOCUMENT(d, "transformBy", spec.projection.get()); });
     } else if (params_.explained == ExplainedCommand::kDistinct) {
-      wrap("PROJECTION_DEFAULT", [&](bson_t* d) {
+      wrap(exec_.distinct_scan() ? "PROJECTION_COVERED" : "PROJECTION_DEFAULT", [&](bson_t* d) {
         bson_t transform;
         bson_append_document_begin(d, "transformBy", -1, &transform);
         BSON_APPEND_INT32(&transform, "_id", 0);
@@ -107,7 +107,7 @@ class PlanWriter {
       });
     }
     if (is_count) {
-      if (params_.filter.empty()) {
+      if (params_.filter.empty() && params_.hint == FindHint::kNone) {
         // Answered from collection metadata: no scan at all.
         bson::BsonDoc fast;
         BSON_APPEND_UTF8(fast.mutable_get(), "stage", "RECORD_STORE_FAST_COUNT");
@@ -208,15 +208,17 @@ class PlanWriter {
 
   bson::BsonDoc Scan(const query::ShardExecStats* stats, bool with_stats) const {
     const query::FindSpec& spec = exec_.spec();
-    if (params_.explained == ExplainedCommand::kCount && exec_.CanCountScan()) {
-      // COUNT_SCAN: the exact index scan counts entries, fetching nothing.
+    const bool count_scan = params_.explained == ExplainedCommand::kCount && exec_.CanCountScan();
+    if (count_scan || exec_.distinct_scan()) {
+      // COUNT_SCAN: the exact index scan counts entries, fetching nothing;
+      // DISTINCT_SCAN: it reads one entry per leading-field value.
       bson::BsonDoc scan = IxscanDoc(exec_.plan()->winner.scans[0], stats, with_stats);
       bson::BsonDoc renamed;
       bson_iter_t it;
       bson_iter_init(&it, scan.get());
       while (bson_iter_next(&it)) {
         if (std::string_view(bson_iter_key(&it)) == "stage") {
-          BSON_APPEND_UTF8(renamed.mutable_get(), "stage", "COUNT_SCAN");
+          BSON_APPEND_UTF8(renamed.mutable_get(), "stage", count_scan ? "COUNT_SCAN" : "DISTINCT_SCAN");
         } else {
           bson_append_iter(renamed.mutable_get(), bson_iter_key(&it), -1, &it);
         }
@@ -306,7 +308,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   const bool is_count = params.explained == ExplainedCommand::kCount;
   bool with_stats = verbosity != ExplainVerbosity::kQueryPlanner;
   int64_t n_returned = 0;
-  if (with_stats && !(is_count && params.filter.empty())) {
+  const bool fast_count = is_count && params.filter.empty() && params.hint == FindHint::kNone;
+  if (with_stats && !fast_count) {
     storage::Session session = storage_->NewSession();
     ASSIGN_OR_RETURN(n_returned, exec->CountAll(session, /*count_scan=*/is_count));
   } else if (with_stats && coll) {

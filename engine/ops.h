@@ -158,6 +158,11 @@ struct CountParams {
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = no limit
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
+  // As FindParams. A hint also turns off the metadata answer to an
+  // unfiltered count (MongoDB counts the hinted index: a sparse or partial
+  // index counts only the documents it holds).
+  FindHint hint = FindHint::kNone;
+  bson::BsonDoc hint_index;
 };
 
 struct FindAndModifyParams {
@@ -188,6 +193,8 @@ struct DistinctParams {
   std::string key;        // dotted path
   bson::BsonDoc filter;
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit (query::FindSpec::deadline)
+  FindHint hint = FindHint::kNone;  // as FindParams
+  bson::BsonDoc hint_index;
 };
 
 struct AggregateParams {

@@ -15,6 +15,10 @@ namespace {
 constexpr int kInterruptCheckInterval = 64;
 
 constexpr char kRecordIdField[] = "$recordId";
+// With returnKey, an index plan's results carry the entry's key values
+// under this name until Finish() makes them the result (a sort may run in
+// between, on the document itself).
+constexpr char kIndexKeyField[] = "$indexKey";
 
 // The smallest key strictly greater than `key`: keys are compared
 // lexicographically, so appending a zero byte gives the immediate successor.
@@ -47,8 +51,8 @@ StatusWith<std::string> IdBoundKey(const bson::BsonDoc& bound) {
   return keystring::Encode(&it);
 }
 
-// The document a covered plan hands out: key values {"a.b": 1, c: 2}
-// rebuilt as {a: {b: 1}, c: 2} (missing fields stay absent).
+// Key values {"a.b": 1, c: 2} rebuilt as the document {a: {b: 1}, c: 2}
+// (missing fields stay absent).
 using KeyItem = std::pair<std::vector<std::string>, bson_iter_t>;
 
 void AppendNested(bson_t* out, std::vector<KeyItem>& items, size_t begin, size_t end, size_t depth) {
@@ -90,6 +94,25 @@ bson::BsonDoc DocumentFromKeyValues(const bson_t* key_values) {
   return out;
 }
 
+// An entry's key values with every key field present, a missing one as
+// null: the index stores null for it, and MongoDB hands out what the index
+// holds, so a covered projection (PROJECTION_COVERED, or the rehydrated
+// index key for dotted paths) and returnKey show {a: null} where the
+// document has no `a`. `key_values` itself lacks missing fields (a filter
+// run on the key values must see them missing).
+bson::BsonDoc KeyValuesWithNulls(const bson_t* key_values, const planner::IndexShape& shape) {
+  bson::BsonDoc filled;
+  for (const planner::IndexKeyField& field : shape.fields) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, key_values, field.path.c_str())) {
+      bson_append_iter(filled.mutable_get(), field.path.c_str(), -1, &it);
+    } else {
+      bson_append_null(filled.mutable_get(), field.path.c_str(), -1);
+    }
+  }
+  return filled;
+}
+
 }  // namespace
 
 std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec) {
@@ -129,36 +152,38 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
   return exec;
 }
 
+Status PlanExecutor::PlannerError(int code, const std::string& reason) const {
+  return Status(static_cast<ErrorCode>(code),
+                "error processing query: " + QueryDescriptionForError(collection_->metadata.ns, spec_) +
+                    " planner returned error :: caused by :: " + reason);
+}
+
 Status PlanExecutor::ParseBounds() {
   bool has_min = !spec_.min.empty();
   bool has_max = !spec_.max.empty();
   if (!has_min && !has_max) return Status::OK();
-  auto planner_error = [&](int code, const std::string& reason) {
-    return Status(static_cast<ErrorCode>(code),
-                  "error processing query: " + QueryDescriptionForError(collection_->metadata.ns, spec_) +
-                      " planner returned error :: caused by :: " + reason);
-  };
   if (spec_.hint == IndexHint::kNaturalForward) {
-    return planner_error(static_cast<int>(ErrorCode::kNoQueryExecutionPlans),
-                         "min and max are incompatible with $natural");
+    return PlannerError(static_cast<int>(ErrorCode::kNoQueryExecutionPlans),
+                        "min and max are incompatible with $natural");
   }
+  if (spec_.hint == IndexHint::kIndex) return Status::OK();  // checked once the index is known
   if (spec_.hint != IndexHint::kIdIndex) {
-    return planner_error(51173, "When using min()/max() a hint of which index to use must be provided");
+    return PlannerError(51173, "When using min()/max() a hint of which index to use must be provided");
   }
   if (has_min) {
     auto key = IdBoundKey(spec_.min);
-    if (!key.ok()) return planner_error(51174, key.status().reason());
+    if (!key.ok()) return PlannerError(51174, key.status().reason());
     min_id_key_ = std::move(key.value());
   }
   if (has_max) {
     auto key = IdBoundKey(spec_.max);
-    if (!key.ok()) return planner_error(51174, key.status().reason());
+    if (!key.ok()) return PlannerError(51174, key.status().reason());
     max_id_key_ = std::move(key.value());
   }
   if (has_min && has_max && min_id_key_ >= max_id_key_) {
-    return planner_error(51175,
-                         "The value provided for min() does not come before the value provided "
-                         "for max() in the hinted index");
+    return PlannerError(51175,
+                        "The value provided for min() does not come before the value provided "
+                        "for max() in the hinted index");
   }
   return Status::OK();
 }
@@ -166,8 +191,8 @@ Status PlanExecutor::ParseBounds() {
 Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   indexes_ = collection_->indexes();
   const bool has_indexes = indexes_ && !indexes_->specs.empty();
-  // The _id index and $natural keep their own access paths; min/max are
-  // supported on the _id index only.
+  // The _id index and $natural keep their own access paths (min/max on the
+  // _id index are record-key bounds, ParseBounds); min/max need a hint.
   if (spec_.hint == IndexHint::kIdIndex || spec_.hint == IndexHint::kNaturalForward) {
     return Status::OK();
   }
@@ -182,6 +207,7 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   request.needs_documents = spec_.return_key || spec_.show_record_id ||
                             (projection_ && projection_->has_positional());
   request.collection_docs = collection_->store->TotalStats().count;
+  request.distinct_key = spec_.distinct_key;
   std::string hint_text;
   if (spec_.hint == IndexHint::kIndex) {
     bson_iter_t it;
@@ -198,7 +224,10 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   const std::string shape = planner::PlanCache::ShapeOf(
       spec_.filter.get(), spec_.sort.get(), spec_.projection.get(), hint_text);
   const std::string& ident = collection_->store->ident();
-  if (context.cache && request.hint.kind == planner::PlanHint::Kind::kNone) {
+  // A distinct plans afresh: its DISTINCT_SCAN preference is not a find's.
+  const bool use_cache = context.cache && request.hint.kind == planner::PlanHint::Kind::kNone &&
+                         spec_.distinct_key.empty();
+  if (use_cache) {
     request.cached_winner = context.cache->Lookup(ident, indexes_, shape);
   }
   std::optional<storage::Session> session;
@@ -210,12 +239,61 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
     };
   }
   ASSIGN_OR_RETURN(planner::PlanChoice choice, planner::ChoosePlan(request, counter));
-  if (context.cache && !choice.from_cache && !choice.rejected.empty() &&
-      request.hint.kind == planner::PlanHint::Kind::kNone) {
+  if (use_cache && !choice.from_cache && !choice.rejected.empty()) {
     context.cache->Store(ident, indexes_, shape, choice.winner.Describe());
   }
   plan_ = std::move(choice);
+  if (!spec_.min.empty() || !spec_.max.empty()) RETURN_IF_ERROR(ApplyMinMax());
   if (plan_->winner.kind != planner::QueryPlan::Kind::kCollScan) SetUpIndexStreams();
+  return Status::OK();
+}
+
+// min/max on a hinted secondary index, as MongoDB's planner: each bound
+// names the index's key fields, in order, and nothing else (51174); the
+// scan reads [min, max) in index order (a field's direction included),
+// from the start or to the end of the index when one is absent; min must
+// come before max (51175). The filter then runs on every fetched document,
+// and no sort is provided by the index.
+Status PlanExecutor::ApplyMinMax() {
+  planner::QueryPlan& plan = plan_->winner;
+  planner::IndexScanPlan& scan = plan.scans[0];
+  const index::IndexSpec& index = *scan.index;
+  auto bound_key = [&](const bson::BsonDoc& bound) -> StatusWith<std::string> {
+    keystring::KeyBuilder builder;
+    bson_iter_t it;
+    size_t i = 0;
+    if (bson_iter_init(&it, bound.get())) {
+      while (bson_iter_next(&it)) {
+        if (i >= index.fields.size() || index.fields[i].path.dotted() != bson_iter_key(&it)) break;
+        builder.Append(&it, index.fields[i].dir);
+        ++i;
+      }
+    }
+    if (i != index.fields.size() || i != bson_count_keys(bound.get())) {
+      return PlannerError(51174, "The index chosen is not compatible with min/max");
+    }
+    return builder.Release();
+  };
+  planner::KeyRange range;
+  if (!spec_.min.empty()) {
+    ASSIGN_OR_RETURN(range.lower, bound_key(spec_.min));
+  }
+  if (!spec_.max.empty()) {
+    ASSIGN_OR_RETURN(range.upper, bound_key(spec_.max));
+  }
+  if (!spec_.min.empty() && !spec_.max.empty() && range.lower >= range.upper) {
+    return PlannerError(51175,
+                        "The value provided for min() does not come before the value provided "
+                        "for max() in the hinted index");
+  }
+  scan.bounds = planner::IndexBounds::AllValues(index.fields.size());
+  scan.ranges = {std::move(range)};
+  scan.fields_enforced = index.fields.size();
+  scan.exact = false;
+  scan.covered = false;
+  scan.filter_on_keys = false;
+  scan.provides_sort = false;
+  plan.blocking_sort = sort_.has_value();
   return Status::OK();
 }
 
@@ -297,6 +375,12 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
     const planner::KeyRange& range = scan.ranges[stream.range];
     if (!stream.cursor) {
       std::string lower = stream.resume_after ? KeyAfter(*stream.resume_after) : range.lower;
+      if (stream.seek_to && *stream.seek_to > lower) lower = *stream.seek_to;
+      if (!range.upper.empty() && lower >= range.upper) {
+        stream.resume_after.reset();
+        ++stream.range;
+        continue;
+      }
       ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(stream.table, lower, range.upper));
       stream.cursor.emplace(std::move(cursor));
     }
@@ -324,11 +408,32 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
       if (!seen_records_.insert(std::move(id)).second) continue;
     }
     bson::BsonDoc doc;
-    if (count_only_) {
+    if (distinct_scan()) {
+      // DISTINCT_SCAN: the leading field's value, then a seek past every
+      // entry with that value (its encoding is a prefix of theirs). A
+      // missing field contributes nothing and, since it encodes like null,
+      // is stepped over one entry at a time so a real null is not skipped.
+      bson_iter_t value;
+      const index::IndexField& field = scan.index->fields[0];
+      if (!bson_iter_init_find(&value, entry.key_values.get(), field.path.dotted().c_str())) continue;
+      keystring::KeyBuilder prefix;
+      prefix.Append(&value, field.dir);
+      std::string next = keystring::PrefixSuccessor(prefix.bytes());
+      if (next.empty()) {
+        stream.exhausted = true;
+      } else {
+        stream.seek_to = std::move(next);
+      }
+      stream.cursor.reset();
+      doc = DocumentFromKeyValues(entry.key_values.get());
+    } else if (count_only_) {
       // COUNT_SCAN: exact bounds, the entry alone is a match.
     } else if (scan.covered) {
-      doc = DocumentFromKeyValues(entry.key_values.get());
-      if (scan.filter_on_keys && !matcher_->Matches(doc.get())) continue;
+      if (scan.filter_on_keys &&
+          !matcher_->Matches(DocumentFromKeyValues(entry.key_values.get()).get())) {
+        continue;
+      }
+      doc = DocumentFromKeyValues(KeyValuesWithNulls(entry.key_values.get(), scan.shape).get());
     } else {
       ASSIGN_OR_RETURN(std::optional<std::string> record,
                        session.Get(collection_->store->TableName(entry.shard), entry.record_key));
@@ -340,6 +445,10 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
     }
     ++stats.n_returned;
     *key = *stream.resume_after;
+    if (spec_.return_key) {
+      BSON_APPEND_DOCUMENT(doc.mutable_get(), kIndexKeyField,
+                           KeyValuesWithNulls(entry.key_values.get(), scan.shape).get());
+    }
     if (spec_.show_record_id) {
       int64_t record_id = static_cast<int64_t>(storage::ShardHashV1(entry.record_key) & INT64_MAX);
       BSON_APPEND_INT64(doc.mutable_get(), kRecordIdField, record_id);
@@ -600,10 +709,18 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
   }
   bson::BsonDoc out;
   if (spec_.return_key) {
-    // The index keys of the document: {_id: v} on the _id index, nothing
-    // for a collection scan (MongoDB returns {} then).
+    // The index key that produced the document, {<key field>: value, ...}
+    // in key-pattern order with dotted names as in the pattern (MongoDB's
+    // RETURN_KEY); {_id: v} on the _id index; nothing for a collection
+    // scan (MongoDB returns {} then).
     bson_iter_t it;
-    if (spec_.hint == IndexHint::kIdIndex && bson_iter_init_find(&it, doc.get(), "_id")) {
+    if (index_plan() && bson_iter_init_find(&it, doc.get(), kIndexKeyField) &&
+        BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&it, &len, &data);
+      out = bson::BsonDoc::CopyOf(data, len);
+    } else if (spec_.hint == IndexHint::kIdIndex && bson_iter_init_find(&it, doc.get(), "_id")) {
       bson_append_iter(out.mutable_get(), "_id", 3, &it);
     }
   } else if (projection_) {

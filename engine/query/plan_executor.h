@@ -41,8 +41,9 @@
 // A cursor whose index is dropped fails its next getMore with
 // QueryPlanKilled (175), as in MongoDB.
 //
-// Options (the find command's): hint (_id index or $natural), min/max
-// bounds on the hinted _id index, returnKey, showRecordId. tigerdoc has no
+// Options (the find command's): hint (_id index, a secondary index or
+// $natural), min/max bounds on the hinted index, returnKey (the index key
+// of each result), showRecordId. tigerdoc has no
 // integer record ids: $recordId is a stable 63-bit hash of the document's
 // record key (storage::ShardHashV1), the same on every read of the same
 // document, but not insertion-ordered as MongoDB's are.
@@ -101,12 +102,17 @@ struct FindSpec {
   IndexHint hint = IndexHint::kNone;
   // With kIndex: the hint as given, a name ({"": "a_1"}) or a key pattern.
   bson::BsonDoc hint_index;
-  // Inclusive lower / exclusive upper bound on the hinted index, {_id: v};
+  // Inclusive lower / exclusive upper bound on the hinted index, one value
+  // per key field in key-pattern order ({_id: v}, {a: 1, b: 2});
   // empty = unbounded. Validated by Make() as MongoDB's planner does.
   bson::BsonDoc min;
   bson::BsonDoc max;
   bool return_key = false;
   bool show_record_id = false;
+  // distinct: its key. When the planner picks a DISTINCT_SCAN, results are
+  // {<key>: value} documents, one per distinct leading-key value per index
+  // table (distinct_scan()).
+  std::string distinct_key;
   // Query variables (`let`), as the command gave them.
   bson::BsonDoc let;
   // Compiles $expr and computed projection fields with the command's
@@ -182,6 +188,12 @@ class PlanExecutor {
   const planner::PlanChoice* plan() const { return plan_ ? &*plan_ : nullptr; }
   // The winning plan reads an index (kIndexScan / kIndexMerge).
   bool index_plan() const { return access_ == Access::kIndexScan || access_ == Access::kIndexMerge; }
+  // The plan is a DISTINCT_SCAN (FindSpec::distinct_key): each index table
+  // yields one entry per value of the leading key field, skipping the rest.
+  bool distinct_scan() const {
+    return index_plan() && plan_->winner.kind == planner::QueryPlan::Kind::kIndexScan &&
+           plan_->winner.scans[0].distinct_scan;
+  }
   // Stats of the blocking sort; null before it ran or when there is none.
   const Sorter* sorter() const { return sorter_.get(); }
   const FindSpec& spec() const { return spec_; }
@@ -218,10 +230,18 @@ class PlanExecutor {
     bool has_head = false;
     std::string head_key;
     bson::BsonDoc head_doc;
+    // DISTINCT_SCAN: the next read starts at or after this key (past every
+    // entry of the leading-field value just returned).
+    std::optional<std::string> seek_to;
   };
 
   PlanExecutor() = default;
   Status ParseBounds();
+  // MongoDB's planner error: "error processing query: <query> planner
+  // returned error :: caused by :: <reason>".
+  Status PlannerError(int code, const std::string& reason) const;
+  // Replaces the hinted index plan's bounds by min/max (PlanIndexes).
+  Status ApplyMinMax();
   Status PlanIndexes(const PlannerContext& context);
   void SetUpIndexStreams();
   int64_t CountKeys(storage::Session& session, const planner::IndexScanPlan& scan, int64_t cap);

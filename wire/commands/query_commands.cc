@@ -17,34 +17,6 @@
 namespace tigerdoc::wire {
 namespace {
 
-// Only the _id index and natural order exist until secondary indexes land,
-// so those are the hints that name something.
-Status CheckHint(const bson_t* body, std::string_view command) {
-  bson_iter_t it;
-  if (!bson_iter_init_find(&it, body, "hint")) return Status::OK();
-  if (BSON_ITER_HOLDS_UTF8(&it)) {
-    std::string_view name = bson_iter_utf8(&it, nullptr);
-    if (name == "_id_") return Status::OK();
-  } else if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-    bson::BsonDoc hint;
-    uint32_t len;
-    const uint8_t* data;
-    bson_iter_document(&it, &len, &data);
-    hint = bson::BsonDoc::CopyOf(data, len);
-    bson_iter_t field;
-    if (hint.empty()) return Status::OK();
-    if (bson_count_keys(hint.get()) == 1 && bson_iter_init(&field, hint.get()) && bson_iter_next(&field)) {
-      std::string_view key = bson_iter_key(&field);
-      if (key == "$natural" || (key == "_id" && BSON_ITER_HOLDS_NUMBER(&field) && bson_iter_as_int64(&field) == 1)) {
-        return Status::OK();
-      }
-    }
-  } else {
-    return Status(ErrorCode::kFailedToParse, std::string(command) + ".hint must be a string or an object");
-  }
-  return Status(ErrorCode::kBadValue, "hint provided does not correspond to an existing index");
-}
-
 // maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
 // fine) in [0, INT_MAX]; 0 means no limit. Generic arguments are skipped by
 // CheckFields, so each command that honours it reads it here.
@@ -79,7 +51,9 @@ StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
 // a secondary index by name or key pattern, which the engine's planner
 // resolves against the indexes that exist. A reverse natural scan needs
 // reverse cursors, which tigerdoc's storage layer does not offer.
-StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, bson::BsonDoc* hint_index) {
+// find, count and distinct take the same hint (MongoDB's IndexHint).
+StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view command,
+                                           bson::BsonDoc* hint_index) {
   bson_iter_t it;
   if (!bson_iter_init_find(&it, body, "hint")) return engine::FindHint::kNone;
   if (BSON_ITER_HOLDS_UTF8(&it)) {
@@ -89,7 +63,8 @@ StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, bson::BsonDoc* hi
     return engine::FindHint::kIndex;
   }
   if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
-    return Status(ErrorCode::kFailedToParse, "find.hint must be a string or an object");
+    return Status(ErrorCode::kFailedToParse,
+                  std::string(command) + ".hint must be a string or an object");
   }
   bson_iter_t field;
   bson_iter_recurse(&it, &field);
@@ -156,7 +131,7 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
-  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, &params.hint_index));
+  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   if (filter) params.filter = std::move(*filter);
   if (sort) params.sort = std::move(*sort);
   if (projection) params.projection = std::move(*projection);
@@ -186,8 +161,8 @@ StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
   RETURN_IF_ERROR(CheckFields(body, cmd, {"query", "limit", "skip", "hint", "collation", "fields",
                                           "readConcern"}));
-  RETURN_IF_ERROR(CheckHint(body, cmd));
   engine::CountParams params;
+  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   params.db = db;
   params.coll = coll;
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
@@ -206,12 +181,12 @@ StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::
   const std::string_view cmd = "distinct";
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
   RETURN_IF_ERROR(CheckFields(body, cmd, {"key", "query", "collation", "hint"}));
-  RETURN_IF_ERROR(CheckHint(body, cmd));
   bson_iter_t collation;
   if (bson_iter_init_find(&collation, body, "collation")) {
     return Status(ErrorCode::kNotImplemented, "distinct option 'collation' is not supported by tigerdoc yet");
   }
   engine::DistinctParams params;
+  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   params.db = db;
   params.coll = coll;
   ASSIGN_OR_RETURN(std::optional<std::string> key, GetString(body, cmd, "key"));
@@ -372,6 +347,8 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
     params.skip = count.skip;
     params.limit = count.limit;
     params.max_time_ms = count.max_time_ms;
+    params.hint = count.hint;
+    params.hint_index = std::move(count.hint_index);
     params.explained = engine::ExplainedCommand::kCount;
   } else if (inner_name == "distinct") {
     ASSIGN_OR_RETURN(engine::DistinctParams distinct, ParseDistinct(inner->get(), ctx.db()));
@@ -379,6 +356,8 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
     params.coll = distinct.coll;
     params.filter = std::move(distinct.filter);
     params.max_time_ms = distinct.max_time_ms;
+    params.hint = distinct.hint;
+    params.hint_index = std::move(distinct.hint_index);
     params.explained = engine::ExplainedCommand::kDistinct;
     params.distinct_key = distinct.key;
   } else {

