@@ -40,16 +40,17 @@ class ScanSource : public agg::DocumentSource {
   bool exhausted_ = false;
 };
 
-StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(catalog::Catalog* catalog,
-                                                          std::string_view db, std::string_view coll,
-                                                          const bson_t* filter,
+// The scan plans as a find with the same filter would: shard targeting
+// and the query planner's index choice (and its plan cache).
+StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(Engine* engine, std::string_view db,
+                                                          std::string_view coll, const bson_t* filter,
                                                           std::shared_ptr<SessionSlot> slot,
                                                           std::shared_ptr<const query::ExpressionParser> expressions = nullptr) {
   query::FindSpec spec;
   if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
   spec.expressions = std::move(expressions);
-  ASSIGN_OR_RETURN(auto exec,
-                   query::PlanExecutor::Make(catalog->Lookup(Namespace(db, coll)), std::move(spec)));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(engine->catalog().Lookup(Namespace(db, coll)),
+                                                        std::move(spec), engine->Planner()));
   return std::unique_ptr<agg::DocumentSource>(new ScanSource(std::move(exec), std::move(slot)));
 }
 
@@ -58,17 +59,8 @@ StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(catalog::Catalog* cata
 StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::Open(std::string_view db,
                                                                       std::string_view coll,
                                                                       const bson_t* filter) {
-  return OpenScan(&engine_->catalog(), db, coll, filter, slot_);
+  return OpenScan(engine_, db, coll, filter, slot_);
 }
-
-namespace {
-
-bool IsView(const catalog::CollectionEntry& entry) {
-  bson_iter_t it;
-  return bson_iter_init_find(&it, entry.metadata.options.get(), "viewOn");
-}
-
-}  // namespace
 
 // Gives the (empty) temporary collection of a $out the secondary indexes of
 // its target, as MongoDB does before writing: documents inserted afterwards
@@ -94,10 +86,15 @@ Status EngineResolver::CopyIndexes(const catalog::CollectionEntry& from, catalog
 
 StatusWith<agg::WriteTarget> EngineResolver::DescribeTarget(std::string_view db, std::string_view coll) {
   agg::WriteTarget target;
+  // Views are catalog rows of their own, never collection entries.
+  if (engine_->catalog().LookupView(Namespace(db, coll)) != nullptr) {
+    target.exists = true;
+    target.is_view = true;
+    return target;
+  }
   std::shared_ptr<catalog::CollectionEntry> entry = engine_->catalog().Lookup(Namespace(db, coll));
   if (entry == nullptr) return target;
   target.exists = true;
-  target.is_view = IsView(*entry);
   target.unique_keys.push_back({"_id"});
   // MongoDB accepts a unique index that is not partial as proof that the
   // `on` fields identify one document.
@@ -190,7 +187,7 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     // $match stage still runs, so this only narrows what is read.
     // The pushed-down filter may hold an $expr reading the pipeline's
     // variables.
-    ASSIGN_OR_RETURN(source, OpenScan(&engine->catalog(), db, coll, cursor->pipeline_->leading_match(),
+    ASSIGN_OR_RETURN(source, OpenScan(engine, db, coll, cursor->pipeline_->leading_match(),
                                       cursor->slot_,
                                       agg::MakeQueryExpressionParser(cursor->pipeline_->context())));
   }
@@ -223,35 +220,43 @@ Status AggregateCursor::FillBatch(storage::Session& session, int64_t max_docs, i
 
 namespace tigerdoc::engine {
 
-StatusWith<std::unique_ptr<AggregateCursor>> Engine::OpenAggregate(AggregateParams params,
-                                                                   std::string* ns) {
-  *ns = params.coll.empty() ? params.db + ".$cmd.aggregate" : Namespace(params.db, params.coll);
-  if (!params.coll.empty() && catalog_->LookupView(*ns) != nullptr) {
-    // The view's pipeline runs first, over the collection under it; the
-    // cursor keeps the view's namespace.
-    ASSIGN_OR_RETURN(ResolvedView resolved, ResolveView(params.db, params.coll));
-    bson::BsonDoc stages;
-    uint32_t index = 0;
-    for (const bson_t* part : {resolved.pipeline.get(), params.pipeline.get()}) {
-      bson_iter_t it;
-      bson_iter_init(&it, part);
-      while (bson_iter_next(&it)) {
-        std::string key = std::to_string(index++);
-        bson_append_iter(stages.mutable_get(), key.c_str(), -1, &it);
-      }
+Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) const {
+  *ns = params->coll.empty() ? params->db + ".$cmd.aggregate" : Namespace(params->db, params->coll);
+  if (params->coll.empty() || catalog_->LookupView(*ns) == nullptr) return Status::OK();
+  // The view's pipeline runs first, over the collection under it; the
+  // cursor keeps the view's namespace.
+  ASSIGN_OR_RETURN(ResolvedView resolved, ResolveView(params->db, params->coll));
+  bson::BsonDoc stages;
+  uint32_t index = 0;
+  for (const bson_t* part : {resolved.pipeline.get(), params->pipeline.get()}) {
+    bson_iter_t it;
+    bson_iter_init(&it, part);
+    while (bson_iter_next(&it)) {
+      std::string key = std::to_string(index++);
+      bson_append_iter(stages.mutable_get(), key.c_str(), -1, &it);
     }
-    params.coll = resolved.coll;
-    params.pipeline = std::move(stages);
   }
+  params->coll = resolved.coll;
+  params->pipeline = std::move(stages);
+  return Status::OK();
+}
+
+StatusWith<CommandExpressions> Engine::AggregateExpressions(const AggregateParams& params) const {
   // `let` values are expressions, evaluated once ($$NOW included).
   ASSIGN_OR_RETURN(CommandExpressions expressions,
                    CommandExpressions::Make(params.db, params.let.get()));
-  agg::ExpressionContext ctx = std::move(expressions.ctx);
-  ctx.allow_disk_use = params.allow_disk_use;
-  ctx.max_memory_bytes = static_cast<size_t>(options_.max_blocking_sort_bytes);
-  ctx.temp_dir = SortSpillDirectory();
+  expressions.ctx.allow_disk_use = params.allow_disk_use;
+  expressions.ctx.max_memory_bytes = static_cast<size_t>(options_.max_blocking_sort_bytes);
+  expressions.ctx.temp_dir = SortSpillDirectory();
+  return expressions;
+}
+
+StatusWith<std::unique_ptr<AggregateCursor>> Engine::OpenAggregate(AggregateParams params,
+                                                                   std::string* ns) {
+  RETURN_IF_ERROR(ResolveAggregateView(&params, ns));
+  ASSIGN_OR_RETURN(CommandExpressions expressions, AggregateExpressions(params));
   return AggregateCursor::Make(this, params.db, params.coll, params.pipeline.get(),
-                               std::move(ctx), std::move(params.input));
+                               std::move(expressions.ctx), std::move(params.input));
 }
 
 StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {

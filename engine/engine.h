@@ -37,6 +37,7 @@ class Matcher;
 namespace tigerdoc::engine {
 
 class AggregateCursor;
+struct CommandExpressions;
 
 struct EngineOptions {
   storage::StorageOptions storage;
@@ -129,6 +130,14 @@ class Engine {
   // unwound one level, each as {"": value}, in BSON order.
   StatusWith<std::vector<bson::BsonDoc>> Distinct(const DistinctParams& params);
   StatusWith<bson::BsonDoc> ExplainFind(const FindParams& params, ExplainVerbosity verbosity);
+  // explain of aggregate (engine_aggregate_explain.cc): the shards part of
+  // the pipeline with each shard's plan of the pushed-down $match / $sort /
+  // $limit, and the merger part, as mongos prints it.
+  StatusWith<bson::BsonDoc> ExplainAggregate(AggregateParams params, ExplainVerbosity verbosity);
+
+  // What the planner may use: storage for key counts, the plan cache.
+  // Every executor the engine opens plans with it (aggregation scans too).
+  query::PlannerContext Planner() { return query::PlannerContext{storage_.get(), &plan_cache_}; }
 
   // j:true — blocks until all committed writes are on disk.
   Status FlushJournal() { return storage_->FlushJournal(); }
@@ -145,8 +154,6 @@ class Engine {
   // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
   // temporary directory for an in-memory engine).
   std::string SortSpillDirectory() const;
-  // What the planner may use: storage for key counts, the plan cache.
-  query::PlannerContext Planner() { return query::PlannerContext{storage_.get(), &plan_cache_}; }
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
   StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;
@@ -175,6 +182,11 @@ class Engine {
   // namespace its batches report.
   StatusWith<std::unique_ptr<AggregateCursor>> OpenAggregate(AggregateParams params,
                                                              std::string* ns);
+  // An aggregation on a view becomes one on the collection under it with
+  // the views' pipelines first; *ns is the namespace its batches report.
+  Status ResolveAggregateView(AggregateParams* params, std::string* ns) const;
+  // The expression context of an aggregation: `let`, $$NOW, memory limits.
+  StatusWith<CommandExpressions> AggregateExpressions(const AggregateParams& params) const;
 
   EngineOptions options_;
   std::unique_ptr<storage::StorageEngine> storage_;

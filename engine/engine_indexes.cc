@@ -96,6 +96,9 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
   RETURN_IF_ERROR(catalog::Catalog::ValidateNamespace(params.db, params.coll));
   CreateIndexesResult result;
   const std::string ns = Namespace(params.db, params.coll);
+  if (catalog_->LookupView(ns) != nullptr) {
+    return Status(ErrorCode::kCommandNotSupportedOnView, "Cannot create indexes on a view");
+  }
   result.created_collection = catalog_->Lookup(ns) == nullptr;
   ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> coll,
                    catalog_->GetOrCreate(params.db, params.coll, options_.default_shards));
@@ -150,6 +153,7 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
 StatusWith<std::vector<bson::BsonDoc>> Engine::ListIndexes(std::string_view db,
                                                           std::string_view coll_name) {
   const std::string ns = Namespace(db, coll_name);
+  RETURN_IF_ERROR(RefuseView(db, coll_name));
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   if (!coll) return NamespaceNotFound(ns);
   std::vector<bson::BsonDoc> out;
@@ -160,6 +164,9 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::ListIndexes(std::string_view db,
 
 StatusWith<int> Engine::DropIndexes(const DropIndexesParams& params) {
   const std::string ns = Namespace(params.db, params.coll);
+  if (catalog_->LookupView(ns) != nullptr) {
+    return Status(ErrorCode::kCommandNotSupportedOnView, "Cannot drop indexes on view " + ns);
+  }
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   if (!coll) return NamespaceNotFound(ns);
   std::unique_lock<std::shared_mutex> lock(coll->write_mutex());

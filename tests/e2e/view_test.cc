@@ -119,6 +119,33 @@ TEST_F(ViewTest, WritesAreRefused) {
   EXPECT_EQ(Integer(r, "n"), 8);
 }
 
+TEST_F(ViewTest, IndexCommandsAndAggregateWritesIntoAViewAreRefused) {
+  const std::string ns = db_ + ".firstYears";
+  BsonDoc r = Run(R"({"createIndexes": "firstYears", "indexes": [{"key": {"name": 1}, "name": "name_1"}]})");
+  EXPECT_ERROR_REPLY(r, 166, "CommandNotSupportedOnView");
+  EXPECT_EQ(String(r, "errmsg"), "Cannot create indexes on a view") << Json(r);
+  r = Run(R"({"dropIndexes": "firstYears", "index": "*"})");
+  EXPECT_ERROR_REPLY(r, 166, "CommandNotSupportedOnView");
+  EXPECT_EQ(String(r, "errmsg"), "Cannot drop indexes on view " + ns) << Json(r);
+  r = Run(R"({"listIndexes": "firstYears"})");
+  EXPECT_ERROR_REPLY(r, 166, "CommandNotSupportedOnView");
+  EXPECT_EQ(String(r, "errmsg"), "Namespace " + ns + " is a view, not a collection") << Json(r);
+  // $out and $merge into a view fail before anything is written.
+  r = Run(R"({"aggregate": "students", "pipeline": [{"$out": "firstYears"}], "cursor": {}})");
+  EXPECT_ERROR_REPLY(r, 166, "CommandNotSupportedOnView");
+  EXPECT_EQ(String(r, "errmsg"), "Namespace " + ns + " is a view, not a collection") << Json(r);
+  r = Run(R"({"aggregate": "students", "pipeline": [{"$merge": {"into": "firstYears"}}], "cursor": {}})");
+  EXPECT_ERROR_REPLY(r, 166, "CommandNotSupportedOnView");
+  // The view and the collection under it are unchanged; no index appeared.
+  r = Run(R"({"count": "firstYears"})");
+  EXPECT_EQ(Integer(r, "n"), 4) << Json(r);
+  r = Run(R"({"listIndexes": "students"})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 1u) << Json(r);
+  r = Run(R"({"listCollections": 1, "filter": {"name": "firstYears"}})");
+  EXPECT_EQ(String(r, "cursor.firstBatch.0.type"), "view") << Json(r);
+}
+
 TEST_F(ViewTest, CreateErrors) {
   BsonDoc r = Run(R"({"create": "firstYears", "viewOn": "other", "pipeline": []})");
   EXPECT_ERROR_REPLY(r, 48, "NamespaceExists");

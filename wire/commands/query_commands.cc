@@ -318,6 +318,11 @@ StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx) {
   return out;
 }
 
+StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bson_t* body,
+                                                   bool* explain);
+StatusWith<bson::BsonDoc> ExplainAggregate(CommandContext& ctx, engine::AggregateParams params,
+                                           engine::ExplainVerbosity verbosity);
+
 StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"verbosity"}));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> inner, GetObject(ctx.body(), ctx.name, "explain"));
@@ -336,6 +341,15 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
   bson_iter_init(&first, inner->get());
   bson_iter_next(&first);
   std::string_view inner_name = bson_iter_key(&first);
+  if (inner_name == "aggregate") {
+    bool explain_flag = false;
+    ASSIGN_OR_RETURN(engine::AggregateParams aggregate, ParseAggregate(ctx, inner->get(), &explain_flag));
+    if (explain_flag) {
+      return Status(ErrorCode::kFailedToParse,
+                    "The 'explain' option is illegal when a explain verbosity is also provided");
+    }
+    return ExplainAggregate(ctx, std::move(aggregate), verbosity);
+  }
   engine::FindParams params;
   if (inner_name == "find") {
     ASSIGN_OR_RETURN(params, ParseFind(inner->get(), ctx.db()));
@@ -389,13 +403,14 @@ StatusWith<bson::BsonDoc> CollStatsStageDocument(CommandContext& ctx, const std:
   return doc;
 }
 
-// aggregate: the pipeline runs in engine/agg over a scan of the collection
-// (its leading $match pushed down for shard targeting); a leading
-// $collStats is computed here from the catalog and feeds the rest.
-StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
-  const bson_t* body = ctx.body();
-  RETURN_IF_ERROR(CheckFields(body, ctx.name, {"pipeline", "cursor", "explain", "allowDiskUse",
-                                               "hint", "let", "collation", "bypassDocumentValidation"}));
+// The parameters of an aggregate command body (also an explain's inner
+// command): a leading $collStats is computed here from the catalog and its
+// document feeds the rest of the pipeline. *explain: the `explain` flag.
+StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bson_t* body,
+                                                   bool* explain) {
+  const std::string name = "aggregate";
+  RETURN_IF_ERROR(CheckFields(body, name, {"pipeline", "cursor", "explain", "allowDiskUse",
+                                           "hint", "let", "collation", "bypassDocumentValidation"}));
   bson_iter_t first;
   bson_iter_init(&first, body);
   bson_iter_next(&first);
@@ -407,32 +422,32 @@ StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
     return Status(ErrorCode::kFailedToParse,
                   "Invalid command format: the 'aggregate' field must specify a collection name or 1");
   }
-  for (const char* unsupported : {"explain", "collation"}) {
+  {
     bson_iter_t it;
-    if (bson_iter_init_find(&it, body, unsupported) && bson_iter_as_bool(&it)) {
+    if (bson_iter_init_find(&it, body, "collation") && bson_iter_as_bool(&it)) {
       return Status(ErrorCode::kNotImplemented,
-                    std::string("aggregate option '") + unsupported + "' is not supported by tigerdoc yet");
+                    "aggregate option 'collation' is not supported by tigerdoc yet");
     }
   }
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(body, ctx.name, "pipeline"));
+  ASSIGN_OR_RETURN(std::optional<bool> explain_flag, GetBool(body, name, "explain"));
+  *explain = explain_flag.value_or(false);
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(body, name, "pipeline"));
   if (!pipeline) {
     return Status(ErrorCode::kLocation40414, "BSON field 'aggregate.pipeline' is missing but a required field");
   }
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> cursor, GetObject(body, ctx.name, "cursor"));
-  bson_iter_t explain_it;
-  if (!cursor && !bson_iter_init_find(&explain_it, body, "explain")) {
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> cursor, GetObject(body, name, "cursor"));
+  if (!cursor && !explain_flag) {
     return Status(ErrorCode::kFailedToParse,
                   "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   if (cursor) {
     ASSIGN_OR_RETURN(params.batch_size, GetNonNegative(cursor->get(), "aggregate.cursor", "batchSize"));
   }
-  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, ctx.name, "allowDiskUse"));
+  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, name, "allowDiskUse"));
   params.allow_disk_use = allow_disk_use.value_or(false);
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, ctx.name, "let"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, name, "let"));
   if (let) params.let = std::move(*let);
 
-  // A leading $collStats needs the catalog: compute it here, run the rest.
   bson::BsonDoc rest;
   bson_iter_t stage;
   bson_iter_init(&stage, pipeline->get());
@@ -452,6 +467,25 @@ StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
     first_stage = false;
   }
   params.pipeline = std::move(rest);
+  return params;
+}
+
+// The explain of an aggregation (engine/engine_aggregate_explain.cc), with
+// the server's facts.
+StatusWith<bson::BsonDoc> ExplainAggregate(CommandContext& ctx, engine::AggregateParams params,
+                                           engine::ExplainVerbosity verbosity) {
+  ASSIGN_OR_RETURN(bson::BsonDoc out, ctx.engine->ExplainAggregate(std::move(params), verbosity));
+  AppendServerInfo(out.mutable_get());
+  return out;
+}
+
+// aggregate: the pipeline runs in engine/agg over a scan of the collection
+// (its leading $match pushed down for shard targeting and the planner);
+// with explain: true, its plan instead (queryPlanner verbosity).
+StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
+  bool explain = false;
+  ASSIGN_OR_RETURN(engine::AggregateParams params, ParseAggregate(ctx, ctx.body(), &explain));
+  if (explain) return ExplainAggregate(ctx, std::move(params), engine::ExplainVerbosity::kQueryPlanner);
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->Aggregate(std::move(params)));
   return CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
 }

@@ -51,8 +51,11 @@ StatusWith<Value> LookupOne(const LookupSpec& spec, const ExpressionContext& ctx
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec.pipeline->get(), sub));
     std::unique_ptr<DocumentSource> src;
     if (!spec.from.empty()) {
+      // The equality on foreignField, else the sub-pipeline's leading
+      // $match, narrows the scan (indexes); the stages still run.
       bson::BsonDoc empty;
-      ASSIGN_OR_RETURN(src, ctx.resolver->Open(ctx.db, spec.from, filter ? filter->get() : empty.get()));
+      const bson_t* scan_filter = filter ? filter->get() : p.leading_match();
+      ASSIGN_OR_RETURN(src, ctx.resolver->Open(ctx.db, spec.from, scan_filter ? scan_filter : empty.get()));
     }
     ASSIGN_OR_RETURN(auto docs, RunToVector(p, std::move(src)));
     for (auto& d : docs) matches.push_back(Value::Document(d));

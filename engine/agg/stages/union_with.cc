@@ -78,8 +78,11 @@ StatusWith<StageSpecPtr> ParseUnionWithStage(const bson_iter_t* spec, const Expr
     auto open = [coll, pipeline, c]() -> StatusWith<StagePtr> {
       std::unique_ptr<DocumentSource> src;
       if (!coll.empty()) {
+        // The sub-pipeline's leading $match narrows the scan (indexes,
+        // shard targeting); the $match still runs.
         bson::BsonDoc empty;
-        ASSIGN_OR_RETURN(src, c->resolver->Open(c->db, coll, empty.get()));
+        const bson_t* filter = pipeline ? pipeline->leading_match() : nullptr;
+        ASSIGN_OR_RETURN(src, c->resolver->Open(c->db, coll, filter ? filter : empty.get()));
       }
       if (pipeline) return pipeline->Run(std::move(src));
       return MakeSourceStage(std::move(src));
