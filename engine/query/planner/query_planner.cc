@@ -233,7 +233,6 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
   }
 
   std::vector<QueryPlan> candidates;
-  candidates.emplace_back();  // COLLSCAN
   for (IndexScanPlan& scan : IndexPlansFor(filter, request)) {
     candidates.push_back(Single(std::move(scan)));
   }
@@ -263,6 +262,9 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
     }
     if (!or_plan.scans.empty()) candidates.push_back(std::move(or_plan));
   }
+  // As MongoDB's planner: a collection scan is a candidate only when no
+  // index can answer the query (or $natural is hinted).
+  if (candidates.empty()) candidates.emplace_back();  // COLLSCAN
   if (!request.distinct_key.empty()) {
     auto distinct = candidates.end();
     for (auto it = candidates.begin(); it != candidates.end(); ++it) {
