@@ -68,4 +68,17 @@ std::string BsonDoc::ToJson() const {
   return out;
 }
 
+bson_t SubDocumentView(const bson_iter_t* it) {
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  if (BSON_ITER_HOLDS_ARRAY(it)) {
+    bson_iter_array(it, &len, &data);
+  } else {
+    bson_iter_document(it, &len, &data);
+  }
+  bson_t view;
+  bson_init_static(&view, data, len);
+  return view;
+}
+
 }  // namespace tigerdoc::bson

@@ -55,4 +55,8 @@ class BsonDoc {
   bson_t doc_;
 };
 
+// A non-owning view of the document or array `it` points at, valid while
+// the iterated bytes live. REQUIRES: `it` holds a document or an array.
+bson_t SubDocumentView(const bson_iter_t* it);
+
 }  // namespace tigerdoc::bson

@@ -62,14 +62,8 @@ std::string Utf8Of(const bson_iter_t* it) {
 }
 
 bson::BsonDoc SubDocument(const bson_iter_t* it) {
-  uint32_t len = 0;
-  const uint8_t* data = nullptr;
-  if (BSON_ITER_HOLDS_ARRAY(it)) {
-    bson_iter_array(it, &len, &data);
-  } else {
-    bson_iter_document(it, &len, &data);
-  }
-  return bson::BsonDoc::CopyOf(data, len);
+  bson_t view = bson::SubDocumentView(it);
+  return bson::BsonDoc::CopyOf(&view);
 }
 
 // "unique: "x"" as BSONElement::toString() prints an element.

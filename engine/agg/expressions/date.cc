@@ -15,15 +15,6 @@
 namespace tigerdoc::agg {
 namespace {
 
-bson_t SubDoc(const bson_iter_t* it) {
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(it, &len, &data);
-  bson_init_static(&sub, data, len);
-  return sub;
-}
-
 // Value::coerceToDate.
 StatusWith<int64_t> CoerceToDate(const Value& v) {
   switch (v.type()) {
@@ -52,7 +43,7 @@ StatusWith<std::map<std::string, ExpressionPtr>> ParseArgsObject(
   if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
     return Error(not_object_code, op + " only supports an object as its argument");
   }
-  bson_t sub = SubDoc(operand);
+  bson_t sub = bson::SubDocumentView(operand);
   bson_iter_t it;
   bson_iter_init(&it, &sub);
   std::map<std::string, ExpressionPtr> out;
@@ -93,7 +84,7 @@ StatusWith<ExpressionPtr> ParsePart(std::string_view name, const bson_iter_t* op
   std::string op(name);
   std::map<std::string, ExpressionPtr> args;
   if (BSON_ITER_HOLDS_DOCUMENT(operand)) {
-    bson_t sub = SubDoc(operand);
+    bson_t sub = bson::SubDocumentView(operand);
     bson_iter_t first;
     bson_iter_init(&first, &sub);
     if (bson_iter_next(&first) && bson_iter_key(&first)[0] != '$') {

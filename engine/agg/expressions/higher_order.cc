@@ -7,15 +7,6 @@
 namespace tigerdoc::agg {
 namespace {
 
-bson_t SubDoc(const bson_iter_t* it) {
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(it, &len, &data);
-  bson_init_static(&sub, data, len);
-  return sub;
-}
-
 class LetExpression : public Expression {
  public:
   LetExpression(std::vector<std::pair<int, ExpressionPtr>> vars, ExpressionPtr in)
@@ -40,7 +31,7 @@ StatusWith<ExpressionPtr> ParseLet(const bson_iter_t* operand, ParseContext* ctx
   if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
     return Error(16874, "$let only supports an object as its argument");
   }
-  bson_t sub = SubDoc(operand);
+  bson_t sub = bson::SubDocumentView(operand);
   bson_iter_t it, vars_it, in_it;
   bool have_vars = false, have_in = false;
   bson_iter_init(&it, &sub);
@@ -61,7 +52,7 @@ StatusWith<ExpressionPtr> ParseLet(const bson_iter_t* operand, ParseContext* ctx
   if (!BSON_ITER_HOLDS_DOCUMENT(&vars_it)) {
     return Error(10065, "invalid parameter: expected an object (vars)");
   }
-  bson_t vdoc = SubDoc(&vars_it);
+  bson_t vdoc = bson::SubDocumentView(&vars_it);
   bson_iter_t v;
   bson_iter_init(&v, &vdoc);
   ParseContext inner = ctx->Child();
@@ -136,7 +127,7 @@ StatusWith<ExpressionPtr> ParseMapFilter(Kind kind, const bson_iter_t* operand,
     return Error(kind == Kind::kMap ? 16878 : 28646,
                  op + " only supports an object as its argument");
   }
-  bson_t sub = SubDoc(operand);
+  bson_t sub = bson::SubDocumentView(operand);
   bson_iter_t it, body_it;
   bool have_body = false;
   ExpressionPtr input, limit;
@@ -204,7 +195,7 @@ StatusWith<ExpressionPtr> ParseReduce(const bson_iter_t* operand, ParseContext* 
     return Error(40075, "$reduce requires an object as an argument, found: " +
                             TypeNameOf(bson_iter_type(operand)));
   }
-  bson_t sub = SubDoc(operand);
+  bson_t sub = bson::SubDocumentView(operand);
   bson_iter_t it, in_it;
   bool have_in = false;
   ExpressionPtr input, initial;

@@ -78,22 +78,9 @@ class SwitchExpression : public Expression {
   ExpressionPtr default_;
 };
 
-bson_t SubDoc(const bson_iter_t* it) {
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  if (BSON_ITER_HOLDS_ARRAY(it)) {
-    bson_iter_array(it, &len, &data);
-  } else {
-    bson_iter_document(it, &len, &data);
-  }
-  bson_init_static(&sub, data, len);
-  return sub;
-}
-
 StatusWith<ExpressionPtr> ParseCond(const bson_iter_t* operand, ParseContext* ctx) {
   if (BSON_ITER_HOLDS_DOCUMENT(operand)) {
-    bson_t sub = SubDoc(operand);
+    bson_t sub = bson::SubDocumentView(operand);
     bson_iter_t it;
     bson_iter_init(&it, &sub);
     ExpressionPtr parts[3];
@@ -119,7 +106,7 @@ StatusWith<ExpressionPtr> ParseSwitch(const bson_iter_t* operand, ParseContext* 
   if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
     return Error(40060, "$switch requires an object as an argument, found: " + TypeNameOf(bson_iter_type(operand)));
   }
-  bson_t sub = SubDoc(operand);
+  bson_t sub = bson::SubDocumentView(operand);
   bson_iter_t it;
   bson_iter_init(&it, &sub);
   std::vector<std::pair<ExpressionPtr, ExpressionPtr>> branches;
@@ -131,7 +118,7 @@ StatusWith<ExpressionPtr> ParseSwitch(const bson_iter_t* operand, ParseContext* 
         return Error(40061, "$switch expected an array for 'branches', found: " +
                                 TypeNameOf(bson_iter_type(&it)));
       }
-      bson_t arr = SubDoc(&it);
+      bson_t arr = bson::SubDocumentView(&it);
       bson_iter_t b;
       bson_iter_init(&b, &arr);
       while (bson_iter_next(&b)) {
@@ -139,7 +126,7 @@ StatusWith<ExpressionPtr> ParseSwitch(const bson_iter_t* operand, ParseContext* 
           return Error(40062, "$switch expected each branch to be an object, found: " +
                                   TypeNameOf(bson_iter_type(&b)));
         }
-        bson_t branch = SubDoc(&b);
+        bson_t branch = bson::SubDocumentView(&b);
         bson_iter_t f;
         bson_iter_init(&f, &branch);
         ExpressionPtr c, t;

@@ -13,7 +13,7 @@ StatusWith<StageSpecPtr> Parse(const char* name, const bson_iter_t* spec,
     return Error(40272, std::string(name) + " specification stage must be an object, got " +
                             TypeNameOf(bson_iter_type(spec)));
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   ParseContext pctx(&ctx);
   ASSIGN_OR_RETURN(ProjectionTree tree, ProjectionTree::ParseAddFields(&doc, &pctx));
   return MakeProjectionSpec(name, std::make_shared<const ProjectionTree>(std::move(tree)));

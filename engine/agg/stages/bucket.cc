@@ -21,7 +21,7 @@ StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const Express
     return Error(40201, "Argument to $bucket stage must be an object, but found type: " +
                             TypeNameOf(bson_iter_type(spec)) + ".");
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   ParseContext pctx(&ctx);
   auto group = std::make_shared<GroupSpec>();
   std::vector<Value> bounds;
@@ -52,7 +52,7 @@ StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const Express
         return Error(40196, "The $bucket 'output' field must be an object, but found type: " +
                                 TypeNameOf(bson_iter_type(&it)) + ".");
       }
-      bson_t out = SubDocument(&it);
+      bson_t out = bson::SubDocumentView(&it);
       RETURN_IF_ERROR(ParseAccumulatorFields(&out, &pctx, nullptr, &group->fields));
       have_output = true;
     } else {

@@ -175,7 +175,7 @@ StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const Exp
     return Error(40240, "The argument to $bucketAuto must be an object, but found type: " +
                             TypeNameOf(bson_iter_type(spec)));
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   ParseContext pctx(&ctx);
   auto parsed = std::make_shared<BucketAutoSpec>();
   bool have_output = false;
@@ -211,7 +211,7 @@ StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const Exp
         return Error(40244, "The $bucketAuto 'output' field must be an object, but found type: " +
                                 TypeNameOf(bson_iter_type(&it)));
       }
-      bson_t out = SubDocument(&it);
+      bson_t out = bson::SubDocumentView(&it);
       RETURN_IF_ERROR(ParseAccumulatorFields(&out, &pctx, nullptr, &parsed->fields));
       have_output = true;
     } else if (key == "granularity") {

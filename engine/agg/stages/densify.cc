@@ -207,7 +207,7 @@ StatusWith<StageSpecPtr> ParseDensifyStage(const bson_iter_t* it, const Expressi
     return Error(static_cast<int>(ErrorCode::kFailedToParse), "The $densify stage specification must be an object, found " +
                                                                   TypeNameOf(bson_iter_type(it)));
   }
-  bson_t obj = SubDocument(it);
+  bson_t obj = bson::SubDocumentView(it);
   auto spec = std::make_shared<DensifySpec>();
   bool have_field = false, have_range = false;
   Value bounds;

@@ -12,7 +12,7 @@ StatusWith<StageSpecPtr> ParseFacetStage(const bson_iter_t* spec, const Expressi
     return Error(15955, "the $facet specification must be a non-empty object, but found: " +
                             TypeNameOf(bson_iter_type(spec)));
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   if (bson_empty(&doc)) return Error(40169, "the $facet specification must be a non-empty object");
   auto facets = std::make_shared<std::vector<std::pair<std::string, Pipeline>>>();
   bson_iter_t it;
@@ -24,7 +24,7 @@ StatusWith<StageSpecPtr> ParseFacetStage(const bson_iter_t* spec, const Expressi
       return Error(40170, "arguments to $facet must be arrays, " + name + " is type " +
                               TypeNameOf(bson_iter_type(&it)));
     }
-    bson_t arr = SubDocument(&it);
+    bson_t arr = bson::SubDocumentView(&it);
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(&arr, ctx));
     for (size_t i = 0; i < p.size(); ++i) {
       std::string_view sn = p.stage(i).name();

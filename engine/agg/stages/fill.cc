@@ -26,7 +26,7 @@ StatusWith<StageSpecPtr> ParseFillStage(const bson_iter_t* it, const ExpressionC
     return Error(static_cast<int>(ErrorCode::kFailedToParse),
                  "$fill stage specification must be an object, found " + TypeNameOf(bson_iter_type(it)));
   }
-  bson_t obj = SubDocument(it);
+  bson_t obj = bson::SubDocumentView(it);
   bson::BsonDoc window;  // the $setWindowFields specification
   bson::BsonDoc window_output;
   std::vector<ValueFill> value_fills;

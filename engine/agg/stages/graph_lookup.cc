@@ -71,7 +71,7 @@ StatusWith<StageSpecPtr> ParseGraphLookupStage(const bson_iter_t* spec_it, const
     return Error(40327, "the $graphLookup stage specification must be an object, but found " +
                             TypeNameOf(bson_iter_type(spec_it)));
   }
-  bson_t doc = SubDocument(spec_it);
+  bson_t doc = bson::SubDocumentView(spec_it);
   auto spec = std::make_shared<GraphSpec>();
   std::string as, depth;
   ParseContext pctx(&ctx);
@@ -92,7 +92,7 @@ StatusWith<StageSpecPtr> ParseGraphLookupStage(const bson_iter_t* spec_it, const
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
         return Error(40185, "restrictSearchWithMatch must be an object, found " + TypeNameOf(bson_iter_type(&it)));
       }
-      bson_t r = SubDocument(&it);
+      bson_t r = bson::SubDocumentView(&it);
       ASSIGN_OR_RETURN(auto m, query::Matcher::Parse(&r));
       (void)m;
       spec->restrict = bson::BsonDoc::CopyOf(&r);

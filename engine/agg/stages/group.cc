@@ -204,7 +204,7 @@ StatusWith<StageSpecPtr> ParseGroupStage(const bson_iter_t* spec, const Expressi
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Error(15947, "a group's fields must be specified in an object");
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   auto group = std::make_shared<GroupSpec>();
   ParseContext pctx(&ctx);
   bson_iter_t it;

@@ -70,7 +70,7 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
     return Error(9, "the $lookup specification must be an Object, but found " +
                         TypeNameOf(bson_iter_type(spec_it)));
   }
-  bson_t doc = SubDocument(spec_it);
+  bson_t doc = bson::SubDocumentView(spec_it);
   auto spec = std::make_shared<LookupSpec>();
   std::string as;
   bool have_from = false;
@@ -83,7 +83,7 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
         return Error(9, "$lookup argument 'let' must be an object, is type " + TypeNameOf(bson_iter_type(&it)));
       }
-      bson_t let = SubDocument(&it);
+      bson_t let = bson::SubDocumentView(&it);
       bson_iter_t v;
       bson_iter_init(&v, &let);
       while (bson_iter_next(&v)) {
@@ -98,7 +98,7 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
       if (!BSON_ITER_HOLDS_ARRAY(&it)) {
         return Error(9, "$lookup argument 'pipeline' must be an array, is type " + TypeNameOf(bson_iter_type(&it)));
       }
-      bson_t p = SubDocument(&it);
+      bson_t p = bson::SubDocumentView(&it);
       spec->pipeline = bson::BsonDoc::CopyOf(&p);
       continue;
     }

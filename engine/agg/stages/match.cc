@@ -13,7 +13,7 @@ StatusWith<StageSpecPtr> ParseMatchStage(const bson_iter_t* spec, const Expressi
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Error(15959, "the match filter must be an expression in an object");
   }
-  bson_t filter = SubDocument(spec);
+  bson_t filter = bson::SubDocumentView(spec);
   bson_iter_t where;
   if (bson_iter_init_find(&where, &filter, "$where")) {
     return Error(2, "$where is not allowed inside of a $match aggregation expression");

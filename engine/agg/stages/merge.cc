@@ -205,7 +205,7 @@ Status ParseOn(const bson_iter_t* it, MergeSpec* spec) {
   if (BSON_ITER_HOLDS_UTF8(it)) {
     spec->on.emplace_back(bson_iter_utf8(it, nullptr));
   } else if (BSON_ITER_HOLDS_ARRAY(it)) {
-    bson_t arr = SubDocument(it);
+    bson_t arr = bson::SubDocumentView(it);
     bson_iter_t e;
     bson_iter_init(&e, &arr);
     while (bson_iter_next(&e)) {
@@ -253,7 +253,7 @@ StatusWith<StageSpecPtr> ParseMergeStage(const bson_iter_t* it, const Expression
   if (BSON_ITER_HOLDS_UTF8(it)) {
     spec->target = {ctx.db, bson_iter_utf8(it, nullptr)};
   } else if (BSON_ITER_HOLDS_DOCUMENT(it)) {
-    bson_t obj = SubDocument(it);
+    bson_t obj = bson::SubDocumentView(it);
     bool have_into = false;
     bson_iter_t f;
     bson_iter_init(&f, &obj);
@@ -265,7 +265,7 @@ StatusWith<StageSpecPtr> ParseMergeStage(const bson_iter_t* it, const Expression
         if (v.is_string()) {
           spec->target = {ctx.db, std::string(v.str())};
         } else if (v.is_document()) {
-          bson_t into = SubDocument(&f);
+          bson_t into = bson::SubDocumentView(&f);
           ASSIGN_OR_RETURN(spec->target, ParseDbColl(&into, "$merge.into", ctx.db, false));
         } else {
           return Error(51178, "$merge 'into' field  must be either a string or an object, but found " +
@@ -280,7 +280,7 @@ StatusWith<StageSpecPtr> ParseMergeStage(const bson_iter_t* it, const Expression
                            "', expected type 'object'");
         }
         have_let = true;
-        bson_t let = SubDocument(&f);
+        bson_t let = bson::SubDocumentView(&f);
         ParseContext pctx(&ctx);
         bson_iter_t l;
         bson_iter_init(&l, &let);
@@ -305,7 +305,7 @@ StatusWith<StageSpecPtr> ParseMergeStage(const bson_iter_t* it, const Expression
           else return EnumError(key, v);
         } else if (v.is_array()) {
           spec->when_matched = WhenMatched::kPipeline;
-          bson_t arr = SubDocument(&f);
+          bson_t arr = bson::SubDocumentView(&f);
           spec->pipeline = bson::BsonDoc::CopyOf(&arr);
         } else {
           return Error(51191, "$merge 'whenMatched' field  must be either a string or an array, but found " +

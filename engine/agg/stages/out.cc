@@ -72,7 +72,7 @@ StatusWith<StageSpecPtr> ParseOutStage(const bson_iter_t* spec, const Expression
     target.db = ctx.db;
     target.coll = bson_iter_utf8(spec, nullptr);
   } else if (BSON_ITER_HOLDS_DOCUMENT(spec)) {
-    bson_t obj = SubDocument(spec);
+    bson_t obj = bson::SubDocumentView(spec);
     bson_iter_t ts;
     if (bson_iter_init_find(&ts, &obj, "timeseries")) {
       return Error(static_cast<int>(ErrorCode::kNotImplemented),

@@ -24,7 +24,7 @@ StatusWith<StageSpecPtr> ParseProjectStage(const bson_iter_t* spec, const Expres
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Error(15969, "$project specification must be an object");
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   ParseContext pctx(&ctx);
   ASSIGN_OR_RETURN(ProjectionTree tree, ProjectionTree::ParseProject(&doc, &pctx));
   return MakeProjectionSpec("$project", std::make_shared<const ProjectionTree>(std::move(tree)));

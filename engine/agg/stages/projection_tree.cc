@@ -67,7 +67,7 @@ Status Insert(Node* root, const std::vector<std::string>& path, const std::strin
 
 bool IsExpressionObject(const bson_iter_t* it) {
   if (!BSON_ITER_HOLDS_DOCUMENT(it)) return false;
-  bson_t sub = SubDocument(it);
+  bson_t sub = bson::SubDocumentView(it);
   bson_iter_t f;
   return bson_iter_init(&f, &sub) && bson_iter_next(&f) && bson_iter_key(&f)[0] == '$';
 }
@@ -85,7 +85,7 @@ Status Collect(const bson_t* spec, const std::string& prefix, ParseContext* ctx,
     RETURN_IF_ERROR(ValidateFieldPath(key));
     std::vector<std::string> path = SplitPath(dotted);
     if (!add_fields && BSON_ITER_HOLDS_DOCUMENT(&it) && !IsExpressionObject(&it)) {
-      bson_t sub = SubDocument(&it);
+      bson_t sub = bson::SubDocumentView(&it);
       if (bson_empty(&sub)) {
         return Error(51270, "An empty sub-projection is not a valid value. Found empty object at path");
       }
@@ -264,7 +264,7 @@ Status CollectAddFields(const bson_t* spec, const std::string& prefix, ParseCont
     RETURN_IF_ERROR(ValidateFieldPath(key));
     std::string dotted = prefix.empty() ? key : prefix + "." + key;
     if (BSON_ITER_HOLDS_DOCUMENT(&it) && !IsExpressionObject(&it)) {
-      bson_t sub = SubDocument(&it);
+      bson_t sub = bson::SubDocumentView(&it);
       if (!bson_empty(&sub)) {
         RETURN_IF_ERROR(CollectAddFields(&sub, dotted, ctx, root));
         continue;

@@ -30,7 +30,7 @@ StatusWith<StageSpecPtr> ParseReplaceRootStage(const bson_iter_t* spec, const Ex
     return Error(40229, "expected an object as specification for $replaceRoot stage, got " +
                             TypeNameOf(bson_iter_type(spec)));
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   bson_iter_t it;
   bson_iter_init(&it, &doc);
   std::shared_ptr<Expression> expr;

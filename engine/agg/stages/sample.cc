@@ -14,7 +14,7 @@ StatusWith<StageSpecPtr> ParseSampleStage(const bson_iter_t* spec, const Express
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Error(28745, "the $sample stage specification must be an object");
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   bson_iter_t it;
   bson_iter_init(&it, &doc);
   std::optional<int64_t> size;

@@ -155,7 +155,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
     return StageError("the $setWindowFields stage specification must be an object, found " +
                       TypeNameOf(bson_iter_type(spec_it)));
   }
-  bson_t obj = SubDocument(spec_it);
+  bson_t obj = bson::SubDocumentView(spec_it);
   auto spec = std::make_shared<WindowSpec>();
   ParseContext pctx(&ctx);
   std::optional<bson_iter_t> output_it;
@@ -172,7 +172,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
                      "BSON field '$setWindowFields.sortBy' is the wrong type '" +
                          TypeNameOf(bson_iter_type(&it)) + "', expected type 'object'");
       }
-      bson_t sort = SubDocument(&it);
+      bson_t sort = bson::SubDocumentView(&it);
       ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&sort));
       if (!parsed.empty()) spec->sort_by = std::move(parsed);
     } else if (key == "output") {
@@ -192,7 +192,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
     shape.fields = spec->sort_by->fields().size();
     shape.descending = spec->sort_by->fields()[0].direction == keystring::Direction::kDescending;
   }
-  bson_t output = SubDocument(&*output_it);
+  bson_t output = bson::SubDocumentView(&*output_it);
   bson_iter_init(&it, &output);
   while (bson_iter_next(&it)) {
     std::string field = bson_iter_key(&it);
@@ -200,7 +200,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
       return StageError("The field '" + field + "' must be an object");
     }
-    bson_t fn_spec = SubDocument(&it);
+    bson_t fn_spec = bson::SubDocumentView(&it);
     ASSIGN_OR_RETURN(std::unique_ptr<WindowFunction> fn, ParseWindowFunction(&fn_spec, shape, &pctx));
     spec->outputs.push_back({SplitPath(field), std::shared_ptr<WindowFunction>(std::move(fn))});
   }

@@ -58,7 +58,7 @@ StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t* spec, const Expressio
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Error(15973, "the $sort key specification must be an object");
   }
-  bson_t doc = SubDocument(spec);
+  bson_t doc = bson::SubDocumentView(spec);
   if (bson_empty(&doc)) return Error(15976, "$sort stage must have at least one sort key");
   ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&doc));
   auto shared = std::make_shared<const query::SortSpec>(std::move(parsed));

@@ -18,7 +18,7 @@ StatusWith<StageSpecPtr> ParseSortByCountStage(const bson_iter_t* spec, const Ex
     return Error(40148, "the sortByCount field must be defined as a $-prefixed path or an expression");
   }
   if (BSON_ITER_HOLDS_DOCUMENT(spec)) {
-    bson_t d = SubDocument(spec);
+    bson_t d = bson::SubDocumentView(spec);
     bson_iter_t f;
     if (!bson_iter_init(&f, &d) || !bson_iter_next(&f) || bson_iter_key(&f)[0] != '$') {
       return Error(40147, "the sortByCount field must be specified as an expression");

@@ -106,19 +106,6 @@ StageSpecPtr MakeSpec(std::string name, BuildFn build, bool is_source) {
 
 bson::BsonDoc ToDoc(const Value& document) { return document.ToDoc(); }
 
-bson_t SubDocument(const bson_iter_t* it) {
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  if (BSON_ITER_HOLDS_ARRAY(it)) {
-    bson_iter_array(it, &len, &data);
-  } else {
-    bson_iter_document(it, &len, &data);
-  }
-  bson_init_static(&sub, data, len);
-  return sub;
-}
-
 Value GetNestedField(const Value& doc, const std::vector<std::string>& path) {
   Value cur = doc;
   for (const std::string& p : path) {

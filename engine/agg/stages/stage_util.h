@@ -35,8 +35,6 @@ using BuildFn = std::function<StatusWith<StagePtr>(StagePtr input, const Express
 StageSpecPtr MakeSpec(std::string name, BuildFn build, bool is_source = false);
 
 bson::BsonDoc ToDoc(const Value& document);
-// A view of the document/array `it` points at. REQUIRES: the type matches.
-bson_t SubDocument(const bson_iter_t* it);
 
 // Value at a dotted path without array traversal (Document::getNestedField):
 // missing when any step is not a document.

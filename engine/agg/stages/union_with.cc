@@ -37,7 +37,7 @@ StatusWith<StageSpecPtr> ParseUnionWithStage(const bson_iter_t* spec, const Expr
   if (BSON_ITER_HOLDS_UTF8(spec)) {
     coll = bson_iter_utf8(spec, nullptr);
   } else if (BSON_ITER_HOLDS_DOCUMENT(spec)) {
-    bson_t doc = SubDocument(spec);
+    bson_t doc = bson::SubDocumentView(spec);
     bson_iter_t it;
     bson_iter_init(&it, &doc);
     while (bson_iter_next(&it)) {
@@ -53,7 +53,7 @@ StatusWith<StageSpecPtr> ParseUnionWithStage(const bson_iter_t* spec, const Expr
           return Error(14, "BSON field '$unionWith.pipeline' is the wrong type '" +
                                TypeNameOf(bson_iter_type(&it)) + "', expected type 'array'");
         }
-        bson_t arr = SubDocument(&it);
+        bson_t arr = bson::SubDocumentView(&it);
         ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(&arr, ctx));
         for (size_t i = 0; i < p.size(); ++i) {
           if (IsWriterStage(p.stage(i).name())) {

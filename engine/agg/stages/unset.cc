@@ -11,7 +11,7 @@ StatusWith<StageSpecPtr> ParseUnsetStage(const bson_iter_t* spec, const Expressi
   if (BSON_ITER_HOLDS_UTF8(spec)) {
     paths.emplace_back(bson_iter_utf8(spec, nullptr));
   } else if (BSON_ITER_HOLDS_ARRAY(spec)) {
-    bson_t arr = SubDocument(spec);
+    bson_t arr = bson::SubDocumentView(spec);
     bson_iter_t it;
     bson_iter_init(&it, &arr);
     while (bson_iter_next(&it)) {

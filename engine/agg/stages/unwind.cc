@@ -63,7 +63,7 @@ StatusWith<StageSpecPtr> ParseUnwindStage(const bson_iter_t* spec, const Express
   if (BSON_ITER_HOLDS_UTF8(spec)) {
     path = bson_iter_utf8(spec, nullptr);
   } else if (BSON_ITER_HOLDS_DOCUMENT(spec)) {
-    bson_t doc = SubDocument(spec);
+    bson_t doc = bson::SubDocumentView(spec);
     bson_iter_t it;
     bson_iter_init(&it, &doc);
     bool have_path = false;

@@ -246,7 +246,7 @@ class LinearFillFunction : public WindowFunction {
 Status ParseCalculusArgs(const std::string& op, const bson_iter_t* arg, ParseContext* ctx,
                          ExpressionPtr* input, std::optional<TimeUnit>* unit) {
   if (!BSON_ITER_HOLDS_DOCUMENT(arg)) return WindowParseError(op + " expects an object, but got a " + TypeNameOf(bson_iter_type(arg)));
-  bson_t obj = SubDocument(arg);
+  bson_t obj = bson::SubDocumentView(arg);
   bson_iter_t it;
   bson_iter_init(&it, &obj);
   while (bson_iter_next(&it)) {
@@ -294,7 +294,7 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     if (!BSON_ITER_HOLDS_DOCUMENT(arg)) return WindowParseError("Argument to $shift must be an object");
     if (sort_by.fields == 0) return WindowParseError("'$shift' requires a sortBy");
     RETURN_IF_ERROR(NoWindow(op, bounds));
-    bson_t obj = SubDocument(arg);
+    bson_t obj = bson::SubDocumentView(arg);
     ExpressionPtr output;
     std::optional<int64_t> by;
     Value def = Value::Null();
@@ -336,7 +336,7 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
   }
   if (op == "$expMovingAvg") {
     if (!BSON_ITER_HOLDS_DOCUMENT(arg)) return WindowParseError("$expMovingAvg must have exactly one argument that is an object");
-    bson_t obj = SubDocument(arg);
+    bson_t obj = bson::SubDocumentView(arg);
     const std::string shape = "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field";
     bson_iter_t in;
     if (bson_count_keys(&obj) != 2 || !bson_iter_init_find(&in, &obj, "input")) return WindowParseError(shape);

@@ -66,7 +66,7 @@ StatusWith<Value> Shift(const Value& v, const Value& offset, const std::optional
 
 StatusWith<WindowBounds> WindowBounds::Parse(const bson_iter_t* it, const SortByShape& sort_by) {
   if (!BSON_ITER_HOLDS_DOCUMENT(it)) return ParseError("'window' field must be an object");
-  bson_t obj = SubDocument(it);
+  bson_t obj = bson::SubDocumentView(it);
   WindowBounds out;
   bool have_documents = false, have_range = false;
   std::optional<Value> unit_value;
