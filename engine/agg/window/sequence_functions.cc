@@ -17,9 +17,9 @@ class RankFunction : public WindowFunction {
  public:
   explicit RankFunction(RankKind kind) : kind_(kind) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables*) const override {
-    std::vector<Value> out(p.docs.size());
+    std::vector<Value> out(p.size());
     int64_t rank = 0, dense = 0;
-    for (size_t i = 0; i < p.docs.size(); ++i) {
+    for (size_t i = 0; i < p.size(); ++i) {
       bool tie = i > 0 && p.sort_keys[i] == p.sort_keys[i - 1];
       if (!tie) {
         rank = static_cast<int64_t>(i) + 1;
@@ -40,15 +40,16 @@ class ShiftFunction : public WindowFunction {
   ShiftFunction(ExpressionPtr output, int64_t by, Value def)
       : output_(std::move(output)), by_(by), default_(std::move(def)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const int64_t n = static_cast<int64_t>(p.docs.size());
-    std::vector<Value> out(p.docs.size());
+    const int64_t n = static_cast<int64_t>(p.size());
+    std::vector<Value> out(p.size());
     for (int64_t i = 0; i < n; ++i) {
       int64_t j = i + by_;
       if (j < 0 || j >= n) {
         out[i] = default_;
         continue;
       }
-      vars->SetRoot(p.docs[j]);
+      ASSIGN_OR_RETURN(Value doc, p.Doc(static_cast<size_t>(j)));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(Value v, output_->Evaluate(vars));
       out[i] = v.missing() ? Value::Null() : std::move(v);
     }
@@ -87,12 +88,13 @@ class CalculusFunction : public WindowFunction {
       : integral_(integral), input_(std::move(input)), unit_(unit), bounds_(std::move(bounds)) {}
 
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const size_t n = p.docs.size();
+    const size_t n = p.size();
     const char* op = integral_ ? "$integral" : "$derivative";
     std::vector<Value> xs(n), ys(n);
     for (size_t i = 0; i < n; ++i) {
       ASSIGN_OR_RETURN(xs[i], XOf(p.sort_values[i], unit_, op));
-      vars->SetRoot(p.docs[i]);
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(ys[i], input_->Evaluate(vars));
     }
     std::vector<Value> out(n);
@@ -144,11 +146,12 @@ class ExpMovingAvgFunction : public WindowFunction {
  public:
   ExpMovingAvgFunction(ExpressionPtr input, Value alpha) : input_(std::move(input)), alpha_(std::move(alpha)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    std::vector<Value> out(p.docs.size());
+    std::vector<Value> out(p.size());
     Value current = Value::Null();
     bool decimal = false;
-    for (size_t i = 0; i < p.docs.size(); ++i) {
-      vars->SetRoot(p.docs[i]);
+    for (size_t i = 0; i < p.size(); ++i) {
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(Value x, input_->Evaluate(vars));
       if (x.numeric()) {
         decimal = decimal || x.type() == BSON_TYPE_DECIMAL128;
@@ -177,10 +180,11 @@ class LocfFunction : public WindowFunction {
  public:
   explicit LocfFunction(ExpressionPtr input) : input_(std::move(input)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    std::vector<Value> out(p.docs.size());
+    std::vector<Value> out(p.size());
     Value last = Value::Null();
-    for (size_t i = 0; i < p.docs.size(); ++i) {
-      vars->SetRoot(p.docs[i]);
+    for (size_t i = 0; i < p.size(); ++i) {
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(Value v, input_->Evaluate(vars));
       if (!v.nullish()) last = std::move(v);
       out[i] = last;
@@ -196,10 +200,11 @@ class LinearFillFunction : public WindowFunction {
  public:
   explicit LinearFillFunction(ExpressionPtr input) : input_(std::move(input)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const size_t n = p.docs.size();
+    const size_t n = p.size();
     std::vector<Value> ys(n), xs(n);
     for (size_t i = 0; i < n; ++i) {
-      vars->SetRoot(p.docs[i]);
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(ys[i], input_->Evaluate(vars));
       if (!ys[i].nullish() && !ys[i].numeric()) {
         return Error(6050106, "$linearFill only supports numeric types, found " + ys[i].TypeName());
