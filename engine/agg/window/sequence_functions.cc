@@ -260,11 +260,10 @@ Status ParseCalculusArgs(const std::string& op, const bson_iter_t* arg, ParseCon
       ASSIGN_OR_RETURN(*input, ParseOperand(&it, ctx));
     } else if (key == "unit") {
       Value u(&it);
-      std::optional<TimeUnit> parsed = u.is_string() ? ParseTimeUnit(u.str()) : std::nullopt;
-      if (!parsed) return WindowParseError(op + " 'unit' must be a time unit string: " + u.ToString());
-      if (FixedUnitMillis(*parsed) == 0) {
-        return Error(5490704, op + " 'unit' must be fixed-length (week or shorter), got '" + std::string(u.str()) + "'");
-      }
+      if (!u.is_string()) return WindowParseError("unit' must be a string, but got " + u.TypeName());  // sic
+      std::optional<TimeUnit> parsed = ParseTimeUnit(u.str());
+      if (!parsed) return WindowParseError("unknown time unit value: " + std::string(u.str()));
+      if (FixedUnitMillis(*parsed) == 0) return Error(5490710, "unit must be 'week' or smaller");
       *unit = parsed;
     } else {
       return WindowParseError(op + " got unexpected argument: " + key);
@@ -275,7 +274,7 @@ Status ParseCalculusArgs(const std::string& op, const bson_iter_t* arg, ParseCon
 }
 
 Status NoWindow(const std::string& op, const std::optional<WindowBounds>& bounds) {
-  if (bounds) return WindowParseError(op + " does not accept a 'window' field");
+  if (bounds) return WindowParseError("'window' field is not allowed in " + op);
   return Status::OK();
 }
 
@@ -286,12 +285,16 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     const SortByShape& sort_by, ParseContext* ctx) {
   using Ptr = std::unique_ptr<WindowFunction>;
   if (op == "$rank" || op == "$denseRank" || op == "$documentNumber") {
+    // MongoDB's rank-style functions: no other field, {} as the value, and a
+    // single-field sortBy ($documentNumber included).
+    if (bounds) return Error(5371601, "Rank style window functions take no other arguments");
     Value v(arg);
-    if (!v.is_document() || !v.Fields().empty()) return WindowParseError(op + " must be specified with '{}' as the value");
-    if (op != "$documentNumber" && sort_by.fields != 1) {
-      return Error(5371601, op + " must be specified with a top level sortBy expression with exactly one element");
+    if (!v.is_document() || !v.Fields().empty()) {
+      return Error(5371603, op + " must be specified with '{}' as the value");
     }
-    RETURN_IF_ERROR(NoWindow(op, bounds));
+    if (sort_by.fields != 1) {
+      return Error(5371602, op + " must be specified with a top level sortBy expression with exactly one element");
+    }
     RankKind kind = op == "$rank" ? RankKind::kRank : op == "$denseRank" ? RankKind::kDenseRank : RankKind::kDocumentNumber;
     return Ptr(std::make_unique<RankFunction>(kind));
   }
@@ -331,10 +334,11 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     return Ptr(std::make_unique<ShiftFunction>(std::move(output), *by, std::move(def)));
   }
   if (op == "$derivative" || op == "$integral") {
+    if (sort_by.fields == 0) return WindowParseError(op + " requires a sortBy");
+    if (sort_by.fields != 1) return WindowParseError(op + " requires a non-compound sortBy");
     ExpressionPtr input;
     std::optional<TimeUnit> unit;
     RETURN_IF_ERROR(ParseCalculusArgs(op, arg, ctx, &input, &unit));
-    if (sort_by.fields != 1) return WindowParseError(op + " requires a sortBy that has exactly one field");
     if (op == "$derivative" && !bounds) return WindowParseError("$derivative requires explicit window bounds");
     return Ptr(std::make_unique<CalculusFunction>(op == "$integral", std::move(input), unit,
                                                   bounds.value_or(WindowBounds())));
@@ -345,8 +349,8 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     const std::string shape = "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field";
     bson_iter_t in;
     if (bson_count_keys(&obj) != 2 || !bson_iter_init_find(&in, &obj, "input")) return WindowParseError(shape);
+    if (bounds) return WindowParseError("$expMovingAvg must have exactly one argument that is an object");
     if (sort_by.fields == 0) return WindowParseError("$expMovingAvg requires an explicit 'sortBy'");
-    RETURN_IF_ERROR(NoWindow(op, bounds));
     ASSIGN_OR_RETURN(ExpressionPtr input, ParseOperand(&in, ctx));
     bson_iter_t k;
     if (bson_iter_init_find(&k, &obj, "N")) {
