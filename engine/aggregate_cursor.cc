@@ -161,6 +161,10 @@ StatusWith<std::string> EngineResolver::CreateTemp(std::string_view db, std::str
 
 Status EngineResolver::ReplaceWithTemp(std::string_view db, std::string_view temp,
                                        std::string_view target_db, std::string_view target) {
+  // A $out into the collection it read leaves this request's session with
+  // cached cursors on the tables the rename drops; WiredTiger cannot drop a
+  // table with open cursors (each drop would wait out its busy timeout).
+  if (slot_->session != nullptr) slot_->session->CloseCachedCursors();
   return engine_->catalog().RenameCollection(Namespace(db, temp), target_db, target,
                                              /*drop_target=*/true);
 }

@@ -373,4 +373,14 @@ Value MakeDocument(const std::vector<std::pair<std::string, Value>>& fields) {
   return out;
 }
 
+size_t ValueBytes(const Value& v) {
+  if (v.missing()) return 0;
+  switch (v.type()) {
+    case BSON_TYPE_UTF8: return sizeof(Value) + v.str().size();
+    case BSON_TYPE_DOCUMENT:
+    case BSON_TYPE_ARRAY: return sizeof(Value) + v.get()->value.v_doc.data_len;
+    default: return sizeof(Value);
+  }
+}
+
 }  // namespace tigerdoc::agg

@@ -106,6 +106,9 @@ class Value {
   bson_value_t v_{};
 };
 
+// Approximate bytes a value holds (memory accounting of blocking stages).
+size_t ValueBytes(const Value& v);
+
 // BSON order, missing == undefined < null. <0, 0, >0.
 int Compare(const Value& a, const Value& b);
 inline bool Equal(const Value& a, const Value& b) { return Compare(a, b) == 0; }

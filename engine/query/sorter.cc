@@ -2,15 +2,7 @@
 
 #include "engine/query/sorter.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <system_error>
 
 namespace tigerdoc::query {
 namespace {
@@ -30,17 +22,13 @@ uint32_t GetU32(const char* p) {
   return v;
 }
 
-Status ErrnoStatus(const std::string& what) {
-  return Status(ErrorCode::kInternalError, what + ": " + std::strerror(errno));
-}
-
 }  // namespace
 
 // Reads one run's records back in order through a bounded buffer.
 class Sorter::RunReader {
  public:
-  RunReader(int fd, int64_t begin, int64_t end, size_t buffer_bytes)
-      : fd_(fd), file_pos_(begin), end_(end), buffer_size_(buffer_bytes) {}
+  RunReader(const SpillFile* file, int64_t begin, int64_t end, size_t buffer_bytes)
+      : file_(file), file_pos_(begin), end_(end), buffer_size_(buffer_bytes) {}
 
   // Loads the next record; false at the end of the run.
   StatusWith<bool> Advance() {
@@ -78,20 +66,13 @@ class Sorter::RunReader {
     }
     size_t want = static_cast<size_t>(std::min<int64_t>(buffer_size_, end_ - file_pos_));
     buf_.resize(want);
-    size_t got = 0;
-    while (got < want) {
-      ssize_t n = ::pread(fd_, buf_.data() + got, want - got, file_pos_ + static_cast<int64_t>(got));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return ErrnoStatus("sorter spill file: read failed");
-      if (n == 0) return Status(ErrorCode::kInternalError, "sorter spill file: unexpected end");
-      got += static_cast<size_t>(n);
-    }
+    RETURN_IF_ERROR(file_->ReadAt(file_pos_, want, buf_.data()));
     file_pos_ += static_cast<int64_t>(want);
     buf_pos_ = 0;
     return Status::OK();
   }
 
-  int fd_;
+  const SpillFile* file_;
   int64_t file_pos_;  // next file offset to buffer
   int64_t end_;
   size_t buffer_size_;
@@ -103,9 +84,7 @@ class Sorter::RunReader {
 
 Sorter::Sorter(SorterOptions options) : options_(std::move(options)) {}
 
-Sorter::~Sorter() {
-  if (fd_ >= 0) ::close(fd_);
-}
+Sorter::~Sorter() = default;
 
 bool Sorter::RowBefore(const Row& a, const Row& b) {
   int c = a.key.compare(b.key);
@@ -145,45 +124,18 @@ Status Sorter::Add(std::string key, bson::BsonDoc doc) {
   return Status::OK();
 }
 
-Status Sorter::OpenSpillFile() {
-  std::string dir = options_.temp_dir.empty() ? std::filesystem::temp_directory_path().string()
-                                              : options_.temp_dir;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    return Status(ErrorCode::kInternalError,
-                  "cannot create sort spill directory " + dir + ": " + ec.message());
-  }
-#ifdef O_TMPFILE
-  fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd_ >= 0) return Status::OK();
-#endif
-  // Filesystems without O_TMPFILE: a named file, unlinked at once.
-  std::string path = dir + "/tigerdoc-sort-XXXXXX";
-  fd_ = ::mkstemp(path.data());
-  if (fd_ < 0) return ErrnoStatus("cannot create sort spill file in " + dir);
-  ::unlink(path.c_str());
-  return Status::OK();
-}
-
 Status Sorter::WriteAll(const std::string& bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
-                         file_end_ + static_cast<int64_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ErrnoStatus("sort spill file: write failed");
-    done += static_cast<size_t>(n);
-  }
-  file_end_ += static_cast<int64_t>(bytes.size());
+  RETURN_IF_ERROR(file_->Append(bytes));
   stats_.spilled_bytes += static_cast<int64_t>(bytes.size());
   return Status::OK();
 }
 
 Status Sorter::Spill() {
-  if (fd_ < 0) RETURN_IF_ERROR(OpenSpillFile());
+  if (!file_) {
+    ASSIGN_OR_RETURN(file_, SpillFile::Open(options_.temp_dir));
+  }
   std::sort(rows_.begin(), rows_.end(), RowBefore);
-  int64_t begin = file_end_;
+  int64_t begin = file_->size();
   std::string chunk;
   chunk.reserve(kWriteChunkBytes + 1024);
   for (const Row& row : rows_) {
@@ -197,7 +149,7 @@ Status Sorter::Spill() {
     }
   }
   RETURN_IF_ERROR(WriteAll(chunk));
-  runs_.emplace_back(begin, file_end_);
+  runs_.emplace_back(begin, file_->size());
   ++stats_.spills;
   if (options_.limit > 0 && static_cast<int64_t>(rows_.size()) == options_.limit) {
     const Row& last = rows_.back();
@@ -223,7 +175,7 @@ Status Sorter::StartMerge() {
   size_t per_reader = static_cast<size_t>(options_.max_memory_bytes) / runs_.size();
   per_reader = std::clamp(per_reader, kMinReaderBuffer, kMaxReaderBuffer);
   for (const auto& [begin, end] : runs_) {
-    readers_.push_back(std::make_unique<RunReader>(fd_, begin, end, per_reader));
+    readers_.push_back(std::make_unique<RunReader>(file_.get(), begin, end, per_reader));
   }
   for (size_t i = 0; i < readers_.size(); ++i) {
     ASSIGN_OR_RETURN(bool has, readers_[i]->Advance());

@@ -18,9 +18,8 @@
 // cutoff and later rows sorting after it are dropped at once, so
 // find().sort().limit(10) over a million documents holds ten.
 //
-// Spill file: one unnamed file per Sorter (O_TMPFILE, or mkstemp + unlink) in
-// `temp_dir`, so nothing is left behind by a crash; closed by the
-// destructor. Record grammar, runs written back to back:
+// Spill file: one SpillFile per Sorter (unnamed, in `temp_dir`, so nothing
+// is left behind by a crash; closed by the destructor). Record grammar, runs written back to back:
 //   record := key_len:u32le doc_len:u32le key[key_len] doc[doc_len]
 //   run    := record*            (sorted; [begin, end) offsets kept in memory)
 // Merge readers buffer at most max(4 KiB, max_memory_bytes / runs) each.
@@ -36,6 +35,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/query/spill_file.h"
 
 namespace tigerdoc::query {
 
@@ -94,7 +94,6 @@ class Sorter {
   // Orders by (key, seq).
   static bool RowBefore(const Row& a, const Row& b);
   Status Spill();
-  Status OpenSpillFile();
   Status WriteAll(const std::string& bytes);
   Status StartMerge();
   // Merge order of two sources (reader index, or readers_.size() for the
@@ -110,8 +109,7 @@ class Sorter {
   bool has_cutoff_ = false;
   Row cutoff_;
 
-  int fd_ = -1;
-  int64_t file_end_ = 0;
+  std::unique_ptr<SpillFile> file_;  // opened by the first spill
   std::vector<std::pair<int64_t, int64_t>> runs_;  // [begin, end) offsets
 
   // Merge state (after Done()).

@@ -72,6 +72,8 @@ Status Session::DropTable(std::string_view name) {
   }
 }
 
+void Session::CloseCachedCursors() { WtSessionState::Of(session_)->CloseAll(); }
+
 StatusWith<std::vector<std::string>> Session::ListTables() {
   WT_CURSOR* cursor = nullptr;
   int ret = session_->open_cursor(session_, "metadata:", nullptr, nullptr, &cursor);

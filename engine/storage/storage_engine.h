@@ -111,6 +111,11 @@ class Session {
   // (EBUSY) if they don't. Not transactional.
   // REQUIRES: no transaction running; no Cursor of this session open on it.
   Status DropTable(std::string_view name);
+  // Closes the cursors this session keeps cached between uses (a session in
+  // use holds them until it returns to the pool): lets another session drop
+  // a table this one has read, e.g. a $out replacing the collection it read.
+  // REQUIRES: no Cursor of this session open.
+  void CloseCachedCursors();
   // Names of all tables in the data directory (without "table:").
   StatusWith<std::vector<std::string>> ListTables();
 

@@ -1,7 +1,7 @@
 // Index commands: createIndexes, listIndexes, dropIndexes, and collMod (its
 // "index" option: hidden, expireAfterSeconds), as mongosh's createIndex,
 // createIndexes, getIndexes, dropIndex, dropIndexes, hideIndex and
-// unhideIndex send them.
+// unhideIndex send them; collMod of a view changes its viewOn / pipeline.
 
 #include <string>
 
@@ -18,6 +18,45 @@ constexpr char kDroppedAllMessage[] = "non-_id indexes dropped for collection";
 Status MissingField(std::string_view command, const char* field) {
   return Status(ErrorCode::kLocation40414, "BSON field '" + std::string(command) + "." + field +
                                                "' is missing but a required field");
+}
+
+// collMod of a view: {viewOn?: <name>, pipeline?: [...]}, each defaulting to
+// the view's current one (MongoDB requires both only when auth is on); any
+// other option is InvalidOptions "option not supported on a view". The
+// engine validates the result as create does (a cycle is 5
+// GraphContainsCycle) and persists it.
+StatusWith<bson::BsonDoc> CollModView(CommandContext& ctx, const std::string& coll,
+                                      const catalog::ViewDefinition& view) {
+  engine::CreateViewParams params;
+  params.db = ctx.db();
+  params.name = coll;
+  params.view_on = view.view_on;
+  params.pipeline = view.pipeline.Copy();
+  bson_iter_t it;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  while (bson_iter_next(&it)) {
+    std::string_view field = bson_iter_key(&it);
+    if (IsGenericArgument(field)) continue;
+    if (field == "viewOn") {
+      if (!BSON_ITER_HOLDS_UTF8(&it)) {
+        return Status(ErrorCode::kInvalidOptions, "'viewOn' option must be a string");
+      }
+      params.view_on = bson_iter_utf8(&it, nullptr);
+    } else if (field == "pipeline") {
+      if (!BSON_ITER_HOLDS_ARRAY(&it)) {
+        return Status(ErrorCode::kInvalidOptions, "not a valid aggregation pipeline");
+      }
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_array(&it, &len, &data);
+      params.pipeline = bson::BsonDoc::CopyOf(data, len);
+    } else {
+      return Status(ErrorCode::kInvalidOptions, "option not supported on a view: " + std::string(field));
+    }
+  }
+  RETURN_IF_ERROR(ctx.engine->ModifyView(params));
+  return bson::BsonDoc();
 }
 
 }  // namespace
@@ -128,16 +167,23 @@ StatusWith<bson::BsonDoc> RunDropIndexes(CommandContext& ctx) {
   return out;
 }
 
-// collMod: only the "index" option (hidden, expireAfterSeconds) exists in
-// tigerdoc; other collection options are refused, not ignored.
+// collMod: of a collection, only the "index" option (hidden,
+// expireAfterSeconds) exists in tigerdoc; other collection options are
+// refused, not ignored. Of a view: viewOn and pipeline (CollModView).
 StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  const std::string ns = ctx.db() + "." + coll;
+  if (auto view = ctx.engine->catalog().LookupView(ns)) return CollModView(ctx, coll, *view);
   bson_iter_t it;
   bson_iter_init(&it, ctx.body());
   bson_iter_next(&it);
   while (bson_iter_next(&it)) {
     std::string_view field = bson_iter_key(&it);
     if (field == "index" || IsGenericArgument(field)) continue;
+    if (field == "viewOn" || field == "pipeline") {
+      if (!ctx.engine->catalog().Lookup(ns)) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
+      return Status(ErrorCode::kInvalidOptions, "'" + std::string(field) + "' option only supported on a view");
+    }
     return Status(ErrorCode::kNotImplemented,
                   "collMod option '" + std::string(field) + "' is not supported by tigerdoc yet");
   }
@@ -145,7 +191,7 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   bson::BsonDoc out;
   if (!index) {
     // A collMod with no option is a no-op in MongoDB, once the collection exists.
-    if (!ctx.engine->catalog().Lookup(ctx.db() + "." + coll)) {
+    if (!ctx.engine->catalog().Lookup(ns)) {
       return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
     }
     return out;

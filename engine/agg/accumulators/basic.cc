@@ -147,16 +147,6 @@ class MergeObjectsAccumulator : public Accumulator {
 
 }  // namespace
 
-size_t ValueBytes(const Value& v) {
-  if (v.missing()) return 0;
-  switch (v.type()) {
-    case BSON_TYPE_UTF8: return sizeof(Value) + v.str().size();
-    case BSON_TYPE_DOCUMENT:
-    case BSON_TYPE_ARRAY: return sizeof(Value) + v.get()->value.v_doc.data_len;
-    default: return sizeof(Value);
-  }
-}
-
 AccumulatorFactory SimpleAccumulatorFactory(std::string_view op) {
   if (op == "$sum") return [] { return std::make_unique<SumAccumulator>(false); };
   if (op == "$avg") return [] { return std::make_unique<SumAccumulator>(true); };

@@ -5,9 +5,6 @@
 
 namespace tigerdoc::agg {
 
-// Approximate bytes a value holds (for memory accounting).
-size_t ValueBytes(const Value& v);
-
 // The N-accumulators and $top/$bottom: parse `{$op: {...}}` into a
 // statement (argument and factory). Defined in n_accumulators.cc.
 StatusWith<AccumulationStatement> ParseNAccumulator(std::string_view op, const bson_iter_t* spec,

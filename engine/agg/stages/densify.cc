@@ -195,11 +195,6 @@ class DensifyStage : public Stage {
   std::deque<bson::BsonDoc> out_;
 };
 
-Status RangeError() {
-  return Error(5733402, "the bounds in a range statement must be the string 'full', 'partition', or an "
-                        "ascending array of two numbers or two dates");
-}
-
 }  // namespace
 
 StatusWith<StageSpecPtr> ParseDensifyStage(const bson_iter_t* it, const ExpressionContext&) {
@@ -267,12 +262,49 @@ StatusWith<StageSpecPtr> ParseDensifyStage(const bson_iter_t* it, const Expressi
   if (!have_range) return Error(40414, "BSON field '$densify.range' is missing but a required field");
   if (!have_step) return Error(40414, "BSON field '$densify.range.step' is missing but a required field");
   if (bounds.missing()) return Error(40414, "BSON field '$densify.range.bounds' is missing but a required field");
+  // MongoDB's RangeStatement::parse: the step, the unit, then the bounds.
   if (!spec->step.numeric() || Compare(spec->step, Value::Int(0)) <= 0) {
-    return Error(5733401, "the step parameter in a range statement must be a strictly positive numeric value");
+    return Error(5733401, "The step parameter in a range statement must be a strictly positive numeric value");
   }
   int64_t whole;
   if (spec->unit && !spec->step.AsInt64Exact(&whole)) {
     return Error(6586400, "The step parameter in a range statement must be a whole number when densifying a date range");
+  }
+  if (bounds.is_array()) {
+    std::vector<Value> e = bounds.Elements();
+    if (e.size() != 2) return Error(5733403, "A bounding array in a range statement must have exactly two elements");
+    if (Compare(e[0], e[1]) > 0) {
+      return Error(5733402, "A bounding array must be an ascending array of either two dates or two numbers");
+    }
+    if (e[0].numeric()) {
+      if (spec->unit) return Error(5733409, "Numeric bounds may not have unit parameter");
+      if (!e[1].numeric()) return Error(5733406, "A bounding array must contain either both dates or both numeric types");
+    } else if (e[0].type() == BSON_TYPE_DATE_TIME) {
+      if (e[1].type() != BSON_TYPE_DATE_TIME) {
+        return Error(5733405, "A bounding array must contain either both dates or both numeric types");
+      }
+      if (!spec->unit) return Error(5733410, "A bounding array of dates must specify a unit");
+    } else {
+      return Error(5946800, "Explicit bounds must be numeric or dates");
+    }
+    spec->bounds = DensifySpec::kExplicit;
+    spec->lo = e[0];
+    spec->hi = e[1];
+  } else if (bounds.is_string()) {
+    if (bounds.str() == "full") {
+      spec->bounds = DensifySpec::kFull;
+    } else if (bounds.str() == "partition") {
+      spec->bounds = DensifySpec::kPartition;
+    } else {
+      return Error(5946802, "Bounds string must either be 'full' or 'partition'");
+    }
+  } else {
+    return Error(5733404, "The bounds in a range statement must be the string 'full', 'partition', or an "
+                          "ascending array of two numbers or two dates");
+  }
+  if (spec->bounds == DensifySpec::kPartition && spec->partition_fields.empty()) {
+    return Error(5733408, "One cannot specify the bounds as 'partition' without specifying a non-empty array of "
+                          "partitionByFields. You may have meant to specify 'full' bounds.");
   }
   for (const auto& p : spec->partition_fields) {
     std::string dotted;
@@ -281,30 +313,6 @@ StatusWith<StageSpecPtr> ParseDensifyStage(const bson_iter_t* it, const Expressi
       return Error(8993000, "$densify: 'field' cannot be one of the 'partitionByFields'");
     }
   }
-  if (bounds.is_string() && bounds.str() == "full") {
-    spec->bounds = DensifySpec::kFull;
-  } else if (bounds.is_string() && bounds.str() == "partition") {
-    spec->bounds = DensifySpec::kPartition;
-  } else if (bounds.is_array()) {
-    std::vector<Value> e = bounds.Elements();
-    if (e.size() != 2) return RangeError();
-    bool dates = e[0].type() == BSON_TYPE_DATE_TIME && e[1].type() == BSON_TYPE_DATE_TIME;
-    bool numbers = e[0].numeric() && e[1].numeric();
-    if (!(dates || numbers) || Compare(e[0], e[1]) > 0) return RangeError();
-    if (dates && !spec->unit) {
-      return Error(5733409, "A bounding array must contain numeric values if no 'unit' is specified");
-    }
-    if (numbers && spec->unit) {
-      return Error(5733410, "A bounding array must be an ascending array of either two dates or two numbers");
-    }
-    spec->bounds = DensifySpec::kExplicit;
-    spec->lo = e[0];
-    spec->hi = e[1];
-  } else {
-    return RangeError();
-  }
-  // Without partitions, "partition" is "full".
-  if (spec->partition_fields.empty() && spec->bounds == DensifySpec::kPartition) spec->bounds = DensifySpec::kFull;
   std::shared_ptr<const DensifySpec> shared = spec;
   return MakeSpec("$densify", [shared](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
     return StagePtr(std::make_unique<DensifyStage>(std::move(input), c, shared));

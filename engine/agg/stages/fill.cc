@@ -24,7 +24,7 @@ struct ValueFill {
 StatusWith<StageSpecPtr> ParseFillStage(const bson_iter_t* it, const ExpressionContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(it)) {
     return Error(static_cast<int>(ErrorCode::kFailedToParse),
-                 "$fill stage specification must be an object, found " + TypeNameOf(bson_iter_type(it)));
+                 "The $fill stage specification must be an object, found " + TypeNameOf(bson_iter_type(it)));
   }
   bson_t obj = bson::SubDocumentView(it);
   bson::BsonDoc window;  // the $setWindowFields specification
@@ -66,21 +66,35 @@ StatusWith<StageSpecPtr> ParseFillStage(const bson_iter_t* it, const ExpressionC
                      "BSON field '$fill.output' is the wrong type '" + out.TypeName() + "', expected type 'object'");
       }
       have_output = true;
+      if (out.Fields().empty()) {
+        return Error(6050203, "The output field in '$fill' must contain an object with at least one element");
+      }
       for (auto& [field, fs] : out.Fields()) {
         RETURN_IF_ERROR(ValidateFieldPath(field));
         if (!fs.is_document()) {
-          return Error(static_cast<int>(ErrorCode::kFailedToParse), "Each fill output specification must be an object");
+          return Error(6050200, "Each fill output specification must be an object with exactly one field");
+        }
+        for (const auto& [name, ignored] : fs.Fields()) {
+          if (name != "value" && name != "method") {
+            return Error(40415, "BSON field '$fill." + name + "' is an unknown field.");
+          }
         }
         Value value = GetNestedField(fs, {"value"}), method = GetNestedField(fs, {"method"});
-        if (value.missing() == method.missing() || fs.Fields().size() != 1) {
-          return Error(6050203, "Exactly one of 'value' or 'method' must be specified in a $fill output field");
+        if (!method.missing() && !value.missing()) {
+          return Error(6050201,
+                       "Each fill output specification must have exactly one of 'method' or 'value' fields, not both");
         }
+        if (!method.missing() && !method.is_string()) {
+          return Error(static_cast<int>(ErrorCode::kTypeMismatch),
+                       "BSON field '$fill.method' is the wrong type '" + method.TypeName() + "', expected type 'string'");
+        }
+        if (method.missing() && value.missing()) continue;  // MongoDB fills nothing for {}
         if (!value.missing()) {
           ASSIGN_OR_RETURN(ExpressionPtr e, ParseOperand(value, &pctx));
           value_fills.push_back({SplitPath(field), std::shared_ptr<Expression>(std::move(e))});
           continue;
         }
-        if (!method.is_string() || (method.str() != "locf" && method.str() != "linear")) {
+        if (method.str() != "locf" && method.str() != "linear") {
           return Error(6050202, "Method must be either locf or linear");
         }
         std::string fn = method.str() == "locf" ? "$locf" : "$linearFill";
@@ -92,7 +106,8 @@ StatusWith<StageSpecPtr> ParseFillStage(const bson_iter_t* it, const ExpressionC
   }
   if (!have_output) return Error(40414, "BSON field '$fill.output' is missing but a required field");
   if (have_partition_by && have_partition_fields) {
-    return Error(6050204, "Maximum one of 'partitionBy' and 'partitionByFields' can be specified in '$fill'");
+    // (sic: MongoDB's message misses a quote)
+    return Error(6050204, "Maximum one of 'partitionBy' and 'partitionByFields can be specified in '$fill'");
   }
   StageSpecPtr window_spec;
   if (!bson_empty(window_output.get())) {

@@ -15,10 +15,17 @@
 // of the target (51183); each input must have them, not null nor an array
 // (51132, 51185); an input without _id gets an ObjectId when `on` is _id.
 // Produces no documents.
+//
+// The target may be the aggregated collection (MongoDB 4.4+): the whole
+// input is read (in memory up to the blocking-stage limit, then in a spill
+// file, with or without allowDiskUse) before the first write, so every
+// source document is merged exactly once, where MongoDB warns that a
+// document whose update moves it may be seen again.
 
 #include <algorithm>
 #include <set>
 
+#include "engine/agg/document_buffer.h"
 #include "engine/agg/pipeline.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/lookup_util.h"
@@ -75,10 +82,22 @@ class MergeStage : public Stage {
   StatusWith<std::optional<bson::BsonDoc>> Next() override {
     if (done_) return std::optional<bson::BsonDoc>();
     done_ = true;
+    // Read everything first: the pipeline may read the target (the
+    // aggregated collection itself, or through $lookup / $unionWith), and
+    // must not see its own writes (a document moved ahead of an index or
+    // shard scan by its update, or a new _id inserted ahead of it, would
+    // be processed again: the Halloween problem).
+    DocumentBuffer input(DocumentBuffer::Options{ctx_->max_memory_bytes, /*spill_allowed=*/true,
+                                                 ctx_->temp_dir, Status::OK()});
     while (true) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
       if (!doc) break;
-      RETURN_IF_ERROR(MergeOne(std::move(*doc)));
+      RETURN_IF_ERROR(input.Add(std::move(*doc)));
+    }
+    RETURN_IF_ERROR(input.Finish());
+    for (size_t i = 0; i < input.size(); ++i) {
+      ASSIGN_OR_RETURN(Value doc, input.Get(i));
+      RETURN_IF_ERROR(MergeOne(doc.ToDoc()));
     }
     RETURN_IF_ERROR(inserts_.Flush());
     return std::optional<bson::BsonDoc>();

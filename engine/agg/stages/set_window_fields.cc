@@ -3,13 +3,17 @@
 //
 //   input ─► Sorter (partition value, sortBy key; spills with allowDiskUse,
 //            292 without, as MongoDB's own $sort ahead of this stage)
-//         ─► one partition at a time in memory ─► each output field's
-//            function computes a column ─► documents with the fields set
+//         ─► one partition at a time in a DocumentBuffer (in memory, or in a
+//            spill file with allowDiskUse once past the memory limit;
+//            5643011 without) ─► each output field's function computes a
+//            column ─► each document read back with its fields set
 //
 // Output comes partition by partition (partitions in BSON order of their
-// value, a missing value counting as null), each in sortBy order. A
-// partition larger than the memory limit fails with 5414201 unless
-// allowDiskUse (then it is held in memory: partitions do not spill).
+// value, a missing value counting as null), each in sortBy order. What
+// stays in memory for a partition besides its documents -- the sortBy
+// value and key of each row and the computed columns -- is MongoDB's
+// window function memory: past the limit it fails with 5414201, with or
+// without allowDiskUse (it does not spill).
 
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
@@ -34,15 +38,25 @@ struct WindowSpec {
 class SetWindowFieldsStage : public Stage {
  public:
   SetWindowFieldsStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const WindowSpec> spec)
-      : input_(std::move(input)), ctx_(ctx), spec_(std::move(spec)), vars_(ctx) {}
+      : input_(std::move(input)), ctx_(ctx), spec_(std::move(spec)), vars_(ctx),
+        docs_(DocumentBuffer::Options{ctx->max_memory_bytes, ctx->allow_disk_use, ctx->temp_dir,
+                                      Error(5643011, "Exceeded max memory. Set 'allowDiskUse: true' to spill to disk")}) {
+    partition_.docs = &docs_;
+  }
 
   StatusWith<std::optional<bson::BsonDoc>> Next() override {
     if (!sorter_) RETURN_IF_ERROR(SortInput());
-    while (pos_ >= ready_.size()) {
+    while (pos_ >= partition_.size()) {
       if (!pending_ && sorter_->AtEnd()) return std::optional<bson::BsonDoc>();
       RETURN_IF_ERROR(NextPartition());
     }
-    return std::optional<bson::BsonDoc>(std::move(ready_[pos_++]));
+    const size_t i = pos_++;
+    ASSIGN_OR_RETURN(Value doc, partition_.Doc(i));
+    for (size_t k = 0; k < spec_->outputs.size(); ++k) {
+      if (columns_[k][i].missing()) continue;
+      doc = SetNestedField(doc, spec_->outputs[k].path, 0, columns_[k][i]);
+    }
+    return std::optional<bson::BsonDoc>(doc.ToDoc());
   }
 
  private:
@@ -66,16 +80,18 @@ class SetWindowFieldsStage : public Stage {
     return sorter_->Done();
   }
 
-  // Reads the next partition from the sorter and computes its output.
+  // Reads the next partition from the sorter and computes its columns.
   Status NextPartition() {
-    ready_.clear();
+    RETURN_IF_ERROR(docs_.Clear());
+    partition_.sort_values.clear();
+    partition_.sort_keys.clear();
+    columns_.clear();
     pos_ = 0;
-    Partition p;
+    window_bytes_ = 0;
     std::string part_key;
-    size_t memory = 0;
     if (pending_) {
       part_key = pending_key_;
-      RETURN_IF_ERROR(AddRow(&p, std::move(*pending_), &memory));
+      RETURN_IF_ERROR(AddRow(std::move(*pending_)));
       pending_.reset();
     }
     while (!sorter_->AtEnd()) {
@@ -84,53 +100,48 @@ class SetWindowFieldsStage : public Stage {
       if (!more) break;
       ASSIGN_OR_RETURN(Value part, PartitionValue(Value::Document(doc)));
       std::string key = part.Key();
-      if (!p.docs.empty() && key != part_key) {
+      if (partition_.size() > 0 && key != part_key) {
         pending_ = std::move(doc);
         pending_key_ = std::move(key);
         break;
       }
       part_key = std::move(key);
-      RETURN_IF_ERROR(AddRow(&p, std::move(doc), &memory));
+      RETURN_IF_ERROR(AddRow(std::move(doc)));
     }
-    if (p.docs.empty()) return Status::OK();
-    std::vector<std::vector<Value>> columns;
+    RETURN_IF_ERROR(docs_.Finish());
+    if (partition_.size() == 0) return Status::OK();
     for (const OutputField& f : spec_->outputs) {
       if (const WindowBounds* range = f.fn->range_bounds()) {
-        for (const Value& v : p.sort_values) RETURN_IF_ERROR(range->CheckRangeValue(v));
+        for (const Value& v : partition_.sort_values) RETURN_IF_ERROR(range->CheckRangeValue(v));
       }
-      ASSIGN_OR_RETURN(std::vector<Value> column, f.fn->Compute(p, &vars_));
-      columns.push_back(std::move(column));
-    }
-    for (size_t i = 0; i < p.docs.size(); ++i) {
-      Value doc = std::move(p.docs[i]);
-      for (size_t k = 0; k < spec_->outputs.size(); ++k) {
-        if (columns[k][i].missing()) continue;
-        doc = SetNestedField(doc, spec_->outputs[k].path, 0, columns[k][i]);
-      }
-      ready_.push_back(doc.ToDoc());
+      ASSIGN_OR_RETURN(std::vector<Value> column, f.fn->Compute(partition_, &vars_));
+      for (const Value& v : column) window_bytes_ += ValueBytes(v);
+      RETURN_IF_ERROR(CheckWindowMemory());
+      columns_.push_back(std::move(column));
     }
     return Status::OK();
   }
 
-  Status AddRow(Partition* p, bson::BsonDoc doc, size_t* memory) {
-    *memory += doc.size() * 2 + 64;
-    if (*memory > ctx_->max_memory_bytes && !ctx_->allow_disk_use) {
-      return Error(5414201, "Exceeded memory limit in DocumentSourceSetWindowFields, used " +
-                                std::to_string(*memory) + " bytes");
-    }
-    Value v = Value::Document(doc);
+  Status AddRow(bson::BsonDoc doc) {
     if (spec_->sort_by) {
       const auto& first = spec_->sort_by->fields()[0];
-      Value s = GetNestedField(v, first.path.parts());
-      p->sort_values.push_back(s.missing() ? Value::Null() : s);
-      p->sort_keys.push_back(spec_->sort_by->KeyFor(doc.get()));
-      p->descending = first.direction == keystring::Direction::kDescending;
+      Value s = GetNestedField(Value::Document(doc), first.path.parts());
+      partition_.sort_values.push_back(s.missing() ? Value::Null() : s);
+      partition_.sort_keys.push_back(spec_->sort_by->KeyFor(doc.get()));
+      partition_.descending = first.direction == keystring::Direction::kDescending;
     } else {
-      p->sort_values.push_back(Value::Null());
-      p->sort_keys.emplace_back();
+      partition_.sort_values.push_back(Value::Null());
+      partition_.sort_keys.emplace_back();
     }
-    p->docs.push_back(std::move(v));
-    return Status::OK();
+    window_bytes_ += ValueBytes(partition_.sort_values.back()) + partition_.sort_keys.back().size() + 32;
+    RETURN_IF_ERROR(CheckWindowMemory());
+    return docs_.Add(std::move(doc));
+  }
+
+  Status CheckWindowMemory() const {
+    if (window_bytes_ <= ctx_->max_memory_bytes) return Status::OK();
+    return Error(5414201, "Exceeded memory limit in DocumentSourceSetWindowFields, used " +
+                              std::to_string(window_bytes_) + " bytes");
   }
 
   StagePtr input_;
@@ -140,8 +151,11 @@ class SetWindowFieldsStage : public Stage {
   std::unique_ptr<query::Sorter> sorter_;
   std::optional<bson::BsonDoc> pending_;  // first row of the next partition
   std::string pending_key_;
-  std::vector<bson::BsonDoc> ready_;
-  size_t pos_ = 0;
+  DocumentBuffer docs_;
+  Partition partition_;                    // the current one (over docs_)
+  std::vector<std::vector<Value>> columns_;  // [output field][row]
+  size_t window_bytes_ = 0;                  // sortBy values, keys, columns
+  size_t pos_ = 0;                           // next row to return
 };
 
 Status StageError(const std::string& message) {

@@ -17,9 +17,9 @@ class RankFunction : public WindowFunction {
  public:
   explicit RankFunction(RankKind kind) : kind_(kind) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables*) const override {
-    std::vector<Value> out(p.docs.size());
+    std::vector<Value> out(p.size());
     int64_t rank = 0, dense = 0;
-    for (size_t i = 0; i < p.docs.size(); ++i) {
+    for (size_t i = 0; i < p.size(); ++i) {
       bool tie = i > 0 && p.sort_keys[i] == p.sort_keys[i - 1];
       if (!tie) {
         rank = static_cast<int64_t>(i) + 1;
@@ -40,15 +40,16 @@ class ShiftFunction : public WindowFunction {
   ShiftFunction(ExpressionPtr output, int64_t by, Value def)
       : output_(std::move(output)), by_(by), default_(std::move(def)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const int64_t n = static_cast<int64_t>(p.docs.size());
-    std::vector<Value> out(p.docs.size());
+    const int64_t n = static_cast<int64_t>(p.size());
+    std::vector<Value> out(p.size());
     for (int64_t i = 0; i < n; ++i) {
       int64_t j = i + by_;
       if (j < 0 || j >= n) {
         out[i] = default_;
         continue;
       }
-      vars->SetRoot(p.docs[j]);
+      ASSIGN_OR_RETURN(Value doc, p.Doc(static_cast<size_t>(j)));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(Value v, output_->Evaluate(vars));
       out[i] = v.missing() ? Value::Null() : std::move(v);
     }
@@ -87,12 +88,13 @@ class CalculusFunction : public WindowFunction {
       : integral_(integral), input_(std::move(input)), unit_(unit), bounds_(std::move(bounds)) {}
 
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const size_t n = p.docs.size();
+    const size_t n = p.size();
     const char* op = integral_ ? "$integral" : "$derivative";
     std::vector<Value> xs(n), ys(n);
     for (size_t i = 0; i < n; ++i) {
       ASSIGN_OR_RETURN(xs[i], XOf(p.sort_values[i], unit_, op));
-      vars->SetRoot(p.docs[i]);
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(ys[i], input_->Evaluate(vars));
     }
     std::vector<Value> out(n);
@@ -144,11 +146,12 @@ class ExpMovingAvgFunction : public WindowFunction {
  public:
   ExpMovingAvgFunction(ExpressionPtr input, Value alpha) : input_(std::move(input)), alpha_(std::move(alpha)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    std::vector<Value> out(p.docs.size());
+    std::vector<Value> out(p.size());
     Value current = Value::Null();
     bool decimal = false;
-    for (size_t i = 0; i < p.docs.size(); ++i) {
-      vars->SetRoot(p.docs[i]);
+    for (size_t i = 0; i < p.size(); ++i) {
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(Value x, input_->Evaluate(vars));
       if (x.numeric()) {
         decimal = decimal || x.type() == BSON_TYPE_DECIMAL128;
@@ -177,10 +180,11 @@ class LocfFunction : public WindowFunction {
  public:
   explicit LocfFunction(ExpressionPtr input) : input_(std::move(input)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    std::vector<Value> out(p.docs.size());
+    std::vector<Value> out(p.size());
     Value last = Value::Null();
-    for (size_t i = 0; i < p.docs.size(); ++i) {
-      vars->SetRoot(p.docs[i]);
+    for (size_t i = 0; i < p.size(); ++i) {
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(Value v, input_->Evaluate(vars));
       if (!v.nullish()) last = std::move(v);
       out[i] = last;
@@ -196,10 +200,11 @@ class LinearFillFunction : public WindowFunction {
  public:
   explicit LinearFillFunction(ExpressionPtr input) : input_(std::move(input)) {}
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const size_t n = p.docs.size();
+    const size_t n = p.size();
     std::vector<Value> ys(n), xs(n);
     for (size_t i = 0; i < n; ++i) {
-      vars->SetRoot(p.docs[i]);
+      ASSIGN_OR_RETURN(Value doc, p.Doc(i));
+      vars->SetRoot(std::move(doc));
       ASSIGN_OR_RETURN(ys[i], input_->Evaluate(vars));
       if (!ys[i].nullish() && !ys[i].numeric()) {
         return Error(6050106, "$linearFill only supports numeric types, found " + ys[i].TypeName());
@@ -255,11 +260,10 @@ Status ParseCalculusArgs(const std::string& op, const bson_iter_t* arg, ParseCon
       ASSIGN_OR_RETURN(*input, ParseOperand(&it, ctx));
     } else if (key == "unit") {
       Value u(&it);
-      std::optional<TimeUnit> parsed = u.is_string() ? ParseTimeUnit(u.str()) : std::nullopt;
-      if (!parsed) return WindowParseError(op + " 'unit' must be a time unit string: " + u.ToString());
-      if (FixedUnitMillis(*parsed) == 0) {
-        return Error(5490704, op + " 'unit' must be fixed-length (week or shorter), got '" + std::string(u.str()) + "'");
-      }
+      if (!u.is_string()) return WindowParseError("unit' must be a string, but got " + u.TypeName());  // sic
+      std::optional<TimeUnit> parsed = ParseTimeUnit(u.str());
+      if (!parsed) return WindowParseError("unknown time unit value: " + std::string(u.str()));
+      if (FixedUnitMillis(*parsed) == 0) return Error(5490710, "unit must be 'week' or smaller");
       *unit = parsed;
     } else {
       return WindowParseError(op + " got unexpected argument: " + key);
@@ -270,7 +274,7 @@ Status ParseCalculusArgs(const std::string& op, const bson_iter_t* arg, ParseCon
 }
 
 Status NoWindow(const std::string& op, const std::optional<WindowBounds>& bounds) {
-  if (bounds) return WindowParseError(op + " does not accept a 'window' field");
+  if (bounds) return WindowParseError("'window' field is not allowed in " + op);
   return Status::OK();
 }
 
@@ -281,12 +285,16 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     const SortByShape& sort_by, ParseContext* ctx) {
   using Ptr = std::unique_ptr<WindowFunction>;
   if (op == "$rank" || op == "$denseRank" || op == "$documentNumber") {
+    // MongoDB's rank-style functions: no other field, {} as the value, and a
+    // single-field sortBy ($documentNumber included).
+    if (bounds) return Error(5371601, "Rank style window functions take no other arguments");
     Value v(arg);
-    if (!v.is_document() || !v.Fields().empty()) return WindowParseError(op + " must be specified with '{}' as the value");
-    if (op != "$documentNumber" && sort_by.fields != 1) {
-      return Error(5371601, op + " must be specified with a top level sortBy expression with exactly one element");
+    if (!v.is_document() || !v.Fields().empty()) {
+      return Error(5371603, op + " must be specified with '{}' as the value");
     }
-    RETURN_IF_ERROR(NoWindow(op, bounds));
+    if (sort_by.fields != 1) {
+      return Error(5371602, op + " must be specified with a top level sortBy expression with exactly one element");
+    }
     RankKind kind = op == "$rank" ? RankKind::kRank : op == "$denseRank" ? RankKind::kDenseRank : RankKind::kDocumentNumber;
     return Ptr(std::make_unique<RankFunction>(kind));
   }
@@ -326,10 +334,11 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     return Ptr(std::make_unique<ShiftFunction>(std::move(output), *by, std::move(def)));
   }
   if (op == "$derivative" || op == "$integral") {
+    if (sort_by.fields == 0) return WindowParseError(op + " requires a sortBy");
+    if (sort_by.fields != 1) return WindowParseError(op + " requires a non-compound sortBy");
     ExpressionPtr input;
     std::optional<TimeUnit> unit;
     RETURN_IF_ERROR(ParseCalculusArgs(op, arg, ctx, &input, &unit));
-    if (sort_by.fields != 1) return WindowParseError(op + " requires a sortBy that has exactly one field");
     if (op == "$derivative" && !bounds) return WindowParseError("$derivative requires explicit window bounds");
     return Ptr(std::make_unique<CalculusFunction>(op == "$integral", std::move(input), unit,
                                                   bounds.value_or(WindowBounds())));
@@ -340,8 +349,8 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseSequenceFunction(
     const std::string shape = "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field";
     bson_iter_t in;
     if (bson_count_keys(&obj) != 2 || !bson_iter_init_find(&in, &obj, "input")) return WindowParseError(shape);
+    if (bounds) return WindowParseError("$expMovingAvg must have exactly one argument that is an object");
     if (sort_by.fields == 0) return WindowParseError("$expMovingAvg requires an explicit 'sortBy'");
-    RETURN_IF_ERROR(NoWindow(op, bounds));
     ASSIGN_OR_RETURN(ExpressionPtr input, ParseOperand(&in, ctx));
     bson_iter_t k;
     if (bson_iter_init_find(&k, &obj, "N")) {

@@ -12,24 +12,39 @@ Status ParseError(const std::string& message) {
   return Error(static_cast<int>(ErrorCode::kFailedToParse), message);
 }
 
-StatusWith<WindowBound> ParseBound(const Value& v, bool range) {
+// One bound: "unbounded", "current", or a number that `check` accepts
+// (MongoDB's messages; every one FailedToParse).
+enum class BoundKind { kDocuments, kRange, kRangeWithUnit };
+
+StatusWith<WindowBound> ParseBound(const Value& v, BoundKind kind) {
   WindowBound b;
-  if (v.is_string() && v.str() == "unbounded") return b;
-  if (v.is_string() && v.str() == "current") {
-    b.kind = WindowBound::kCurrent;
-    return b;
-  }
-  if (v.numeric()) {
-    int64_t n;
-    if (!range && !v.AsInt64Exact(&n)) {
-      return ParseError("Numeric document-based bounds must be an integer");
+  if (v.is_string()) {
+    if (v.str() == "unbounded") return b;
+    if (v.str() == "current") {
+      b.kind = WindowBound::kCurrent;
+      return b;
     }
-    b.kind = WindowBound::kValue;
-    b.value = v;
-    return b;
+    return ParseError("Window bounds must be 'unbounded', 'current', or a number.");
   }
-  return ParseError(std::string(range ? "Range-based" : "Document-based") +
-                    " bounds must be 'unbounded', 'current', or a number");
+  int64_t n;
+  switch (kind) {
+    case BoundKind::kDocuments:
+      if (!v.numeric() || !v.AsInt64Exact(&n)) {
+        return ParseError("Numeric document-based bounds must be an integer");
+      }
+      break;
+    case BoundKind::kRangeWithUnit:
+      if (!v.numeric() || !v.AsInt64Exact(&n)) {
+        return ParseError("With 'unit', range-based bounds must be an integer");
+      }
+      break;
+    case BoundKind::kRange:
+      if (!v.numeric()) return ParseError("Range-based bounds expression must be a number");
+      break;
+  }
+  b.kind = WindowBound::kValue;
+  b.value = v;
+  return b;
 }
 
 // Position ordering of two bounds of one kind: -1 / 0 / 1, unbounded lower
@@ -64,62 +79,76 @@ StatusWith<Value> Shift(const Value& v, const Value& offset, const std::optional
 
 }  // namespace
 
+// MongoDB's WindowBounds::parse, check for check: 9 FailedToParse for the
+// shape, 5339900 lower > upper, 5339901 documents without sortBy, 5339902
+// range without a single sortBy field, 8947401 range over a descending sortBy.
 StatusWith<WindowBounds> WindowBounds::Parse(const bson_iter_t* it, const SortByShape& sort_by) {
   if (!BSON_ITER_HOLDS_DOCUMENT(it)) return ParseError("'window' field must be an object");
-  bson_t obj = bson::SubDocumentView(it);
+  Value window(it);
+  std::optional<Value> documents, range, unit;
+  size_t fields = 0;
+  for (auto& [name, v] : window.Fields()) {
+    ++fields;
+    if (name == "documents" && !documents) documents = std::move(v);
+    if (name == "range" && !range) range = std::move(v);
+    if (name == "unit" && !unit) unit = std::move(v);
+  }
+  if (documents && range) {
+    return ParseError("Window bounds can specify either 'documents' or 'unit', not both.");
+  }
+  if (!range && unit) return ParseError("Window bounds can only specify 'unit' with range-based bounds.");
   WindowBounds out;
-  bool have_documents = false, have_range = false;
-  std::optional<Value> unit_value;
-  bson_iter_t f;
-  bson_iter_init(&f, &obj);
-  while (bson_iter_next(&f)) {
-    std::string key = bson_iter_key(&f);
-    if (key == "documents" || key == "range") {
-      (key == "documents" ? have_documents : have_range) = true;
-      Value arr(&f);
-      std::vector<Value> e = arr.is_array() ? arr.Elements() : std::vector<Value>();
-      if (!arr.is_array() || e.size() != 2) {
-        return ParseError("Window bounds must be a 2-element array: " + key + ": " + arr.ToString());
-      }
-      bool range = key == "range";
-      ASSIGN_OR_RETURN(out.lower, ParseBound(e[0], range));
-      ASSIGN_OR_RETURN(out.upper, ParseBound(e[1], range));
-    } else if (key == "unit") {
-      unit_value = Value(&f);
-    } else {
+  if (!range && !documents) {
+    if (fields != 0) {
       return ParseError("'window' field can only contain 'documents' as the only argument or "
                         "'range' with an optional 'unit' field");
     }
+    return out;  // {}: the whole partition
   }
-  if (have_documents == have_range) {
-    return ParseError("'window' field can only contain 'documents' as the only argument or "
-                      "'range' with an optional 'unit' field");
-  }
-  out.range = have_range;
-  if (unit_value) {
-    if (!out.range) return ParseError("'unit' is only valid with 'range', not 'documents'");
-    if (!unit_value->is_string() || !ParseTimeUnit(unit_value->str())) {
-      return ParseError("'unit' must be a string naming a time unit: " + unit_value->ToString());
+  auto unpack = [&](const Value& e, BoundKind kind) -> Status {
+    std::vector<Value> elems = e.is_array() ? e.Elements() : std::vector<Value>();
+    if (!e.is_array() || elems.size() != 2) {
+      return ParseError("Window bounds must be a 2-element array: " + std::string(documents ? "documents" : "range") +
+                        ": " + e.ToString());
     }
-    out.unit = ParseTimeUnit(unit_value->str());
-  }
-  if (out.lower.kind == WindowBound::kUnbounded && out.upper.kind == WindowBound::kUnbounded) {
-    // The whole partition: no sortBy needed.
-  } else if (out.range) {
-    if (sort_by.fields != 1) {
-      return ParseError("Range-based bounds require sortBy a single field");
+    ASSIGN_OR_RETURN(out.lower, ParseBound(elems[0], kind));
+    ASSIGN_OR_RETURN(out.upper, ParseBound(elems[1], kind));
+    bool bounded_both = out.lower.kind != WindowBound::kUnbounded && out.upper.kind != WindowBound::kUnbounded;
+    if (bounded_both && BoundOrder(out.lower, out.upper, true, false) > 0) {
+      auto show = [](const WindowBound& b) { return b.kind == WindowBound::kCurrent ? std::string("0") : b.value.ToString(); };
+      return Error(5339900, "Lower bound must not exceed upper bound: [" + show(out.lower) + ", " + show(out.upper) + "]");
     }
-  } else if (sort_by.fields == 0) {
-    return ParseError("Document-based bounds require a sortBy");
+    return Status::OK();
+  };
+  if (documents) {
+    if (fields != 1) return ParseError("'window' field that specifies documents cannot have other fields");
+    RETURN_IF_ERROR(unpack(*documents, BoundKind::kDocuments));
+    if (!out.unbounded_both() && sort_by.fields == 0) {
+      return Error(5339901, "Document-based bounds require a sortBy");
+    }
+    return out;
   }
-  bool bounded_both = out.lower.kind != WindowBound::kUnbounded && out.upper.kind != WindowBound::kUnbounded;
-  if (bounded_both && BoundOrder(out.lower, out.upper, true, false) > 0) {
-    return ParseError("Lower bound must not exceed upper bound");
+  out.range = true;
+  if (unit) {
+    if (fields != 2) return ParseError("'window' field that specifies unit cannot have other fields besides 'range'");
+    if (!unit->is_string()) return ParseError("'unit' must be a string");
+    std::optional<TimeUnit> parsed = ParseTimeUnit(unit->str());
+    if (!parsed) return ParseError("unknown time unit value: " + std::string(unit->str()));
+    RETURN_IF_ERROR(unpack(*range, BoundKind::kRangeWithUnit));
+    out.unit = parsed;
+  } else {
+    if (fields != 1) return ParseError("'window' field that specifies range cannot have other fields besides 'unit'");
+    RETURN_IF_ERROR(unpack(*range, BoundKind::kRange));
   }
+  if (sort_by.fields != 1) return Error(5339902, "Range-based bounds require sortBy a single field");
+  if (sort_by.descending) return Error(8947401, "Range-based bounds require an ascending sortBy");
   return out;
 }
 
 Status WindowBounds::CheckRangeValue(const Value& v) const {
+  if (!unit && v.type() == BSON_TYPE_DATE_TIME) {
+    return Error(5429413, "Invalid range: For windows that involve date or time ranges, a unit must be provided.");
+  }
   if (unit && v.type() != BSON_TYPE_DATE_TIME) {
     return Error(5429513, "Invalid range: Expected the sortBy field to be a Date, but it was " + v.TypeName());
   }

@@ -8,8 +8,10 @@
 //                                        dates with a time unit)
 //   lower/upper := "unbounded" | "current" | <number>
 //
-// Default (no window): the whole partition. Errors are MongoDB's
-// FailedToParse (9) messages.
+// Default (no window, or {}): the whole partition. Errors are MongoDB's:
+// FailedToParse (9) for the shape, 5339900 lower > upper, 5339901 a
+// documents window without sortBy, 5339902 a range window without exactly
+// one sortBy field, 8947401 a range window over a descending sortBy.
 //
 // Thread-safety: immutable after Parse.
 
@@ -55,7 +57,7 @@ struct WindowBounds {
   // every value must have passed CheckRangeValue. Errors for a current
   // value the bounds cannot be added to.
   // 5429414 / 5429513 when a sortBy value is not a number (a date with
-  // `unit`), as range windows require.
+  // `unit`), as range windows require; 5429413 a date without `unit`.
   Status CheckRangeValue(const Value& v) const;
   Status Resolve(size_t i, size_t n, const std::vector<Value>& sort_values, bool descending,
                  size_t* begin, size_t* end) const;

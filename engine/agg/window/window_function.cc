@@ -2,6 +2,7 @@
 
 #include "engine/agg/window/window_function.h"
 
+#include <deque>
 #include <set>
 
 #include "engine/agg/accumulators/accumulator.h"
@@ -11,27 +12,30 @@
 namespace tigerdoc::agg {
 namespace {
 
-// $sum, $avg, ... over a window: one fresh accumulator per row, or one
-// running accumulator when the window starts at the partition's start (its
-// end only moves forward) and one result when it is the whole partition.
+// $sum, $avg, ... over a window: one fresh accumulator per row over the
+// inputs of its window (kept in a sliding queue: window bounds only move
+// forward, so each document is read and evaluated once), or one running
+// accumulator when the window starts at the partition's start (its end only
+// moves forward) and one result when it is the whole partition.
 class AccumulatorWindow : public WindowFunction {
  public:
   AccumulatorWindow(ExpressionPtr input, AccumulatorFactory factory, WindowBounds bounds)
       : input_(std::move(input)), factory_(std::move(factory)), bounds_(std::move(bounds)) {}
 
   StatusWith<std::vector<Value>> Compute(const Partition& p, Variables* vars) const override {
-    const size_t n = p.docs.size();
-    std::vector<Value> inputs;
-    inputs.reserve(n);
-    for (const Value& doc : p.docs) {
-      vars->SetRoot(doc);
-      ASSIGN_OR_RETURN(Value v, input_->Evaluate(vars));
-      inputs.push_back(std::move(v));
-    }
+    const size_t n = p.size();
+    auto input = [&](size_t k) -> StatusWith<Value> {
+      ASSIGN_OR_RETURN(Value doc, p.Doc(k));
+      vars->SetRoot(std::move(doc));
+      return input_->Evaluate(vars);
+    };
     std::vector<Value> out(n);
     if (bounds_.unbounded_both()) {
       auto acc = factory_();
-      for (const Value& v : inputs) RETURN_IF_ERROR(acc->Process(v));
+      for (size_t k = 0; k < n; ++k) {
+        ASSIGN_OR_RETURN(Value v, input(k));
+        RETURN_IF_ERROR(acc->Process(v));
+      }
       ASSIGN_OR_RETURN(Value all, acc->Finalize());
       for (Value& o : out) o = all;
       return out;
@@ -39,17 +43,34 @@ class AccumulatorWindow : public WindowFunction {
     const bool running = bounds_.lower.kind == WindowBound::kUnbounded;
     std::unique_ptr<Accumulator> acc = factory_();
     size_t fed = 0;
+    std::deque<Value> window;  // inputs of rows [first, first + window.size())
+    size_t first = 0;
     for (size_t i = 0; i < n; ++i) {
       size_t begin, end;
       RETURN_IF_ERROR(bounds_.Resolve(i, n, p.sort_values, p.descending, &begin, &end));
       if (running) {
-        while (fed < end) RETURN_IF_ERROR(acc->Process(inputs[fed++]));
+        while (fed < end) {
+          ASSIGN_OR_RETURN(Value v, input(fed++));
+          RETURN_IF_ERROR(acc->Process(v));
+        }
         ASSIGN_OR_RETURN(out[i], acc->Finalize());
         continue;
       }
-      std::unique_ptr<Accumulator> window = factory_();
-      for (size_t k = begin; k < end; ++k) RETURN_IF_ERROR(window->Process(inputs[k]));
-      ASSIGN_OR_RETURN(out[i], window->Finalize());
+      if (begin < first) {  // never for sorted rows; stays correct anyway
+        window.clear();
+        first = begin;
+      }
+      while (first < begin) {
+        if (!window.empty()) window.pop_front();
+        ++first;
+      }
+      while (first + window.size() < end) {
+        ASSIGN_OR_RETURN(Value v, input(first + window.size()));
+        window.push_back(std::move(v));
+      }
+      std::unique_ptr<Accumulator> fresh = factory_();
+      for (size_t k = begin; k < end; ++k) RETURN_IF_ERROR(fresh->Process(window[k - first]));
+      ASSIGN_OR_RETURN(out[i], fresh->Finalize());
     }
     return out;
   }

@@ -23,16 +23,22 @@
 #include <vector>
 
 #include "engine/agg/expressions/expression.h"
+#include "engine/agg/document_buffer.h"
 #include "engine/agg/window/window_bounds.h"
 
 namespace tigerdoc::agg {
 
-// One partition, in sortBy order.
+// One partition, in sortBy order. The documents may be on disk (see
+// DocumentBuffer): functions read them by position, in increasing order as
+// far as they can, and keep per row only what their window needs.
 struct Partition {
-  std::vector<Value> docs;         // the documents (document values)
+  const DocumentBuffer* docs = nullptr;
   std::vector<Value> sort_values;  // the first sortBy field of each (missing -> null)
   std::vector<std::string> sort_keys;  // the full sortBy key of each (ties)
   bool descending = false;         // the first sortBy field sorts descending
+
+  size_t size() const { return sort_values.size(); }
+  StatusWith<Value> Doc(size_t i) const { return docs->Get(i); }
 };
 
 class WindowFunction {
