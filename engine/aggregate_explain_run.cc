@@ -2,7 +2,9 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "engine/query/sort.h"
@@ -149,12 +151,58 @@ StatusWith<agg::StagePtr> BuildCounted(const agg::Pipeline& pipeline, size_t fro
   return stage;
 }
 
+bool RunsPerDocument(std::string_view name) {
+  static const std::set<std::string_view> kStages = {"$match",       "$project",     "$addFields",
+                                                      "$set",         "$unset",       "$unwind",
+                                                      "$replaceRoot", "$replaceWith", "$redact"};
+  return kStages.count(name) > 0;
+}
+
 }  // namespace
+
+PipelineSplit SplitOf(const agg::Pipeline& pipeline, const bson_t* pipeline_array) {
+  PipelineSplit split;
+  const size_t n = pipeline.size();
+  auto name = [&pipeline](size_t i) { return pipeline.stage(i).name(); };
+  while (split.split < n && RunsPerDocument(name(split.split))) ++split.split;
+  if (split.split < n && name(split.split) == "$sort") {
+    const std::string key = std::to_string(split.split);
+    bson_iter_t it;
+    if (bson_iter_init(&it, pipeline_array) &&
+        bson_iter_find_descendant(&it, (key + ".$sort").c_str(), &it) && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&it, &len, &data);
+      split.merge_sort = bson::BsonDoc::CopyOf(data, len);
+    }
+    ++split.split;
+    if (split.split < n && name(split.split) == "$limit") {
+      ++split.split;
+      split.limit_again = true;
+    }
+  }
+  if (const bson_t* match = pipeline.leading_match()) {
+    split.cursor_filter = bson::BsonDoc::CopyOf(match);
+    ++split.absorbed;
+  }
+  if (const bson_t* sort = pipeline.leading_sort();
+      sort && split.absorbed < split.split && name(split.absorbed) == "$sort") {
+    split.cursor_sort = bson::BsonDoc::CopyOf(sort);
+    ++split.absorbed;
+  }
+  if (std::optional<int64_t> limit = pipeline.leading_limit();
+      limit && split.absorbed < split.split && name(split.absorbed) == "$limit") {
+    split.cursor_limit = *limit;
+    ++split.absorbed;
+  }
+  return split;
+}
 
 StatusWith<PipelineRunStats> RunSplitPipeline(const agg::Pipeline& pipeline, const PipelineSplit& split,
                                               query::PlanExecutor* exec, const std::vector<int>& shards,
                                               std::optional<std::vector<bson::BsonDoc>> input,
-                                              storage::Session& session) {
+                                              storage::Session& session,
+                                              std::vector<bson::BsonDoc>* results) {
   PipelineRunStats stats;
   // Stats are filled through pointers: sized up front, never reallocated.
   stats.shards.resize(shards.size());
@@ -192,6 +240,7 @@ StatusWith<PipelineRunStats> RunSplitPipeline(const agg::Pipeline& pipeline, con
   while (true) {
     ASSIGN_OR_RETURN(MaybeDoc doc, stage->Next());
     if (!doc) break;
+    if (results) results->push_back(std::move(*doc));
   }
   return stats;
 }

@@ -42,7 +42,21 @@ struct PipelineSplit {
   size_t split = 0;     // stages [absorbed, split) run on each shard
   std::optional<bson::BsonDoc> merge_sort;  // the shards' outputs merge in this order
   bool limit_again = false;  // stage split-1 is a $limit the merger applies again
+  // The $cursor's query: the absorbed leading $match / $sort / $limit.
+  std::optional<bson::BsonDoc> cursor_filter;
+  std::optional<bson::BsonDoc> cursor_sort;
+  std::optional<int64_t> cursor_limit;
 };
+
+// The split of a pipeline over a collection: the leading run of
+// per-document stages ($match, $project, $addFields/$set, $unset, $unwind,
+// $replaceRoot/$replaceWith, $redact) then an optional $sort (with a
+// directly following $limit, applied again by the merger) run on the
+// shards; the rest merges. The $cursor absorbs the pipeline's push-down
+// prefix (Pipeline::leading_match / leading_sort / leading_limit) as far
+// as it lies in the shards part. `pipeline_array` is what `pipeline` was
+// parsed from.
+PipelineSplit SplitOf(const agg::Pipeline& pipeline, const bson_t* pipeline_array);
 
 struct StageRunStats {
   int64_t n_returned = 0;
@@ -66,10 +80,13 @@ struct PipelineRunStats {
 
 // Runs `pipeline` split as `split` says over `exec` (null: no collection;
 // then `input` feeds the merger, or the pipeline's own first stage does),
-// reading with `session`. `shards` lists the shards the executor reads.
+// reading with `session`. `shards` lists the shards the executor reads;
+// the executor must run the split's cursor query. The results are
+// appended to `results` when given, else discarded.
 StatusWith<PipelineRunStats> RunSplitPipeline(const agg::Pipeline& pipeline, const PipelineSplit& split,
                                               query::PlanExecutor* exec, const std::vector<int>& shards,
                                               std::optional<std::vector<bson::BsonDoc>> input,
-                                              storage::Session& session);
+                                              storage::Session& session,
+                                              std::vector<bson::BsonDoc>* results = nullptr);
 
 }  // namespace tigerdoc::engine

@@ -7,11 +7,10 @@
 //     shards: { shard0: { stages: [ {$cursor: {queryPlanner: {..., winningPlan: <shard plan>}}},
 //                                   <shardsPart stages the cursor did not absorb> ] }, ... } }
 //
-// The split: the leading run of per-document stages ($match, $project,
-// $addFields/$set, $unset, $unwind, $replaceRoot/$replaceWith, $redact)
-// then an optional $sort (with a directly following $limit, which the
-// merger applies again) run on the shards; everything from the first other
-// stage on runs in the merger after $mergeCursors (MongoDB would also split
+// The split (SplitOf, aggregate_explain_run.h): the leading run of
+// per-document stages then an optional $sort (+ $limit, which the merger
+// applies again) run on the shards; everything from the first other stage
+// on runs in the merger after $mergeCursors (MongoDB would also split
 // a $group into partial and final groups; tigerdoc groups whole in the
 // merger, and the explain says so). The $cursor of each shard is the find
 // explain's plan of the pushed-down leading $match / $sort / $limit
@@ -31,7 +30,6 @@
 // The {stages: [...]} shape gives every stage that ran its stats.
 
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,21 +45,6 @@
 
 namespace tigerdoc::engine {
 namespace {
-
-std::string_view StageName(const bson_iter_t& stage) {
-  bson_iter_t op;
-  if (!BSON_ITER_HOLDS_DOCUMENT(&stage) || !bson_iter_recurse(&stage, &op) || !bson_iter_next(&op)) {
-    return {};
-  }
-  return bson_iter_key(&op);
-}
-
-bool RunsPerDocument(std::string_view name) {
-  static const std::set<std::string_view> kStages = {"$match",       "$project",     "$addFields",
-                                                      "$set",         "$unset",       "$unwind",
-                                                      "$replaceRoot", "$replaceWith", "$redact"};
-  return kStages.count(name) > 0;
-}
 
 void AppendArray(bson_t* parent, const char* field, const std::vector<bson::BsonDoc>& docs) {
   bson_t array;
@@ -140,12 +123,10 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   const bool all_plans = verbosity == ExplainVerbosity::kAllPlansExecution;
 
   std::vector<bson::BsonDoc> stages;
-  std::vector<std::string_view> names;
   bson_iter_t it;
   bson_iter_init(&it, params.pipeline.get());
   while (bson_iter_next(&it)) {
     stages.push_back(StageDoc(it));
-    names.push_back(StageName(it));
   }
 
   bson::BsonDoc out;
@@ -166,40 +147,16 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
     return out;
   }
 
-  // The shards part: per-document stages, then a $sort [+ $limit].
-  PipelineSplit split;
-  while (split.split < stages.size() && RunsPerDocument(names[split.split])) ++split.split;
-  if (split.split < stages.size() && names[split.split] == "$sort") {
-    bson_iter_t sort_it;
-    if (bson_iter_init_find(&sort_it, stages[split.split].get(), "$sort") && BSON_ITER_HOLDS_DOCUMENT(&sort_it)) {
-      split.merge_sort = StageDoc(sort_it);
-    }
-    ++split.split;
-    if (split.split < stages.size() && names[split.split] == "$limit") {
-      ++split.split;
-      split.limit_again = true;
-    }
-  }
-
-  // What each shard's cursor absorbs: the leading $match, $sort, $limit.
+  const PipelineSplit split = SplitOf(pipeline, params.pipeline.get());
+  const size_t absorbed = split.absorbed;
+  // What each shard's cursor runs: a find of the absorbed stages.
   FindParams find;
   find.db = params.db;
   find.coll = params.coll;
   find.allow_disk_use = params.allow_disk_use;
-  size_t& absorbed = split.absorbed;
-  if (const bson_t* match = pipeline.leading_match()) {
-    find.filter = bson::BsonDoc::CopyOf(match);
-    ++absorbed;
-  }
-  if (const bson_t* sort = pipeline.leading_sort(); sort && absorbed < split.split && names[absorbed] == "$sort") {
-    find.sort = bson::BsonDoc::CopyOf(sort);
-    ++absorbed;
-  }
-  if (std::optional<int64_t> limit = pipeline.leading_limit();
-      limit && absorbed < split.split && names[absorbed] == "$limit") {
-    find.limit = *limit;
-    ++absorbed;
-  }
+  if (split.cursor_filter) find.filter = split.cursor_filter->Copy();
+  if (split.cursor_sort) find.sort = split.cursor_sort->Copy();
+  if (split.cursor_limit) find.limit = *split.cursor_limit;
   ASSIGN_OR_RETURN(bson::BsonDoc find_explain, ExplainFind(find, ExplainVerbosity::kQueryPlanner));
 
   // executionStats: the pipeline runs to its end in this split.
