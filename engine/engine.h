@@ -129,10 +129,14 @@ class Engine {
   // The distinct values of `key` among matching documents, array values
   // unwound one level, each as {"": value}, in BSON order.
   StatusWith<std::vector<bson::BsonDoc>> Distinct(const DistinctParams& params);
+  // explain of find, count, distinct (params.explained); on a view, the
+  // aggregate explain of the pipeline the read becomes (ExplainOnView).
   StatusWith<bson::BsonDoc> ExplainFind(const FindParams& params, ExplainVerbosity verbosity);
   // explain of aggregate (engine_aggregate_explain.cc): the shards part of
   // the pipeline with each shard's plan of the pushed-down $match / $sort /
-  // $limit, and the merger part, as mongos prints it.
+  // $limit, and the merger part, as mongos prints it; with executionStats /
+  // allPlansExecution the pipeline runs (nothing written) and each shard's
+  // stages report what they returned.
   StatusWith<bson::BsonDoc> ExplainAggregate(AggregateParams params, ExplainVerbosity verbosity);
 
   // What the planner may use: storage for key counts, the plan cache.
@@ -174,6 +178,17 @@ class Engine {
   // turns them into.
   StatusWith<CursorBatch> FindOnView(const FindParams& params);
   StatusWith<int64_t> CountOnView(const CountParams& params);
+  // The aggregations those reads become (on the view's namespace; the
+  // view's own pipeline is prepended when they run). FindAsAggregate fails
+  // for the find options aggregation has no place for (MongoDB's errors).
+  static StatusWith<AggregateParams> FindAsAggregate(const FindParams& params);
+  static AggregateParams CountAsAggregate(std::string_view db, std::string_view coll,
+                                          const bson_t* filter, int64_t skip, int64_t limit);
+  static AggregateParams MatchAsAggregate(std::string_view db, std::string_view coll,
+                                          const bson_t* filter);
+  // Explain of find / count / distinct (params.explained) on a view: the
+  // aggregate explain of what they run.
+  StatusWith<bson::BsonDoc> ExplainOnView(const FindParams& params, ExplainVerbosity verbosity);
   StatusWith<std::vector<bson::BsonDoc>> DocumentsOfView(std::string_view db, std::string_view view,
                                                          const bson_t* filter);
   // Runs an aggregation to its end.

@@ -7,46 +7,44 @@
 //     shards: { shard0: { stages: [ {$cursor: {queryPlanner: {..., winningPlan: <shard plan>}}},
 //                                   <shardsPart stages the cursor did not absorb> ] }, ... } }
 //
-// The split: the leading run of per-document stages ($match, $project,
-// $addFields/$set, $unset, $unwind, $replaceRoot/$replaceWith, $redact)
-// then an optional $sort (with a directly following $limit, which the
-// merger applies again) run on the shards; everything from the first other
-// stage on runs in the merger after $mergeCursors (MongoDB would also split
-// a $group into partial and final groups; here it is merged whole, which is
-// what tigerdoc does). The $cursor of each shard is the find explain's plan
-// of the pushed-down leading $match / $sort / $limit (engine_explain.cc).
-// Stages print as the command gave them (after a view's pipeline).
-// A pipeline without a collection ({aggregate: 1}, a leading $documents or
-// $collStats input) prints {stages: [...]} as a single mongod does.
+// The split (SplitOf, aggregate_explain_run.h): the leading run of
+// per-document stages then an optional $sort (+ $limit, which the merger
+// applies again) run on the shards; everything from the first other stage
+// on runs in the merger after $mergeCursors (MongoDB would also split
+// a $group into partial and final groups; tigerdoc groups whole in the
+// merger, and the explain says so). The $cursor of each shard is the find
+// explain's plan of the pushed-down leading $match / $sort / $limit
+// (engine_explain.cc). Stages print as the command gave them (after a
+// view's pipeline). A pipeline without a collection ({aggregate: 1}, a
+// leading $documents or $collStats input) prints {stages: [...]} as a
+// single mongod does.
+//
+// Verbosity executionStats / allPlansExecution runs the pipeline to its end
+// in that split (aggregate_explain_run.h), results discarded, a final $out
+// / $merge not run (nothing is written, as in MongoDB 7.0+). Each shard's
+// $cursor then carries executionStats (nReturned, executionTimeMillis,
+// totalKeysExamined, totalDocsExamined, executionStages with the scan's
+// stats; allPlansExecution: [] as only the winning plan runs) and, like
+// every shard stage after it, nReturned and executionTimeMillisEstimate.
+// The merger part prints without stats, as mongos does (SERVER-82206).
+// The {stages: [...]} shape gives every stage that ran its stats.
 
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/agg/pipeline.h"
+#include "engine/agg/query_expressions.h"
 #include "engine/aggregate_cursor.h"
+#include "engine/aggregate_explain_run.h"
 #include "engine/command_expressions.h"
 #include "engine/engine.h"
+#include "engine/explain_plan.h"
+#include "engine/query/plan_executor.h"
 
 namespace tigerdoc::engine {
 namespace {
-
-std::string_view StageName(const bson_iter_t& stage) {
-  bson_iter_t op;
-  if (!BSON_ITER_HOLDS_DOCUMENT(&stage) || !bson_iter_recurse(&stage, &op) || !bson_iter_next(&op)) {
-    return {};
-  }
-  return bson_iter_key(&op);
-}
-
-bool RunsPerDocument(std::string_view name) {
-  static const std::set<std::string_view> kStages = {"$match",       "$project",     "$addFields",
-                                                      "$set",         "$unset",       "$unwind",
-                                                      "$replaceRoot", "$replaceWith", "$redact"};
-  return kStages.count(name) > 0;
-}
 
 void AppendArray(bson_t* parent, const char* field, const std::vector<bson::BsonDoc>& docs) {
   bson_t array;
@@ -67,82 +65,134 @@ bson::BsonDoc StageDoc(const bson_iter_t& stage) {
   return bson::BsonDoc::CopyOf(&view);
 }
 
+// A stage's run: {..., nReturned, executionTimeMillisEstimate} as MongoDB
+// appends them to each stage of an explained pipeline.
+void AppendStageStats(bson_t* stage, const StageRunStats& stats) {
+  BSON_APPEND_INT64(stage, "nReturned", stats.n_returned);
+  BSON_APPEND_INT64(stage, "executionTimeMillisEstimate", stats.millis());
+}
+
+bson::BsonDoc WithStats(const bson::BsonDoc& stage, const StageRunStats& stats) {
+  bson::BsonDoc out = stage.Copy();
+  AppendStageStats(out.mutable_get(), stats);
+  return out;
+}
+
+// The executionStats of one shard's $cursor, as the find explain reports a
+// shard's part: what its scan examined and what it handed on.
+void AppendCursorExecutionStats(bson_t* cursor, const FindParams& find, const query::PlanExecutor& exec,
+                                const ShardRunStats* run, bool all_plans) {
+  const query::ShardExecStats* scan = nullptr;
+  if (run) {
+    for (const query::ShardExecStats& s : exec.shard_stats()) {
+      if (s.shard == run->shard) scan = &s;
+    }
+  }
+  bson_t stats;
+  bson_append_document_begin(cursor, "executionStats", -1, &stats);
+  BSON_APPEND_BOOL(&stats, "executionSuccess", true);
+  AppendExplainNumber(&stats, "nReturned", run ? run->cursor.n_returned : 0);
+  AppendExplainNumber(&stats, "executionTimeMillis", run ? run->cursor.millis() : 0);
+  AppendExplainNumber(&stats, "totalKeysExamined", scan ? scan->keys_examined : 0);
+  AppendExplainNumber(&stats, "totalDocsExamined", scan ? scan->docs_examined : 0);
+  query::ShardExecStats none;
+  if (run) none.shard = run->shard;
+  bson::BsonDoc stages = ShardPlanDoc(find, exec, scan ? scan : &none, true);
+  BSON_APPEND_DOCUMENT(&stats, "executionStages", stages.get());
+  if (all_plans) {
+    // One candidate plan ran; the others were costed, not run.
+    bson_t none_run;
+    bson_append_array_begin(&stats, "allPlansExecution", -1, &none_run);
+    bson_append_array_end(&stats, &none_run);
+  }
+  bson_append_document_end(cursor, &stats);
+}
+
 }  // namespace
 
 StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, ExplainVerbosity verbosity) {
-  static_cast<void>(verbosity);  // plans only: the pipeline is not run
   std::string ns;
   RETURN_IF_ERROR(ResolveAggregateView(&params, &ns));
   ASSIGN_OR_RETURN(CommandExpressions expressions, AggregateExpressions(params));
-  // Parsed as aggregate would (the same errors), never run.
-  EngineResolver resolver(this, std::make_shared<SessionSlot>());
+  // Parsed as aggregate would (the same errors); run only for execution stats.
+  auto slot = std::make_shared<SessionSlot>();
+  EngineResolver resolver(this, slot);
   expressions.ctx.resolver = &resolver;
   ASSIGN_OR_RETURN(agg::Pipeline pipeline, agg::Pipeline::Parse(params.pipeline.get(), expressions.ctx));
+  const bool run = verbosity != ExplainVerbosity::kQueryPlanner;
+  const bool all_plans = verbosity == ExplainVerbosity::kAllPlansExecution;
 
   std::vector<bson::BsonDoc> stages;
-  std::vector<std::string_view> names;
   bson_iter_t it;
   bson_iter_init(&it, params.pipeline.get());
   while (bson_iter_next(&it)) {
     stages.push_back(StageDoc(it));
-    names.push_back(StageName(it));
   }
 
   bson::BsonDoc out;
   if (params.coll.empty() || params.input) {
+    if (run) {
+      storage::Session session = storage_->NewSession();
+      slot->session = &session;
+      StatusWith<PipelineRunStats> ran =
+          RunSplitPipeline(pipeline, PipelineSplit{}, nullptr, {}, std::move(params.input), session);
+      slot->session = nullptr;
+      RETURN_IF_ERROR(ran.status());
+      const std::vector<StageRunStats>& merger = ran.value().merger;
+      for (size_t i = 0; i < merger.size() && i < stages.size(); ++i) {
+        stages[i] = WithStats(stages[i], merger[i]);
+      }
+    }
     AppendArray(out.mutable_get(), "stages", stages);
     return out;
   }
 
-  // The shards part: per-document stages, then a $sort [+ $limit].
-  size_t split = 0;
-  while (split < stages.size() && RunsPerDocument(names[split])) ++split;
-  std::optional<bson::BsonDoc> merge_sort;
-  bool limit_again = false;
-  if (split < stages.size() && names[split] == "$sort") {
-    bson_iter_t sort_it;
-    if (bson_iter_init_find(&sort_it, stages[split].get(), "$sort") && BSON_ITER_HOLDS_DOCUMENT(&sort_it)) {
-      merge_sort = StageDoc(sort_it);
-    }
-    ++split;
-    if (split < stages.size() && names[split] == "$limit") {
-      ++split;
-      limit_again = true;
-    }
-  }
-
-  // What each shard's cursor absorbs: the leading $match, $sort, $limit.
+  const PipelineSplit split = SplitOf(pipeline, params.pipeline.get());
+  const size_t absorbed = split.absorbed;
+  // What each shard's cursor runs: a find of the absorbed stages.
   FindParams find;
   find.db = params.db;
   find.coll = params.coll;
-  size_t absorbed = 0;
-  if (const bson_t* match = pipeline.leading_match()) {
-    find.filter = bson::BsonDoc::CopyOf(match);
-    ++absorbed;
-  }
-  if (const bson_t* sort = pipeline.leading_sort(); sort && absorbed < split && names[absorbed] == "$sort") {
-    find.sort = bson::BsonDoc::CopyOf(sort);
-    ++absorbed;
-  }
-  if (std::optional<int64_t> limit = pipeline.leading_limit();
-      limit && absorbed < split && names[absorbed] == "$limit") {
-    find.limit = *limit;
-    ++absorbed;
-  }
+  find.allow_disk_use = params.allow_disk_use;
+  if (split.cursor_filter) find.filter = split.cursor_filter->Copy();
+  if (split.cursor_sort) find.sort = split.cursor_sort->Copy();
+  if (split.cursor_limit) find.limit = *split.cursor_limit;
   ASSIGN_OR_RETURN(bson::BsonDoc find_explain, ExplainFind(find, ExplainVerbosity::kQueryPlanner));
+
+  // executionStats: the pipeline runs to its end in this split.
+  std::unique_ptr<query::PlanExecutor> exec;
+  PipelineRunStats ran;
+  if (run) {
+    ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(find));
+    spec.expressions = agg::MakeQueryExpressionParser(pipeline.context());
+    ASSIGN_OR_RETURN(exec, query::PlanExecutor::Make(catalog_->Lookup(Namespace(params.db, params.coll)),
+                                                     std::move(spec), Planner()));
+    std::vector<int> shard_ids;
+    for (const query::ScanRange& range : exec->ranges()) {
+      if (shard_ids.empty() || shard_ids.back() != range.shard) shard_ids.push_back(range.shard);
+    }
+    storage::Session session = storage_->NewSession();
+    slot->session = &session;
+    StatusWith<PipelineRunStats> result =
+        RunSplitPipeline(pipeline, split, exec.get(), shard_ids, std::nullopt, session);
+    slot->session = nullptr;
+    RETURN_IF_ERROR(result.status());
+    ran = std::move(result.value());
+  }
 
   BSON_APPEND_UTF8(out.mutable_get(), "mergeType", "mongos");
   bson_t split_doc;
   bson_append_document_begin(out.mutable_get(), "splitPipeline", -1, &split_doc);
   std::vector<bson::BsonDoc> shards_part;
-  for (size_t i = 0; i < split; ++i) shards_part.push_back(stages[i].Copy());
+  for (size_t i = 0; i < split.split; ++i) shards_part.push_back(stages[i].Copy());
   AppendArray(&split_doc, "shardsPart", shards_part);
+  // The merger part prints without stats, as mongos's explain does.
   std::vector<bson::BsonDoc> merger;
   {
     bson::BsonDoc merge_cursors;
     bson_t spec;
     bson_append_document_begin(merge_cursors.mutable_get(), "$mergeCursors", -1, &spec);
-    if (merge_sort) BSON_APPEND_DOCUMENT(&spec, "sort", merge_sort->get());
+    if (split.merge_sort) BSON_APPEND_DOCUMENT(&spec, "sort", split.merge_sort->get());
     BSON_APPEND_BOOL(&spec, "compareWholeSortKey", false);
     BSON_APPEND_UTF8(&spec, "tailableMode", "normal");
     BSON_APPEND_UTF8(&spec, "nss", Namespace(params.db, params.coll).c_str());
@@ -150,8 +200,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
     bson_append_document_end(merge_cursors.mutable_get(), &spec);
     merger.push_back(std::move(merge_cursors));
   }
-  if (limit_again) merger.push_back(stages[split - 1].Copy());
-  for (size_t i = split; i < stages.size(); ++i) merger.push_back(stages[i].Copy());
+  if (split.limit_again) merger.push_back(stages[split.split - 1].Copy());
+  for (size_t i = split.split; i < stages.size(); ++i) merger.push_back(stages[i].Copy());
   AppendArray(&split_doc, "mergerPart", merger);
   bson_append_document_end(out.mutable_get(), &split_doc);
 
@@ -166,6 +216,12 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
     bson_iter_array(&rejected_it, &len, &data);
     rejected = bson::BsonDoc::CopyOf(data, len);
   }
+  auto run_stats_of = [&ran](std::string_view shard_name) -> const ShardRunStats* {
+    for (const ShardRunStats& s : ran.shards) {
+      if ("shard" + std::to_string(s.shard) == shard_name) return &s;
+    }
+    return nullptr;
+  };
   bson_t shards;
   bson_append_document_begin(out.mutable_get(), "shards", -1, &shards);
   if (bson_iter_init(&shard_it, find_explain.get()) &&
@@ -180,6 +236,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
           !bson_iter_init_find(&plan_it, shard.get(), "winningPlan")) {
         continue;
       }
+      const char* shard_name = bson_iter_utf8(&name_it, nullptr);
+      const ShardRunStats* shard_run = run ? run_stats_of(shard_name) : nullptr;
       bson::BsonDoc plan = StageDoc(plan_it);
       bson::BsonDoc cursor;
       bson_t cursor_spec, query_planner;
@@ -191,13 +249,24 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
       BSON_APPEND_DOCUMENT(&query_planner, "winningPlan", plan.get());
       BSON_APPEND_ARRAY(&query_planner, "rejectedPlans", rejected.get());
       bson_append_document_end(&cursor_spec, &query_planner);
+      if (run) AppendCursorExecutionStats(&cursor_spec, find, *exec, shard_run, all_plans);
       bson_append_document_end(cursor.mutable_get(), &cursor_spec);
+      if (run) AppendStageStats(cursor.mutable_get(), shard_run ? shard_run->cursor : StageRunStats{});
       std::vector<bson::BsonDoc> shard_stages;
       shard_stages.push_back(std::move(cursor));
-      for (size_t i = absorbed; i < split; ++i) shard_stages.push_back(stages[i].Copy());
+      for (size_t i = absorbed; i < split.split; ++i) {
+        if (!run) {
+          shard_stages.push_back(stages[i].Copy());
+        } else {
+          const size_t k = i - absorbed;
+          shard_stages.push_back(WithStats(stages[i], shard_run && k < shard_run->stages.size()
+                                                          ? shard_run->stages[k]
+                                                          : StageRunStats{}));
+        }
+      }
 
       bson_t entry;
-      bson_append_document_begin(&shards, bson_iter_utf8(&name_it, nullptr), -1, &entry);
+      bson_append_document_begin(&shards, shard_name, -1, &entry);
       AppendArray(&entry, "stages", shard_stages);
       bson_append_document_end(&shards, &entry);
     }

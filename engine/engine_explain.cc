@@ -31,6 +31,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine/explain_plan.h"
 #include "engine/query/plan_executor.h"
 
 namespace tigerdoc::engine {
@@ -38,14 +39,15 @@ namespace {
 
 std::string ShardName(int shard) { return "shard" + std::to_string(shard); }
 
-// As MongoDB's BSONObjBuilder::appendNumber(long long): an int when it
-// fits (so explain numbers read as plain numbers in the shell), else a long.
-void AppendNumber(bson_t* doc, const char* field, int64_t value) {
-  if (value > -(int64_t{1} << 30) && value < (int64_t{1} << 30)) {
-    BSON_APPEND_INT32(doc, field, static_cast<int32_t>(value));
-  } else {
-    BSON_APPEND_INT64(doc, field, value);
+void AppendNumber(bson_t* doc, const char* field, int64_t value) { AppendExplainNumber(doc, field, value); }
+
+// The shards an executor reads, in order.
+std::vector<int> ShardsRead(const query::PlanExecutor& exec) {
+  std::vector<int> shards;
+  for (const query::ScanRange& range : exec.ranges()) {
+    if (shards.empty() || shards.back() != range.shard) shards.push_back(range.shard);
   }
+  return shards;
 }
 
 class PlanWriter {
@@ -297,8 +299,32 @@ class PlanWriter {
 
 }  // namespace
 
+void AppendExplainNumber(bson_t* doc, const char* field, int64_t value) {
+  // As MongoDB's BSONObjBuilder::appendNumber(long long): an int when it
+  // fits (so explain numbers read as plain numbers in the shell), else a long.
+  if (value > -(int64_t{1} << 30) && value < (int64_t{1} << 30)) {
+    BSON_APPEND_INT32(doc, field, static_cast<int32_t>(value));
+  } else {
+    BSON_APPEND_INT64(doc, field, value);
+  }
+}
+
+bson::BsonDoc ShardPlanDoc(const FindParams& params, const query::PlanExecutor& exec,
+                           const query::ShardExecStats* stats, bool with_stats) {
+  PlanWriter writer(params, exec, ShardsRead(exec).size() == 1);
+  bson::BsonDoc holder;
+  writer.Append(holder.mutable_get(), "plan", stats, with_stats);
+  bson_iter_t it;
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_init_find(&it, holder.get(), "plan");
+  bson_iter_document(&it, &len, &data);
+  return bson::BsonDoc::CopyOf(data, len);
+}
+
 StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainVerbosity verbosity) {
   std::string ns = Namespace(params.db, params.coll);
+  if (catalog_->LookupView(ns) != nullptr) return ExplainOnView(params, verbosity);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   auto started = std::chrono::steady_clock::now();
@@ -319,10 +345,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::steady_clock::now() - started).count();
 
-  std::vector<int> shards;
-  for (const query::ScanRange& range : exec->ranges()) {
-    if (shards.empty() || shards.back() != range.shard) shards.push_back(range.shard);
-  }
+  std::vector<int> shards = ShardsRead(*exec);
   const bool single_shard = shards.size() == 1;
   const bool index_merge = exec->access() == query::PlanExecutor::Access::kIndexMerge;
   const char* merge_stage = single_shard           ? "SINGLE_SHARD"

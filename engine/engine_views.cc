@@ -8,7 +8,10 @@
 //
 // (MongoDB's translation of find into an aggregation, stages only when the
 // option is given); count ends with {$count: "count"}, distinct collects
-// the key's values from the view's documents as Distinct does from a scan.
+// the key's values from the view's documents (those of {$match: query}) as
+// Distinct does from a scan. Explain of find / count / distinct on a view
+// is the aggregate explain of that pipeline after the view's, as MongoDB
+// answers it.
 // Writes and index commands on a view fail with CommandNotSupportedOnView.
 
 #include <string>
@@ -131,7 +134,7 @@ StatusWith<Engine::ResolvedView> Engine::ResolveView(std::string_view db,
   return resolved;
 }
 
-StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
+StatusWith<AggregateParams> Engine::FindAsAggregate(const FindParams& params) {
   // What MongoDB refuses when it turns a find on a view into an aggregation.
   const std::pair<bool, const char*> unsupported[] = {
       {params.show_record_id, "showRecordId"}, {params.return_key, "returnKey"},
@@ -157,6 +160,38 @@ StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
   if (params.skip > 0) AppendInt64Stage(stages, &index, "$skip", params.skip);
   if (params.limit > 0) AppendInt64Stage(stages, &index, "$limit", params.limit);
   if (!params.projection.empty()) AppendStage(stages, &index, "$project", params.projection.get());
+  return aggregate;
+}
+
+AggregateParams Engine::CountAsAggregate(std::string_view db, std::string_view coll, const bson_t* filter,
+                                         int64_t skip, int64_t limit) {
+  AggregateParams aggregate;
+  aggregate.db = std::string(db);
+  aggregate.coll = std::string(coll);
+  bson_t* stages = aggregate.pipeline.mutable_get();
+  uint32_t index = 0;
+  if (!bson_empty(filter)) AppendStage(stages, &index, "$match", filter);
+  if (skip > 0) AppendInt64Stage(stages, &index, "$skip", skip);
+  if (limit > 0) AppendInt64Stage(stages, &index, "$limit", limit);
+  std::string key = std::to_string(index++);
+  bson_t stage;
+  bson_append_document_begin(stages, key.c_str(), -1, &stage);
+  BSON_APPEND_UTF8(&stage, "$count", "count");
+  bson_append_document_end(stages, &stage);
+  return aggregate;
+}
+
+AggregateParams Engine::MatchAsAggregate(std::string_view db, std::string_view coll, const bson_t* filter) {
+  AggregateParams aggregate;
+  aggregate.db = std::string(db);
+  aggregate.coll = std::string(coll);
+  uint32_t index = 0;
+  if (!bson_empty(filter)) AppendStage(aggregate.pipeline.mutable_get(), &index, "$match", filter);
+  return aggregate;
+}
+
+StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
+  ASSIGN_OR_RETURN(AggregateParams aggregate, FindAsAggregate(params));
   ASSIGN_OR_RETURN(CursorBatch batch, Aggregate(std::move(aggregate)));
   if (params.single_batch && batch.cursor_id != 0) {
     cursors_->Kill(batch.cursor_id, batch.ns);
@@ -166,35 +201,35 @@ StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
 }
 
 StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
-  AggregateParams aggregate;
-  aggregate.db = params.db;
-  aggregate.coll = params.coll;
-  bson_t* stages = aggregate.pipeline.mutable_get();
-  uint32_t index = 0;
-  if (!params.filter.empty()) AppendStage(stages, &index, "$match", params.filter.get());
-  if (params.skip > 0) AppendInt64Stage(stages, &index, "$skip", params.skip);
-  if (params.limit > 0) AppendInt64Stage(stages, &index, "$limit", params.limit);
-  std::string key = std::to_string(index++);
-  bson_t stage;
-  bson_append_document_begin(stages, key.c_str(), -1, &stage);
-  BSON_APPEND_UTF8(&stage, "$count", "count");
-  bson_append_document_end(stages, &stage);
-  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, AggregateAll(std::move(aggregate)));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs,
+                   AggregateAll(CountAsAggregate(params.db, params.coll, params.filter.get(),
+                                                 params.skip, params.limit)));
   if (docs.empty()) return int64_t{0};
   bson_iter_t it;
   if (!bson_iter_init_find(&it, docs[0].get(), "count")) return int64_t{0};
   return bson_iter_as_int64(&it);
 }
 
+StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, ExplainVerbosity verbosity) {
+  switch (params.explained) {
+    case ExplainedCommand::kFind: {
+      ASSIGN_OR_RETURN(AggregateParams aggregate, FindAsAggregate(params));
+      return ExplainAggregate(std::move(aggregate), verbosity);
+    }
+    case ExplainedCommand::kCount:
+      return ExplainAggregate(
+          CountAsAggregate(params.db, params.coll, params.filter.get(), params.skip, params.limit),
+          verbosity);
+    case ExplainedCommand::kDistinct:
+      break;
+  }
+  return ExplainAggregate(MatchAsAggregate(params.db, params.coll, params.filter.get()), verbosity);
+}
+
 StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(std::string_view db,
                                                                std::string_view view,
                                                                const bson_t* filter) {
-  AggregateParams aggregate;
-  aggregate.db = std::string(db);
-  aggregate.coll = std::string(view);
-  uint32_t index = 0;
-  if (!bson_empty(filter)) AppendStage(aggregate.pipeline.mutable_get(), &index, "$match", filter);
-  return AggregateAll(std::move(aggregate));
+  return AggregateAll(MatchAsAggregate(db, view, filter));
 }
 
 }  // namespace tigerdoc::engine

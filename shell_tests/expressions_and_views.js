@@ -232,4 +232,36 @@ function byId(docs) {
   assert.eq(tdb.getCollectionInfos({ name: "goodFirstYears" }).length, 0);
 }
 
+// --- Explain of views and aggregate execution stats ------------------------
+// A read of a view explains as the aggregation it runs (mongos's split
+// shape, each tigerdoc shard table a shard); executionStats runs it.
+{
+  // Sums a number over the shards of a split aggregate explain.
+  function overShards(explain, pick) {
+    return Object.values(explain.shards).reduce((sum, shard) => sum + Number(pick(shard.stages)), 0);
+  }
+  const plan = tdb.firstYears.find({ score: { $gte: 3 } }).explain();
+  assert.eq(plan.splitPipeline.shardsPart[0], { $match: { year: 1 } }, "the view's stage first");
+  assert.eq(plan.splitPipeline.shardsPart[1], { $match: { score: { $gte: 3 } } }, "then the find's filter");
+  const cursorPlan = Object.values(plan.shards)[0].stages[0].$cursor.queryPlanner;
+  assert.eq(cursorPlan.namespace, "shell_expressions_and_views.vstudents", "the collection's plan");
+
+  const stats = tdb.firstYears.find({ score: { $gte: 3 } }).explain("executionStats");
+  assert.eq(overShards(stats, (stages) => stages[0].$cursor.executionStats.totalDocsExamined), 8);
+  assert.eq(overShards(stats, (stages) => stages[0].nReturned), 3, "first years");
+  assert.eq(overShards(stats, (stages) => stages[1].nReturned), 2, "scoring 3 or more");
+  const counted = tdb.firstYears.explain("executionStats").count({ score: { $gte: 3 } });
+  assert.eq(counted.splitPipeline.mergerPart[1], { $count: "count" });
+
+  const agg = tdb.vstudents
+    .explain("executionStats")
+    .aggregate([{ $match: { year: { $lte: 3 } } }, { $project: { name: 1 } }, { $group: { _id: null, n: { $sum: 1 } } }]);
+  assert.eq(overShards(agg, (stages) => stages[0].$cursor.executionStats.nReturned), 6);
+  assert.eq(overShards(agg, (stages) => stages[1].nReturned), 6, "$project on the shards");
+  assert(agg.splitPipeline.mergerPart[1].$group, "the $group merges");
+  // aggregate {explain: true} plans only.
+  const planned = tdb.vstudents.explain().aggregate([{ $match: { year: 1 } }]);
+  assert.eq(Object.values(planned.shards)[0].stages[0].$cursor.executionStats, undefined);
+}
+
 print("expressions_and_views.js: ok");
