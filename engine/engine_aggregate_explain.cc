@@ -115,6 +115,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   FindParams find;
   find.db = params.db;
   find.coll = params.coll;
+  find.hint = params.hint;  // the cursor's plan is the hinted one
+  find.hint_index = params.hint_index.Copy();
   size_t absorbed = 0;
   if (const bson_t* match = pipeline.leading_match()) {
     find.filter = bson::BsonDoc::CopyOf(match);

@@ -150,6 +150,9 @@ StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
   aggregate.allow_disk_use = params.allow_disk_use;
   aggregate.let = params.let.Copy();
   aggregate.batch_size = params.batch_size;
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
+  aggregate.max_time_ms = params.max_time_ms;
   bson_t* stages = aggregate.pipeline.mutable_get();
   uint32_t index = 0;
   if (!params.filter.empty()) AppendStage(stages, &index, "$match", params.filter.get());
@@ -169,6 +172,9 @@ StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
   AggregateParams aggregate;
   aggregate.db = params.db;
   aggregate.coll = params.coll;
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
+  aggregate.max_time_ms = params.max_time_ms;
   bson_t* stages = aggregate.pipeline.mutable_get();
   uint32_t index = 0;
   if (!params.filter.empty()) AppendStage(stages, &index, "$match", params.filter.get());
@@ -188,10 +194,12 @@ StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
 
 StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(std::string_view db,
                                                                std::string_view view,
-                                                               const bson_t* filter) {
+                                                               const bson_t* filter,
+                                                               int64_t max_time_ms) {
   AggregateParams aggregate;
   aggregate.db = std::string(db);
   aggregate.coll = std::string(view);
+  aggregate.max_time_ms = max_time_ms;
   uint32_t index = 0;
   if (!bson_empty(filter)) AppendStage(aggregate.pipeline.mutable_get(), &index, "$match", filter);
   return AggregateAll(std::move(aggregate));
