@@ -181,8 +181,9 @@ class Engine {
   // turns them into.
   StatusWith<CursorBatch> FindOnView(const FindParams& params);
   StatusWith<int64_t> CountOnView(const CountParams& params);
-  StatusWith<std::vector<bson::BsonDoc>> DocumentsOfView(std::string_view db, std::string_view view,
-                                                         const bson_t* filter, int64_t max_time_ms);
+  // The documents of a view matching a distinct's filter, read with its
+  // hint and within its maxTimeMS.
+  StatusWith<std::vector<bson::BsonDoc>> DocumentsOfView(const DistinctParams& params);
   // Runs an aggregation to its end.
   StatusWith<std::vector<bson::BsonDoc>> AggregateAll(AggregateParams params);
   // The cursor of an aggregation (a view's pipeline prepended); *ns is the

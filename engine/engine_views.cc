@@ -192,16 +192,17 @@ StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
   return bson_iter_as_int64(&it);
 }
 
-StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(std::string_view db,
-                                                               std::string_view view,
-                                                               const bson_t* filter,
-                                                               int64_t max_time_ms) {
+StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(const DistinctParams& params) {
   AggregateParams aggregate;
-  aggregate.db = std::string(db);
-  aggregate.coll = std::string(view);
-  aggregate.max_time_ms = max_time_ms;
+  aggregate.db = params.db;
+  aggregate.coll = params.coll;
+  aggregate.max_time_ms = params.max_time_ms;
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
   uint32_t index = 0;
-  if (!bson_empty(filter)) AppendStage(aggregate.pipeline.mutable_get(), &index, "$match", filter);
+  if (!params.filter.empty()) {
+    AppendStage(aggregate.pipeline.mutable_get(), &index, "$match", params.filter.get());
+  }
   return AggregateAll(std::move(aggregate));
 }
 

@@ -167,6 +167,13 @@ TEST_F(AggregateCommandTest, HintOnAViewAppliesToTheCollectionUnderIt) {
   EXPECT_ERROR_REPLY(bad, 2, "BadValue");
   bad = Run(R"({"count": "v", "hint": "nope"})");
   EXPECT_ERROR_REPLY(bad, 2, "BadValue");
+  bad = Run(R"({"distinct": "v", "key": "a", "hint": "nope"})");
+  EXPECT_ERROR_REPLY(bad, 2, "BadValue");
+  const int64_t a_before = Ops("c", "a_1");
+  BsonDoc values = Run(R"({"distinct": "v", "key": "b", "query": {"b": {"$lt": 2}}, "hint": "a_1"})");
+  ASSERT_OK_REPLY(values);
+  EXPECT_EQ(ArrayLength(values, "values"), 2u) << Json(values);
+  EXPECT_EQ(Ops("c", "a_1"), a_before + 1);
 }
 
 // ---- maxTimeMS -----------------------------------------------------------------
