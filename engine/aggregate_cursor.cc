@@ -7,21 +7,32 @@
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/ops.h"
+#include "engine/query/deadline.h"
 #include "engine/query/plan_executor.h"
 
 namespace tigerdoc::engine {
 namespace {
 
+// How many documents pass between two interrupt checks (one clock read).
+constexpr int kInterruptCheckInterval = 64;
+
 // Reads a collection through a PlanExecutor, a batch at a time, with the
-// session its cursor lent it for the current request.
+// session its cursor lent it for the current request. Checks the request's
+// interrupt every kInterruptCheckInterval documents it hands up: the stages
+// above may spend any time on each (a $group accumulating, a $lookup).
 class ScanSource : public agg::DocumentSource {
  public:
   ScanSource(std::unique_ptr<query::PlanExecutor> exec, std::shared_ptr<SessionSlot> slot)
       : exec_(std::move(exec)), slot_(std::move(slot)) {}
 
   StatusWith<std::optional<bson::BsonDoc>> Next() override {
+    if (++since_check_ >= kInterruptCheckInterval) {
+      since_check_ = 0;
+      RETURN_IF_ERROR(slot_->interrupt.Check());
+    }
     if (buffer_.empty() && !exhausted_) {
       INVARIANT(slot_->session != nullptr);
+      exec_->SetInterrupt(slot_->interrupt);
       std::vector<bson::BsonDoc> batch;
       RETURN_IF_ERROR(exec_->FillBatch(*slot_->session, kReadAhead, kMaxBatchBytes, &batch, &exhausted_));
       for (bson::BsonDoc& doc : batch) buffer_.push_back(std::move(doc));
@@ -38,19 +49,25 @@ class ScanSource : public agg::DocumentSource {
   std::shared_ptr<SessionSlot> slot_;
   std::deque<bson::BsonDoc> buffer_;
   bool exhausted_ = false;
+  int since_check_ = 0;
 };
 
-// The scan plans as a find with the same filter would: shard targeting
-// and the query planner's index choice (and its plan cache).
+// The scan plans as a find with the same filter (and hint) would: shard
+// targeting and the query planner's index choice (and its plan cache). Each
+// scan counts as one use of the indexes its plan reads ($indexStats).
 StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(Engine* engine, std::string_view db,
                                                           std::string_view coll, const bson_t* filter,
                                                           std::shared_ptr<SessionSlot> slot,
-                                                          std::shared_ptr<const query::ExpressionParser> expressions = nullptr) {
+                                                          std::shared_ptr<const query::ExpressionParser> expressions = nullptr,
+                                                          const ScanOptions& options = {}) {
   query::FindSpec spec;
   if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
   spec.expressions = std::move(expressions);
+  spec.hint = options.hint;
+  spec.hint_index = options.hint_index.Copy();
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(engine->catalog().Lookup(Namespace(db, coll)),
                                                         std::move(spec), engine->Planner()));
+  exec->RecordIndexUse();
   return std::unique_ptr<agg::DocumentSource>(new ScanSource(std::move(exec), std::move(slot)));
 }
 
@@ -76,6 +93,7 @@ Status EngineResolver::CopyIndexes(const catalog::CollectionEntry& from, catalog
   for (const auto& spec : indexes->specs) {
     index::IndexSpec copy = spec->Clone();
     copy.id = first_id++;
+    copy.usage = std::make_shared<index::IndexUsage>();  // a new index: its own accesses
     copy.multikey = false;
     copy.multikey_paths.assign(copy.fields.size(), {});
     RETURN_IF_ERROR(index::CreateIndexTables(session, to.metadata.ident, copy, to.metadata.num_shards));
@@ -175,7 +193,8 @@ Status EngineResolver::DropTemp(std::string_view db, std::string_view temp) {
 
 StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     Engine* engine, std::string db, std::string coll, const bson_t* pipeline_array,
-    agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input) {
+    agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input,
+    const ScanOptions& scan) {
   std::unique_ptr<AggregateCursor> cursor(new AggregateCursor());
   cursor->slot_ = std::make_shared<SessionSlot>();
   cursor->resolver_ = std::make_unique<EngineResolver>(engine, cursor->slot_);
@@ -193,7 +212,8 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     // variables.
     ASSIGN_OR_RETURN(source, OpenScan(engine, db, coll, cursor->pipeline_->leading_match(),
                                       cursor->slot_,
-                                      agg::MakeQueryExpressionParser(cursor->pipeline_->context())));
+                                      agg::MakeQueryExpressionParser(cursor->pipeline_->context()),
+                                      scan));
   }
   ASSIGN_OR_RETURN(cursor->stage_, cursor->pipeline_->Run(std::move(source)));
   return cursor;
@@ -207,7 +227,11 @@ Status AggregateCursor::FillBatch(storage::Session& session, int64_t max_docs, i
     ~ClearSlot() { slot->session = nullptr; }
   } clear{slot_.get()};
   int64_t bytes = 0;
+  int since_check = 0;
   while (!done_ && static_cast<int64_t>(out->size()) < max_docs && bytes < max_bytes) {
+    // Stages that produce many results from little input ($unwind,
+    // $densify) are stopped here rather than in a scan.
+    if (since_check++ % kInterruptCheckInterval == 0) RETURN_IF_ERROR(slot_->interrupt.Check());
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, stage_->Next());
     if (!doc) {
       done_ = true;
@@ -257,10 +281,23 @@ StatusWith<CommandExpressions> Engine::AggregateExpressions(const AggregateParam
 
 StatusWith<std::unique_ptr<AggregateCursor>> Engine::OpenAggregate(AggregateParams params,
                                                                    std::string* ns) {
+  // The time limit starts with the command: view resolution and planning
+  // count, as in MongoDB.
+  const std::optional<std::chrono::steady_clock::time_point> deadline =
+      query::DeadlineAfter(std::chrono::steady_clock::now(), params.max_time_ms);
   RETURN_IF_ERROR(ResolveAggregateView(&params, ns));
   ASSIGN_OR_RETURN(CommandExpressions expressions, AggregateExpressions(params));
-  return AggregateCursor::Make(this, params.db, params.coll, params.pipeline.get(),
-                               std::move(expressions.ctx), std::move(params.input));
+  // The hint applies to the collection the pipeline reads (under a view).
+  ScanOptions scan;
+  scan.hint = ToIndexHint(params.hint);
+  scan.hint_index = std::move(params.hint_index);
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor,
+                   AggregateCursor::Make(this, params.db, params.coll, params.pipeline.get(),
+                                         std::move(expressions.ctx), std::move(params.input), scan));
+  query::Interrupt interrupt;
+  interrupt.set_deadline(deadline);
+  cursor->SetInterrupt(interrupt);
+  return cursor;
 }
 
 StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
@@ -276,12 +313,18 @@ StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(cursor->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
-  if (!exhausted) batch.cursor_id = cursors_->Register(batch.ns, std::move(cursor));
+  // What is left of maxTimeMS carries over to the getMores (GetMore).
+  if (!exhausted) {
+    std::optional<std::chrono::steady_clock::duration> left = query::TimeLeft(cursor->deadline());
+    batch.cursor_id = cursors_->Register(batch.ns, std::move(cursor), left);
+  }
   return batch;
 }
 
 StatusWith<std::vector<bson::BsonDoc>> Engine::AggregateAll(AggregateParams params) {
   std::string ns;
+  // OpenAggregate sets the deadline of params.max_time_ms; every FillBatch
+  // below runs within it.
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor, OpenAggregate(std::move(params), &ns));
   std::vector<bson::BsonDoc> docs;
   storage::Session session = storage_->NewSession();

@@ -11,6 +11,14 @@
 // sources read through a SessionSlot that FillBatch points at the caller's
 // session for the duration of the call: between getMores nothing is pinned.
 //
+// Interruption (maxTimeMS, killCursors): the slot also carries the current
+// request's Interrupt. Every scan source of the cursor (the pipeline's own,
+// and those $lookup / $unionWith / $graphLookup open) checks it every few
+// dozen documents it hands up, and passes it to its PlanExecutor; FillBatch
+// checks it between results. So a blocking stage ($group, $sort) consuming
+// a large input, a sub-scan, or a $out / $merge pipeline stops with
+// MaxTimeMSExpired (50) or CursorKilled (237) at its next check.
+//
 // Thread-safety: none; one cursor serves one request at a time.
 
 #include <deque>
@@ -31,6 +39,14 @@ namespace tigerdoc::engine {
 // The session the sources of one cursor read with, during one request.
 struct SessionSlot {
   storage::Session* session = nullptr;
+  query::Interrupt interrupt;
+};
+
+// What the aggregate command asks of the pipeline's own collection scan
+// (not of the scans $lookup and the like open): the planner's hint.
+struct ScanOptions {
+  query::IndexHint hint = query::IndexHint::kNone;
+  bson::BsonDoc hint_index;  // kIndex: {"": name} or the key pattern
 };
 
 class Engine;
@@ -64,16 +80,26 @@ class EngineResolver : public agg::CollectionResolver {
 
 class AggregateCursor : public query::BatchSource {
  public:
-  // `pipeline_array` has already had a leading $collStats removed when
-  // `input` is given: the documents it produced then feed the pipeline.
+  // `pipeline_array` has already had a leading $collStats / $indexStats
+  // removed when `input` is given: the documents it produced then feed the
+  // pipeline. Errors: the pipeline's parse errors, the scan's planning
+  // errors (BadValue for a hint naming no index).
   static StatusWith<std::unique_ptr<AggregateCursor>> Make(
       Engine* engine, std::string db, std::string coll, const bson_t* pipeline_array,
-      agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input);
+      agg::ExpressionContext ctx, std::optional<std::vector<bson::BsonDoc>> input,
+      const ScanOptions& scan = {});
 
   // Appends up to `max_docs` results (fewer once `max_bytes` is reached);
   // sets *exhausted when the pipeline has no more.
   Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                    std::vector<bson::BsonDoc>* out, bool* exhausted) override;
+  // The interrupt of the next FillBatch (the request's deadline, the
+  // cursor's kill flag); none until set.
+  void SetInterrupt(const query::Interrupt& interrupt) override { slot_->interrupt = interrupt; }
+  // The deadline of the current request (maxTimeMS); none without one.
+  const std::optional<std::chrono::steady_clock::time_point>& deadline() const {
+    return slot_->interrupt.deadline();
+  }
 
   // True when the pipeline ends with $out or $merge: it runs to completion
   // in the aggregate command itself and returns an empty cursor.

@@ -6,6 +6,7 @@
 
 #include "engine/agg/query_expressions.h"
 #include "engine/command_expressions.h"
+#include "engine/query/deadline.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/plan_executor.h"
 
@@ -78,18 +79,7 @@ std::string Engine::SortSpillDirectory() const {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::optional<Clock::time_point> DeadlineAfter(Clock::time_point start, int64_t max_time_ms) {
-  if (max_time_ms <= 0) return std::nullopt;
-  return start + std::chrono::milliseconds(max_time_ms);
-}
-
-// Time left before `deadline` (never negative): what the next getMore of a
-// cursor may still spend, as MongoDB carries a find's maxTimeMS over.
-std::optional<Clock::duration> Leftover(const std::optional<Clock::time_point>& deadline) {
-  if (!deadline) return std::nullopt;
-  return std::max(*deadline - Clock::now(), Clock::duration::zero());
-}
+using query::DeadlineAfter;
 
 }  // namespace
 
@@ -142,6 +132,8 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
                       " tailable cursor requested on non capped collection");
   }
 
+  exec->RecordIndexUse();
+
   CursorBatch batch;
   batch.ns = ns;
   // A missing collection is an empty result with no cursor, even for
@@ -153,7 +145,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
     RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
   if (!exhausted && !params.single_batch) {
-    std::optional<Clock::duration> leftover = Leftover(exec->spec().deadline);
+    std::optional<Clock::duration> leftover = query::TimeLeft(exec->spec().deadline);
     batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout, leftover);
   }
   return batch;
@@ -175,7 +167,11 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
   query::Interrupt interrupt;
   interrupt.set_deadline(deadline);
   interrupt.set_kill_flag(&cursor->kill_pending);
-  if (cursor->executor) cursor->executor->SetInterrupt(interrupt);
+  if (cursor->executor) {
+    cursor->executor->SetInterrupt(interrupt);
+  } else {
+    cursor->other_source->SetInterrupt(interrupt);
+  }
 
   CursorBatch batch;
   batch.ns = ns;
@@ -194,7 +190,7 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     }
   }
   if (!exhausted) {
-    cursor->leftover_time = Leftover(deadline);
+    cursor->leftover_time = query::TimeLeft(deadline);
     batch.cursor_id = cursor->id;
     cursor.Return();
   }
@@ -225,6 +221,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
     if (params.limit > 0) n = std::min(n, params.limit);
     return n;
   }
+  exec->RecordIndexUse();
   storage::Session session = storage_->NewSession();
   return exec->CountAll(session, /*count_scan=*/true);
 }

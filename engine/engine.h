@@ -88,6 +88,13 @@ class Engine {
   // DropIndexes returns nIndexesWas.
   StatusWith<CreateIndexesResult> CreateIndexes(const CreateIndexesParams& params);
   StatusWith<std::vector<bson::BsonDoc>> ListIndexes(std::string_view db, std::string_view coll);
+  // $indexStats (engine_indexes.cc): one document per index, _id_ first,
+  // {name, key, host, accesses: {ops, since}, spec}; none for a missing
+  // collection. `host` is the server's "<hostname>:<port>". On a view, as
+  // MongoDB resolves it: the collection's under a view with an empty
+  // pipeline, else 40602 ($indexStats is no longer the first stage).
+  StatusWith<std::vector<bson::BsonDoc>> IndexStats(std::string_view db, std::string_view coll,
+                                                    const std::string& host);
   StatusWith<int> DropIndexes(const DropIndexesParams& params);
   StatusWith<IndexModificationResult> ModifyIndex(std::string_view db, std::string_view coll,
                                                   const IndexModification& modification);
@@ -189,8 +196,9 @@ class Engine {
   // Explain of find / count / distinct (params.explained) on a view: the
   // aggregate explain of what they run.
   StatusWith<bson::BsonDoc> ExplainOnView(const FindParams& params, ExplainVerbosity verbosity);
-  StatusWith<std::vector<bson::BsonDoc>> DocumentsOfView(std::string_view db, std::string_view view,
-                                                         const bson_t* filter);
+  // The documents of a view matching a distinct's filter, read with its
+  // hint and within its maxTimeMS.
+  StatusWith<std::vector<bson::BsonDoc>> DocumentsOfView(const DistinctParams& params);
   // Runs an aggregation to its end.
   StatusWith<std::vector<bson::BsonDoc>> AggregateAll(AggregateParams params);
   // The cursor of an aggregation (a view's pipeline prepended); *ns is the

@@ -153,6 +153,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   FindParams find;
   find.db = params.db;
   find.coll = params.coll;
+  find.hint = params.hint;  // the cursor's plan is the hinted one
+  find.hint_index = params.hint_index.Copy();
   find.allow_disk_use = params.allow_disk_use;
   if (split.cursor_filter) find.filter = split.cursor_filter->Copy();
   if (split.cursor_sort) find.sort = split.cursor_sort->Copy();

@@ -79,7 +79,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   if (catalog_->LookupView(Namespace(params.db, params.coll)) != nullptr) {
     // A view: its documents, then the same collection of values.
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs,
-                     DocumentsOfView(params.db, params.coll, params.filter.get()));
+                     DocumentsOfView(params));
     for (const bson::BsonDoc& doc : docs) add_values_of(doc);
     if (bytes > kMaxDistinctBytes) {
       return Status(ErrorCode::kLocation17217, "distinct too big, 16mb cap");
@@ -99,6 +99,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
                                   catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec),
                                   Planner()));
+  exec->RecordIndexUse();
   storage::Session session = storage_->NewSession();
   bool exhausted = false;
   while (!exhausted) {

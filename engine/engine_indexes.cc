@@ -259,6 +259,8 @@ StatusWith<IndexModificationResult> Engine::ModifyIndex(std::string_view db,
   }
   IndexModificationResult result;
   index::IndexSpec changed = spec->Clone();
+  // A modified index starts its $indexStats accesses anew, as in MongoDB.
+  changed.usage = std::make_shared<index::IndexUsage>();
   if (modification.expire_after_seconds) {
     if (!spec->expire_after_seconds) {
       return Status(ErrorCode::kInvalidOptions,
@@ -291,6 +293,57 @@ std::vector<std::pair<std::string, int64_t>> Engine::IndexSizes(
     StatusWith<int64_t> bytes =
         index::IndexSizeBytes(session, coll.metadata.ident, *spec, coll.metadata.num_shards);
     out.emplace_back(spec->name, bytes.ok() ? bytes.value() : 0);
+  }
+  return out;
+}
+
+}  // namespace tigerdoc::engine
+
+namespace tigerdoc::engine {
+namespace {
+
+// One $indexStats document: {name, key, host, accesses: {ops, since}, spec}.
+bson::BsonDoc IndexStatsDocument(const bson::BsonDoc& spec, const index::IndexUsage& usage,
+                                 const std::string& host) {
+  bson::BsonDoc out;
+  bson_t* d = out.mutable_get();
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, spec.get(), "name")) bson_append_iter(d, "name", -1, &it);
+  if (bson_iter_init_find(&it, spec.get(), "key")) bson_append_iter(d, "key", -1, &it);
+  BSON_APPEND_UTF8(d, "host", host.c_str());
+  bson_t accesses;
+  bson_append_document_begin(d, "accesses", -1, &accesses);
+  BSON_APPEND_INT64(&accesses, "ops", usage.ops());
+  BSON_APPEND_DATE_TIME(&accesses, "since",
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                            usage.since().time_since_epoch())
+                            .count());
+  bson_append_document_end(d, &accesses);
+  BSON_APPEND_DOCUMENT(d, "spec", spec.get());
+  return out;
+}
+
+}  // namespace
+
+StatusWith<std::vector<bson::BsonDoc>> Engine::IndexStats(std::string_view db,
+                                                          std::string_view coll_name,
+                                                          const std::string& host) {
+  std::string target(coll_name);
+  if (catalog_->LookupView(Namespace(db, coll_name)) != nullptr) {
+    // The views' stages come first in the pipeline that runs.
+    ASSIGN_OR_RETURN(ResolvedView resolved, ResolveView(db, coll_name));
+    if (!resolved.pipeline.empty()) {
+      return Status(static_cast<ErrorCode>(40602),
+                    "$indexStats is only valid as the first stage in a pipeline");
+    }
+    target = resolved.coll;
+  }
+  std::vector<bson::BsonDoc> out;
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, target));
+  if (!coll) return out;  // MongoDB: no documents for a missing collection
+  out.push_back(IndexStatsDocument(index::IdIndexDocument(), *coll->id_index_usage, host));
+  for (const auto& spec : coll->indexes()->specs) {
+    out.push_back(IndexStatsDocument(spec->ToListIndexesBson(), *spec->usage, host));
   }
   return out;
 }

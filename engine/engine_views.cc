@@ -153,6 +153,9 @@ StatusWith<AggregateParams> Engine::FindAsAggregate(const FindParams& params) {
   aggregate.allow_disk_use = params.allow_disk_use;
   aggregate.let = params.let.Copy();
   aggregate.batch_size = params.batch_size;
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
+  aggregate.max_time_ms = params.max_time_ms;
   bson_t* stages = aggregate.pipeline.mutable_get();
   uint32_t index = 0;
   if (!params.filter.empty()) AppendStage(stages, &index, "$match", params.filter.get());
@@ -201,9 +204,12 @@ StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
 }
 
 StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
-  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs,
-                   AggregateAll(CountAsAggregate(params.db, params.coll, params.filter.get(),
-                                                 params.skip, params.limit)));
+  AggregateParams aggregate =
+      CountAsAggregate(params.db, params.coll, params.filter.get(), params.skip, params.limit);
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
+  aggregate.max_time_ms = params.max_time_ms;
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, AggregateAll(std::move(aggregate)));
   if (docs.empty()) return int64_t{0};
   bson_iter_t it;
   if (!bson_iter_init_find(&it, docs[0].get(), "count")) return int64_t{0};
@@ -211,25 +217,31 @@ StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
 }
 
 StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, ExplainVerbosity verbosity) {
+  AggregateParams aggregate;
   switch (params.explained) {
     case ExplainedCommand::kFind: {
-      ASSIGN_OR_RETURN(AggregateParams aggregate, FindAsAggregate(params));
+      ASSIGN_OR_RETURN(aggregate, FindAsAggregate(params));
       return ExplainAggregate(std::move(aggregate), verbosity);
     }
     case ExplainedCommand::kCount:
-      return ExplainAggregate(
-          CountAsAggregate(params.db, params.coll, params.filter.get(), params.skip, params.limit),
-          verbosity);
+      aggregate = CountAsAggregate(params.db, params.coll, params.filter.get(), params.skip, params.limit);
+      break;
     case ExplainedCommand::kDistinct:
+      aggregate = MatchAsAggregate(params.db, params.coll, params.filter.get());
       break;
   }
-  return ExplainAggregate(MatchAsAggregate(params.db, params.coll, params.filter.get()), verbosity);
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
+  aggregate.max_time_ms = params.max_time_ms;
+  return ExplainAggregate(std::move(aggregate), verbosity);
 }
 
-StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(std::string_view db,
-                                                               std::string_view view,
-                                                               const bson_t* filter) {
-  return AggregateAll(MatchAsAggregate(db, view, filter));
+StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(const DistinctParams& params) {
+  AggregateParams aggregate = MatchAsAggregate(params.db, params.coll, params.filter.get());
+  aggregate.hint = params.hint;
+  aggregate.hint_index = params.hint_index.Copy();
+  aggregate.max_time_ms = params.max_time_ms;
+  return AggregateAll(std::move(aggregate));
 }
 
 }  // namespace tigerdoc::engine

@@ -60,6 +60,7 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
   if (sort) spec.sort = bson::BsonDoc::CopyOf(sort);
   spec.limit = only_first ? 1 : 0;
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec), planner));
+  exec->RecordIndexUse();
   std::vector<bson::BsonDoc> docs;
   bool exhausted = false;
   while (!exhausted) {

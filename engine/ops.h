@@ -204,6 +204,13 @@ struct AggregateParams {
   std::optional<int64_t> batch_size;  // cursor.batchSize; default 101
   bool allow_disk_use = false;
   bson::BsonDoc let;          // user variables
+  // The hint (as FindParams): applies to the scan of the collection the
+  // pipeline reads (the one under a view); an unknown index is BadValue.
+  FindHint hint = FindHint::kNone;
+  bson::BsonDoc hint_index;
+  // maxTimeMS; 0 = no limit. Covers the first batch and every getMore
+  // (MaxTimeMSExpired, 50), the sub-scans and writes of the pipeline included.
+  int64_t max_time_ms = 0;
   // Documents that replace the collection as the pipeline's input (the
   // output of a leading $collStats, which the engine computes itself).
   std::optional<std::vector<bson::BsonDoc>> input;

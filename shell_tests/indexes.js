@@ -159,6 +159,31 @@ function planOf(explain) {
   assert.eq(planOf(records.find({ score: 1034 }).hint("location.state_1").explain()), "location.state_1");
   assert.eq(planOf(records.find({ score: 1034 }).hint({ $natural: 1 }).explain()), "COLLSCAN");
   assert.throwsWithCode(() => records.find({}).hint("nope").toArray(), 2);
+  // aggregate takes the same hint for its collection scan.
+  const agg = records.explain().aggregate([{ $match: { score: 1034 } }], { hint: "location.state_1" });
+  assert.eq(JSON.stringify(agg).includes('"indexName":"location.state_1"'), true, "hinted aggregate plan");
+  assert.eq(JSON.stringify(agg).includes('"indexName":"score_1"'), false, "hint overrides the planner");
+  assert.eq(records.aggregate([{ $match: { score: 1034 } }], { hint: { "location.state": 1 } }).toArray().length, 2);
+  assert.throwsWithCode(() => records.aggregate([], { hint: "nope" }).toArray(), 2);
+}
+
+// --- $indexStats --------------------------------------------------------------
+{
+  const used = tdb.used;
+  fill(used, (i) => ({ a: i, b: i % 3 }));
+  used.createIndex({ a: 1 });
+  used.createIndex({ b: 1 });
+  for (let i = 0; i < 3; i++) used.find({ a: i }).toArray();
+  const stats = {};
+  for (const s of used.aggregate([{ $indexStats: {} }]).toArray()) stats[s.name] = s;
+  assert.eq(Object.keys(stats).sort(), ["_id_", "a_1", "b_1"]);
+  assert.eq(Number(stats.a_1.accesses.ops), 3, "three finds used a_1");
+  assert.eq(Number(stats.b_1.accesses.ops), 0, "b_1 unused");
+  assert.eq(stats.a_1.spec.key.a, 1);
+  assert.eq(stats.a_1.accesses.since instanceof Date, true);
+  const onlyA = used.aggregate([{ $indexStats: {} }, { $match: { name: "a_1" } }, { $project: { name: 1 } }]).toArray();
+  assert.eq(onlyA.length, 1);
+  assert.throwsWithCode(() => used.aggregate([{ $match: {} }, { $indexStats: {} }]).toArray(), 40602);
 }
 
 print("indexes.js: ok");

@@ -105,6 +105,9 @@ struct CollectionEntry {
   // Shared so that a renamed collection ($out) keeps its live statistics
   // while holders of the old entry finish with it.
   std::shared_ptr<storage::ShardedRecordStore> store;
+  // $indexStats accesses of the implicit _id index (secondary indexes keep
+  // theirs in IndexSpec::usage).
+  std::shared_ptr<index::IndexUsage> id_index_usage = std::make_shared<index::IndexUsage>();
 
   std::shared_ptr<const index::IndexSet> indexes() const;
   std::shared_mutex& write_mutex() const { return write_mutex_; }

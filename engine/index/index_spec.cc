@@ -432,6 +432,7 @@ IndexSpec IndexSpec::Clone() const {
   out.hidden = hidden;
   out.multikey = multikey;
   out.multikey_paths = multikey_paths;
+  out.usage = usage;
   return out;
 }
 

@@ -42,6 +42,7 @@
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/bson/field_path.h"
+#include "engine/index/index_usage.h"
 #include "engine/keystring/key_string.h"
 #include "engine/query/matcher/matcher.h"
 
@@ -77,7 +78,12 @@ struct IndexSpec {
   bool hidden = false;
   bool multikey = false;
   MultikeyPaths multikey_paths;   // size() == fields.size()
+  // $indexStats accesses; shared by Clone(), so snapshot copies of the spec
+  // count into one counter. Give a copy a fresh one when it is a new index
+  // (copied for $out) or a modified one (collMod resets it, as MongoDB).
+  std::shared_ptr<IndexUsage> usage = std::make_shared<IndexUsage>();
 
+  // A copy sharing `usage` (the same index, e.g. with new multikey paths).
   IndexSpec Clone() const;
   bool hashed() const;
   // A TTL index the monitor acts on: expireAfterSeconds on one non-hashed field.

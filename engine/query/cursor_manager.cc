@@ -45,10 +45,12 @@ int64_t CursorManager::Register(std::string ns, std::unique_ptr<PlanExecutor> ex
   return Add(std::move(cursor));
 }
 
-int64_t CursorManager::Register(std::string ns, std::unique_ptr<BatchSource> source) {
+int64_t CursorManager::Register(std::string ns, std::unique_ptr<BatchSource> source,
+                                std::optional<std::chrono::steady_clock::duration> leftover_time) {
   auto cursor = std::make_unique<ClientCursor>();
   cursor->ns = std::move(ns);
   cursor->other_source = std::move(source);
+  cursor->leftover_time = leftover_time;
   return Add(std::move(cursor));
 }
 

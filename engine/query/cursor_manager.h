@@ -40,6 +40,9 @@ class BatchSource {
   virtual ~BatchSource() = default;
   virtual Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                            std::vector<bson::BsonDoc>* out, bool* exhausted) = 0;
+  // The interrupt the next FillBatch checks (a getMore's deadline, the
+  // cursor's kill flag), as PlanExecutor::SetInterrupt.
+  virtual void SetInterrupt(const Interrupt& interrupt) = 0;
 };
 
 struct ClientCursor {
@@ -89,7 +92,8 @@ class CursorManager {
   // Registers a cursor and returns its new id (random, non-zero, positive).
   int64_t Register(std::string ns, std::unique_ptr<PlanExecutor> executor, bool no_timeout,
                    std::optional<std::chrono::steady_clock::duration> leftover_time = std::nullopt);
-  int64_t Register(std::string ns, std::unique_ptr<BatchSource> source);
+  int64_t Register(std::string ns, std::unique_ptr<BatchSource> source,
+                   std::optional<std::chrono::steady_clock::duration> leftover_time = std::nullopt);
 
   // Pins the cursor for one getMore. CursorNotFound (43, "cursor id N not
   // found") when the id is unknown; CursorInUse (143) when another request

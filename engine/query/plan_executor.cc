@@ -546,6 +546,25 @@ int64_t PlanExecutor::total_keys_examined() const {
                          [](int64_t sum, const ShardExecStats& s) { return sum + s.keys_examined; });
 }
 
+void PlanExecutor::RecordIndexUse() const {
+  if (!collection_) return;
+  if (index_plan()) {
+    // An OR plan may scan one index in several branches: one use each.
+    std::unordered_set<const index::IndexSpec*> counted;
+    for (const planner::IndexScanPlan& scan : plan_->winner.scans) {
+      if (counted.insert(scan.index.get()).second) scan.index->usage->Record();
+    }
+    return;
+  }
+  // The record keys of an _id-sharded collection are its _id index: a hinted
+  // _id scan, or point reads of the _id values the filter fixes (MongoDB's
+  // IDHACK / _id IXSCAN).
+  if (spec_.hint == IndexHint::kIdIndex ||
+      (targeted_ && collection_->store->shard_key_is_id())) {
+    collection_->id_index_usage->Record();
+  }
+}
+
 int64_t PlanExecutor::total_docs_examined() const {
   return std::accumulate(shard_stats_.begin(), shard_stats_.end(), int64_t{0},
                          [](int64_t sum, const ShardExecStats& s) { return sum + s.docs_examined; });

@@ -162,6 +162,12 @@ class PlanExecutor {
   // kill flag).
   void SetInterrupt(const Interrupt& interrupt) { interrupt_ = interrupt; }
 
+  // Counts one use of each index the chosen plan reads ($indexStats
+  // accesses.ops): the secondary indexes of an index plan, the _id index
+  // for an _id hint or a point read targeted by _id (MongoDB's IDHACK).
+  // The operation calls it once when it runs the plan; explain does not.
+  void RecordIndexUse() const;
+
   // Appends up to `max_docs` results to `out` (fewer when the batch reaches
   // `max_bytes`, but always at least one when any remain). Sets *exhausted
   // when no result remains.

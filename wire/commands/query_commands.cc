@@ -1,5 +1,5 @@
-// Read commands: find, getMore, killCursors, count, distinct, explain, and the part of
-// aggregate that exists today ($collStats).
+// Read commands: find, getMore, killCursors, count, distinct, explain, and the
+// command side of aggregate (options; $collStats and $indexStats computed here).
 
 #include <unistd.h>
 
@@ -403,9 +403,20 @@ StatusWith<bson::BsonDoc> CollStatsStageDocument(CommandContext& ctx, const std:
   return doc;
 }
 
+// The documents of a $indexStats stage (engine/engine.h IndexStats); the
+// host is "<hostname>:<port>" as MongoDB's.
+StatusWith<std::vector<bson::BsonDoc>> IndexStatsStageDocuments(CommandContext& ctx,
+                                                                const std::string& coll) {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  std::string host_port = std::string(host) + ":" + std::to_string(ctx.server ? ctx.server->port : 0);
+  return ctx.engine->IndexStats(ctx.db(), coll, host_port);
+}
+
 // The parameters of an aggregate command body (also an explain's inner
-// command): a leading $collStats is computed here from the catalog and its
-// document feeds the rest of the pipeline. *explain: the `explain` flag.
+// command): a leading $collStats or $indexStats is computed here from the
+// catalog and its documents feed the rest of the pipeline (elsewhere in the
+// pipeline either is 40602, as in MongoDB). *explain: the `explain` flag.
 StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bson_t* body,
                                                    bool* explain) {
   const std::string name = "aggregate";
@@ -447,6 +458,9 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
   params.allow_disk_use = allow_disk_use.value_or(false);
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, name, "let"));
   if (let) params.let = std::move(*let);
+  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, name, &params.hint_index));
+  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
+  params.max_time_ms = max_time_ms.value_or(0);
 
   bson::BsonDoc rest;
   bson_iter_t stage;
@@ -455,8 +469,32 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
   bool first_stage = true;
   while (bson_iter_next(&stage)) {
     bson_iter_t op;
-    if (first_stage && BSON_ITER_HOLDS_DOCUMENT(&stage) && bson_iter_recurse(&stage, &op) &&
-        bson_iter_next(&op) && std::string_view(bson_iter_key(&op)) == "$collStats") {
+    std::string_view stage_name;
+    if (BSON_ITER_HOLDS_DOCUMENT(&stage) && bson_iter_recurse(&stage, &op) && bson_iter_next(&op)) {
+      stage_name = bson_iter_key(&op);
+    }
+    const bool catalog_stage = stage_name == "$collStats" || stage_name == "$indexStats";
+    if (catalog_stage && !first_stage) {
+      return Status(static_cast<ErrorCode>(40602),
+                    std::string(stage_name) + " is only valid as the first stage in a pipeline");
+    }
+    if (catalog_stage && stage_name == "$indexStats") {
+      if (!BSON_ITER_HOLDS_DOCUMENT(&op)) {
+        return Status(static_cast<ErrorCode>(28803),
+                      "The $indexStats stage specification must be an empty object");
+      }
+      bson_t spec = bson::SubDocumentView(&op);
+      if (!bson_empty(&spec)) {
+        return Status(static_cast<ErrorCode>(28803),
+                      "The $indexStats stage specification must be an empty object");
+      }
+      if (params.coll.empty()) {
+        return Status(ErrorCode::kInvalidNamespace,
+                      "{aggregate: 1} is not valid for '$indexStats'; a collection is required.");
+      }
+      ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> stats, IndexStatsStageDocuments(ctx, params.coll));
+      params.input.emplace(std::move(stats));
+    } else if (catalog_stage) {
       ASSIGN_OR_RETURN(bson::BsonDoc stats, CollStatsStageDocument(ctx, ctx.db() + "." + params.coll));
       params.input.emplace();
       params.input->push_back(std::move(stats));

@@ -468,3 +468,65 @@ TEST(CatalogRenameTest, TemporaryCollectionsAreDroppedAtOpen) {
 
 }  // namespace
 }  // namespace tigerdoc::catalog
+
+namespace tigerdoc::catalog {
+namespace {
+
+// $indexStats counters live with the in-memory index: every snapshot swap
+// (multikey clone, another index added or dropped) keeps counting into the
+// same counter; reopening the catalog starts them at zero, as MongoDB's
+// counters reset on restart.
+TEST(CatalogIndexUsageTest, CountersSurviveSnapshotSwapsButNotReopen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    std::shared_ptr<CollectionEntry> entry = catalog->CreateCollection(Request("db", "c")).value();
+    {
+      std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
+      std::vector<index::IndexSpec> specs;
+      specs.push_back(ParsedSpec(R"({"key": {"a": 1}, "name": "a_1"})", 1));
+      specs.push_back(ParsedSpec(R"({"key": {"b": 1}, "name": "b_1"})", 2));
+      ASSERT_TRUE(catalog->AddIndexes(*entry, std::move(specs)).ok());
+    }
+    const index::IndexSpec* before = entry->indexes()->FindById(1);
+    before->usage->Record();
+    before->usage->Record();
+    entry->id_index_usage->Record();
+    EXPECT_EQ(entry->indexes()->FindById(2)->usage->ops(), 0);
+
+    // Multikey: the spec is cloned into a new snapshot.
+    Session session = engine->NewSession();
+    {
+      std::shared_lock<std::shared_mutex> lock(entry->write_mutex());
+      ASSERT_TRUE(session.Begin().ok());
+      ASSERT_TRUE(catalog->MarkMultikey(session, *entry, {{1, {{0}}}}).ok());
+      ASSERT_TRUE(session.Commit().ok());
+    }
+    std::shared_ptr<const index::IndexSet> after_multikey = entry->indexes();
+    EXPECT_TRUE(after_multikey->FindById(1)->multikey);
+    EXPECT_EQ(after_multikey->FindById(1)->usage->ops(), 2);
+    after_multikey->FindById(1)->usage->Record();
+
+    // Another index added, one dropped: shallow copies of the set.
+    {
+      std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
+      std::vector<index::IndexSpec> specs;
+      specs.push_back(ParsedSpec(R"({"key": {"d": 1}, "name": "d_1"})", 3));
+      ASSERT_TRUE(catalog->AddIndexes(*entry, std::move(specs)).ok());
+      ASSERT_TRUE(catalog->DropIndexes(*entry, {2}).ok());
+    }
+    EXPECT_EQ(entry->indexes()->FindById(1)->usage->ops(), 3);
+    EXPECT_EQ(entry->indexes()->FindById(3)->usage->ops(), 0);
+    EXPECT_EQ(entry->id_index_usage->ops(), 1);
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  std::shared_ptr<CollectionEntry> entry = catalog->Lookup("db.c");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->indexes()->FindById(1)->usage->ops(), 0);
+  EXPECT_EQ(entry->id_index_usage->ops(), 0);
+}
+
+}  // namespace
+}  // namespace tigerdoc::catalog

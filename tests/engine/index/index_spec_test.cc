@@ -39,6 +39,24 @@ TEST(IndexSpecTest, ParsesFieldsDirectionsAndOptions) {
   EXPECT_EQ(spec.multikey_paths.size(), 2u);
 }
 
+// $indexStats: a clone is the same index (a snapshot copy), so it shares
+// the access counter; a freshly parsed or loaded spec starts its own.
+TEST(IndexSpecTest, CloneSharesTheAccessCounter) {
+  IndexSpec spec = Parse(R"({"key": {"a": 1}, "name": "a_1"})");
+  ASSERT_NE(spec.usage, nullptr);
+  spec.usage->Record();
+  IndexSpec copy = spec.Clone();
+  copy.usage->Record();
+  EXPECT_EQ(spec.usage->ops(), 2);
+  EXPECT_EQ(copy.usage.get(), spec.usage.get());
+  EXPECT_LE(spec.usage->since(), std::chrono::system_clock::now());
+
+  auto loaded = IndexSpec::FromCatalogBson(spec.ToCatalogBson().get());
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(loaded.value().usage->ops(), 0);
+  EXPECT_NE(Parse(R"({"key": {"a": 1}, "name": "a_1"})").usage.get(), spec.usage.get());
+}
+
 TEST(IndexSpecTest, DefaultNameJoinsFieldsAndValues) {
   EXPECT_EQ(Parse(R"({"key": {"a": 1, "b": -1}})").name, "a_1_b_-1");
   EXPECT_EQ(Parse(R"({"key": {"a.b": 1.0}})").name, "a.b_1");
