@@ -4,6 +4,7 @@
 #include "engine/command_expressions.h"
 #include <random>
 
+#include "engine/aggregate_explain_run.h"
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/ops.h"
@@ -52,17 +53,13 @@ class ScanSource : public agg::DocumentSource {
   int since_check_ = 0;
 };
 
-// The scan plans as a find with the same filter (and hint) would: shard
+// The scan plans as a find with the same query (and hint) would: shard
 // targeting and the query planner's index choice (and its plan cache). Each
 // scan counts as one use of the indexes its plan reads ($indexStats).
 StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(Engine* engine, std::string_view db,
-                                                          std::string_view coll, const bson_t* filter,
+                                                          std::string_view coll, query::FindSpec spec,
                                                           std::shared_ptr<SessionSlot> slot,
-                                                          std::shared_ptr<const query::ExpressionParser> expressions = nullptr,
                                                           const ScanOptions& options = {}) {
-  query::FindSpec spec;
-  if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
-  spec.expressions = std::move(expressions);
   spec.hint = options.hint;
   spec.hint_index = options.hint_index.Copy();
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(engine->catalog().Lookup(Namespace(db, coll)),
@@ -76,7 +73,9 @@ StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(Engine* engine, std::s
 StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::Open(std::string_view db,
                                                                       std::string_view coll,
                                                                       const bson_t* filter) {
-  return OpenScan(engine_, db, coll, filter, slot_);
+  query::FindSpec spec;
+  if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
+  return OpenScan(engine_, db, coll, std::move(spec), slot_);
 }
 
 // Gives the (empty) temporary collection of a $out the secondary indexes of
@@ -203,19 +202,34 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
   cursor->pipeline_.emplace(std::move(pipeline));
 
   std::unique_ptr<agg::DocumentSource> source;
+  agg::Pipeline::RunOptions run;
   if (input) {
     source = std::make_unique<agg::VectorDocumentSource>(std::move(*input));
   } else if (!coll.empty()) {
-    // The leading $match goes down to the scan (shard targeting); the
-    // $match stage still runs, so this only narrows what is read.
+    // The scan runs the query the explain's $cursor prints (SplitOf): the
+    // leading $match (shard targeting, index bounds; the $match stage
+    // still runs, so this only narrows what is read) and a $sort directly
+    // after it with its top-k, which an index can provide (SORT_MERGE
+    // across shards) or the scan's Sorter performs under the blocking
+    // stages' memory limit; that $sort stage is then left out.
     // The pushed-down filter may hold an $expr reading the pipeline's
     // variables.
-    ASSIGN_OR_RETURN(source, OpenScan(engine, db, coll, cursor->pipeline_->leading_match(),
-                                      cursor->slot_,
-                                      agg::MakeQueryExpressionParser(cursor->pipeline_->context()),
-                                      scan));
+    const agg::Pipeline& pipeline = *cursor->pipeline_;
+    const PipelineSplit split = SplitOf(pipeline, pipeline_array);
+    query::FindSpec spec;
+    if (split.cursor_filter) spec.filter = split.cursor_filter->Copy();
+    if (split.cursor_sort) {
+      spec.sort = split.cursor_sort->Copy();
+      run.source_sorted = true;
+    }
+    if (split.cursor_limit) spec.limit = *split.cursor_limit;
+    spec.allow_disk_use = pipeline.context().allow_disk_use;
+    spec.max_sort_bytes = static_cast<int64_t>(pipeline.context().max_memory_bytes);
+    spec.temp_dir = pipeline.context().temp_dir;
+    spec.expressions = agg::MakeQueryExpressionParser(pipeline.context());
+    ASSIGN_OR_RETURN(source, OpenScan(engine, db, coll, std::move(spec), cursor->slot_, scan));
   }
-  ASSIGN_OR_RETURN(cursor->stage_, cursor->pipeline_->Run(std::move(source)));
+  ASSIGN_OR_RETURN(cursor->stage_, cursor->pipeline_->Run(std::move(source), run));
   return cursor;
 }
 

@@ -5,7 +5,13 @@
 //   AggregateCursor ─ owns ─▶ Pipeline ─ Run ─▶ stage chain ─ pulls ─▶ ScanSource
 //                                                              └───▶ ScanSource per $lookup /
 //                                                                    $unionWith / $graphLookup
-//   ScanSource = a PlanExecutor (shard targeting, leading $match pushed down)
+//   ScanSource = a PlanExecutor running the query the aggregate explain's
+//                $cursor prints (SplitOf, aggregate_explain_run.h): the
+//                leading $match (shard targeting, index bounds) and a $sort
+//                right after it with its top-k (an index provides the order,
+//                or the executor's Sorter sorts under the blocking-stage
+//                memory limit, spilling with allowDiskUse); the pipeline
+//                then runs without that $sort stage.
 //
 // Storage sessions are borrowed per request (one per find/getMore), so the
 // sources read through a SessionSlot that FillBatch points at the caller's

@@ -188,12 +188,14 @@ PipelineSplit SplitOf(const agg::Pipeline& pipeline, const bson_t* pipeline_arra
   if (const bson_t* sort = pipeline.leading_sort();
       sort && split.absorbed < split.split && name(split.absorbed) == "$sort") {
     split.cursor_sort = bson::BsonDoc::CopyOf(sort);
+    // The sort's top-k (a $limit after it, plus $skips between) bounds the
+    // query even when the $limit is not absorbed ($sort, $skip, $limit).
+    if (const int64_t k = pipeline.sort_limit(split.absorbed); k > 0) split.cursor_limit = k;
     ++split.absorbed;
-  }
-  if (std::optional<int64_t> limit = pipeline.leading_limit();
-      limit && split.absorbed < split.split && name(split.absorbed) == "$limit") {
-    split.cursor_limit = *limit;
-    ++split.absorbed;
+    if (std::optional<int64_t> limit = pipeline.leading_limit();
+        limit && split.absorbed < split.split && name(split.absorbed) == "$limit") {
+      ++split.absorbed;
+    }
   }
   return split;
 }

@@ -45,7 +45,7 @@ struct PipelineSplit {
   // The $cursor's query: the absorbed leading $match / $sort / $limit.
   std::optional<bson::BsonDoc> cursor_filter;
   std::optional<bson::BsonDoc> cursor_sort;
-  std::optional<int64_t> cursor_limit;
+  std::optional<int64_t> cursor_limit;  // only with cursor_sort
 };
 
 // The split of a pipeline over a collection: the leading run of
@@ -54,8 +54,11 @@ struct PipelineSplit {
 // directly following $limit, applied again by the merger) run on the
 // shards; the rest merges. The $cursor absorbs the pipeline's push-down
 // prefix (Pipeline::leading_match / leading_sort / leading_limit) as far
-// as it lies in the shards part. `pipeline_array` is what `pipeline` was
-// parsed from.
+// as it lies in the shards part; its limit is the absorbed $sort's top-k
+// (Pipeline::sort_limit), so a $sort, $skip, $limit cursor is top-k too.
+// `pipeline_array` is what `pipeline` was parsed from. The aggregate
+// cursor (aggregate_cursor.cc) pushes the same query into its scan, so
+// what the explain prints is what runs.
 PipelineSplit SplitOf(const agg::Pipeline& pipeline, const bson_t* pipeline_array);
 
 struct StageRunStats {

@@ -1,9 +1,45 @@
 #include "engine/agg/pipeline.h"
 
+#include <limits>
+#include <string_view>
+
 #include "engine/agg/stage_registry.h"
+#include "engine/agg/stages/sort.h"
 #include "engine/agg/stages/writer_util.h"
 
 namespace tigerdoc::agg {
+namespace {
+
+// Stages that neither drop, add nor reorder documents: a $limit after them
+// bounds what the $sort before them must produce.
+bool KeepsEveryDocument(std::string_view name) {
+  return name == "$project" || name == "$addFields" || name == "$set" || name == "$unset";
+}
+
+// How many rows the $sort at `at` must produce: the first $limit after it
+// plus every $skip before that limit, across stages that keep every
+// document (MongoDB's $sort + $limit coalescence, with $skip + $limit
+// swapped to $limit(skip + limit) + $skip); 0 when unbounded. `counts[i]`
+// is the argument of stage i when it is a $skip or $limit.
+int64_t TopKOf(const std::vector<StageSpecPtr>& stages, const std::vector<int64_t>& counts, size_t at) {
+  int64_t skipped = 0;
+  for (size_t i = at + 1; i < stages.size(); ++i) {
+    const std::string_view name = stages[i]->name();
+    if (name == "$limit") {
+      if (skipped > std::numeric_limits<int64_t>::max() - counts[i]) return 0;
+      return skipped + counts[i];
+    }
+    if (name == "$skip") {
+      if (skipped > std::numeric_limits<int64_t>::max() - counts[i]) return 0;
+      skipped += counts[i];
+    } else if (!KeepsEveryDocument(name)) {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
 
 Pipeline::Pipeline(Pipeline&&) noexcept = default;
 Pipeline& Pipeline::operator=(Pipeline&&) noexcept = default;
@@ -17,6 +53,7 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
   // Push-down hints are recorded while the pipeline still starts with
   // $match, then $sort, then $limit.
   bool prefix = true;
+  std::vector<int64_t> counts;  // per stage: a $skip's or $limit's argument
   while (bson_iter_next(&it)) {
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
       return Error(14, "Each element of the 'pipeline' array must be an object");
@@ -38,6 +75,9 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
       return Error(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'");
     }
     ASSIGN_OR_RETURN(StageSpecPtr spec, fn(&s, *p.ctx_));
+    int64_t count = 0;
+    if (name == "$skip" || name == "$limit") Value(&s).AsInt64Exact(&count);  // parsed: exact
+    counts.push_back(count);
     if (spec->is_source() && !p.stages_.empty()) {
       return Error(40602, std::string(name) + " is only valid as the first stage in a pipeline");
     }
@@ -56,6 +96,7 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
         bson_iter_document(&s, &len, &data);
         bson_init_static(&f, data, len);
         p.leading_sort_ = bson::BsonDoc::CopyOf(&f);
+        p.leading_sort_index_ = p.stages_.size();
       } else if (name == "$limit" && !p.leading_limit_) {
         int64_t n = 0;
         Value(&s).AsInt64Exact(&n);
@@ -66,6 +107,12 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
       }
     }
     p.stages_.push_back(std::move(spec));
+  }
+  for (size_t i = 0; i < p.stages_.size(); ++i) {
+    const auto* sort = dynamic_cast<const SortStageSpec*>(p.stages_[i].get());
+    if (sort == nullptr) continue;
+    const int64_t k = TopKOf(p.stages_, counts, i);
+    if (k > 0) p.stages_[i] = sort->WithLimit(k);
   }
   for (size_t i = 0; i + 1 < p.stages_.size(); ++i) {
     if (IsWriterStage(p.stages_[i]->name())) {
@@ -79,9 +126,18 @@ bool Pipeline::ends_with_writer() const {
   return !stages_.empty() && IsWriterStage(stages_.back()->name());
 }
 
-StatusWith<StagePtr> Pipeline::Run(std::unique_ptr<DocumentSource> source) const {
+int64_t Pipeline::sort_limit(size_t i) const {
+  const auto* sort = i < stages_.size() ? dynamic_cast<const SortStageSpec*>(stages_[i].get()) : nullptr;
+  return sort ? sort->limit() : 0;
+}
+
+StatusWith<StagePtr> Pipeline::Run(std::unique_ptr<DocumentSource> source, RunOptions options) const {
   StagePtr stage = MakeSourceStage(std::move(source));
-  for (const auto& spec : stages_) {
+  for (size_t i = 0; i < stages_.size(); ++i) {
+    // The source returns its documents in the leading $sort's order (and
+    // at most its top-k): the stage would be a no-op.
+    if (options.source_sorted && leading_sort_index_ == i) continue;
+    const StageSpecPtr& spec = stages_[i];
     ASSIGN_OR_RETURN(stage, spec->Build(spec->is_source() ? nullptr : std::move(stage), ctx_.get()));
   }
   return stage;

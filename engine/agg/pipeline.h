@@ -13,7 +13,15 @@
 // uses $expr). The engine may use it to target shards and indexes; the
 // stage still runs, so a scan that returns a superset is always correct.
 // leading_sort() / leading_limit() describe a $sort and a $limit that
-// directly follow (the optional) leading $match, in the same spirit.
+// directly follow (the optional) leading $match, in the same spirit; a
+// source that returns its documents in leading_sort() order (and at least
+// the first sort_limit() of them, when that is set) is run with
+// RunOptions::source_sorted, which leaves the $sort stage out.
+//
+// Top-k: Parse gives each $sort the number of rows the stages after it can
+// use (sort_limit(): a following $limit plus the $skips before it, across
+// $project / $addFields / $set / $unset; MongoDB's $sort + $limit
+// coalescence), so the sort holds only those (stages/sort.h).
 //
 // Errors of Parse: 40323 "A pipeline stage specification object must
 // contain exactly one field.", 40324 "Unrecognized pipeline stage name:
@@ -51,12 +59,21 @@ class Pipeline {
 
   // Builds the stage chain over `source`. `source` may be null when the
   // pipeline starts with $documents (or for an empty collection).
-  StatusWith<StagePtr> Run(std::unique_ptr<DocumentSource> source) const;
+  struct RunOptions {
+    // `source` already yields the leading $sort's order (a pushed-down
+    // sort): that stage is not built.
+    bool source_sorted = false;
+  };
+  StatusWith<StagePtr> Run(std::unique_ptr<DocumentSource> source) const { return Run(std::move(source), {}); }
+  StatusWith<StagePtr> Run(std::unique_ptr<DocumentSource> source, RunOptions options) const;
 
   // Push-down hints (see above). Pointers are valid while *this lives.
   const bson_t* leading_match() const { return leading_match_ ? leading_match_->get() : nullptr; }
   const bson_t* leading_sort() const { return leading_sort_ ? leading_sort_->get() : nullptr; }
   std::optional<int64_t> leading_limit() const { return leading_limit_; }
+  // The top-k of stage i when it is a $sort (see above); 0: unbounded or
+  // not a $sort.
+  int64_t sort_limit(size_t i) const;
 
   size_t size() const { return stages_.size(); }
   // True when the last stage is $out or $merge (which produce nothing).
@@ -71,6 +88,7 @@ class Pipeline {
   std::vector<StageSpecPtr> stages_;
   std::optional<bson::BsonDoc> leading_match_;
   std::optional<bson::BsonDoc> leading_sort_;
+  std::optional<size_t> leading_sort_index_;  // the stage leading_sort_ is
   std::optional<int64_t> leading_limit_;
 };
 

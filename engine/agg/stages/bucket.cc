@@ -7,14 +7,12 @@
 
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/group.h"
+#include "engine/agg/stages/sort.h"
 #include "engine/agg/stages/stage_util.h"
 #include "engine/bson/compare.h"
 #include "engine/query/sort.h"
 
 namespace tigerdoc::agg {
-
-StagePtr MakeSortStage(StagePtr input, const ExpressionContext* ctx,
-                       std::shared_ptr<const query::SortSpec> spec);
 
 StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const ExpressionContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {

@@ -1,57 +1,61 @@
-// $sort: a blocking, stable sort on SortSpec keys (engine/query/sort.h).
-// Memory limit: 292 past ExpressionContext::max_memory_bytes unless
-// allowDiskUse (external sorting is not implemented; with allowDiskUse the
-// sort stays in memory).
+// $sort (sort.h): every input row goes to a Sorter keyed by
+// SortSpec::KeyFor (ties keep input order); the first Next() drains the
+// input, later calls read the Sorter's merged output.
 
-#include <algorithm>
+#include "engine/agg/stages/sort.h"
 
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
-#include "engine/query/sort.h"
+#include "engine/query/sorter.h"
 
 namespace tigerdoc::agg {
 namespace {
 
 class SortStage : public Stage {
  public:
-  SortStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const query::SortSpec> spec)
-      : input_(std::move(input)), ctx_(ctx), spec_(std::move(spec)) {}
+  SortStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const query::SortSpec> spec,
+            int64_t limit)
+      : input_(std::move(input)), ctx_(ctx), spec_(std::move(spec)), limit_(limit) {}
+
   StatusWith<std::optional<bson::BsonDoc>> Next() override {
-    if (!sorted_) {
-      size_t memory = 0;
-      while (true) {
-        ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
-        if (!doc) break;
-        std::string key = spec_->KeyFor(doc->get());
-        memory += doc->size() + key.size() + 32;
-        if (memory > ctx_->max_memory_bytes && !ctx_->allow_disk_use) {
-          return Error(292, "Sort exceeded memory limit of " + std::to_string(ctx_->max_memory_bytes) +
-                                " bytes, but did not opt in to external sorting.");
-        }
-        rows_.emplace_back(std::move(key), std::move(*doc));
-      }
-      std::stable_sort(rows_.begin(), rows_.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
-      sorted_ = true;
-    }
-    if (pos_ >= rows_.size()) return std::optional<bson::BsonDoc>();
-    return std::optional<bson::BsonDoc>(std::move(rows_[pos_++].second));
+    if (!sorter_) RETURN_IF_ERROR(Fill());
+    bson::BsonDoc doc;
+    ASSIGN_OR_RETURN(bool more, sorter_->Next(&doc));
+    if (!more) return std::optional<bson::BsonDoc>();
+    return std::optional<bson::BsonDoc>(std::move(doc));
   }
 
  private:
+  Status Fill() {
+    query::SorterOptions options = ctx_->BlockingSorterOptions();
+    options.limit = limit_;
+    sorter_ = std::make_unique<query::Sorter>(std::move(options));
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
+      if (!doc) break;
+      std::string key = spec_->KeyFor(doc->get());
+      RETURN_IF_ERROR(sorter_->Add(std::move(key), std::move(*doc)));
+    }
+    input_.reset();  // drained: release what the input holds
+    return sorter_->Done();
+  }
+
   StagePtr input_;
   const ExpressionContext* ctx_;
   std::shared_ptr<const query::SortSpec> spec_;
-  bool sorted_ = false;
-  std::vector<std::pair<std::string, bson::BsonDoc>> rows_;
-  size_t pos_ = 0;
+  int64_t limit_;
+  std::unique_ptr<query::Sorter> sorter_;
 };
 
 }  // namespace
 
+StatusWith<StagePtr> SortStageSpec::Build(StagePtr input, const ExpressionContext* ctx) const {
+  return MakeSortStage(std::move(input), ctx, spec_, limit_);
+}
+
 StagePtr MakeSortStage(StagePtr input, const ExpressionContext* ctx,
-                       std::shared_ptr<const query::SortSpec> spec) {
-  return std::make_unique<SortStage>(std::move(input), ctx, std::move(spec));
+                       std::shared_ptr<const query::SortSpec> spec, int64_t limit) {
+  return std::make_unique<SortStage>(std::move(input), ctx, std::move(spec), limit);
 }
 
 StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t* spec, const ExpressionContext&) {
@@ -61,10 +65,8 @@ StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t* spec, const Expressio
   bson_t doc = bson::SubDocumentView(spec);
   if (bson_empty(&doc)) return Error(15976, "$sort stage must have at least one sort key");
   ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&doc));
-  auto shared = std::make_shared<const query::SortSpec>(std::move(parsed));
-  return MakeSpec("$sort", [shared](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
-    return MakeSortStage(std::move(input), c, shared);
-  });
+  return StageSpecPtr(std::make_unique<SortStageSpec>(
+      std::make_shared<const query::SortSpec>(std::move(parsed)), /*limit=*/0));
 }
 
 }  // namespace tigerdoc::agg
