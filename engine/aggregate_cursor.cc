@@ -198,6 +198,10 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
   cursor->slot_ = std::make_shared<SessionSlot>();
   cursor->resolver_ = std::make_unique<EngineResolver>(engine, cursor->slot_);
   ctx.resolver = cursor->resolver_.get();
+  if (!input && !coll.empty()) {
+    ctx.source_db = db;
+    ctx.source_coll = coll;
+  }
   ASSIGN_OR_RETURN(agg::Pipeline pipeline, agg::Pipeline::Parse(pipeline_array, ctx));
   cursor->pipeline_.emplace(std::move(pipeline));
 

@@ -121,6 +121,14 @@ struct ExpressionContext {
   std::vector<std::pair<std::string, Value>> variables;
   // Seed for $sample and $rand; 0 means "seed from the clock".
   uint64_t random_seed = 0;
+  // The collection the pipeline's input is a scan of (empty when the input
+  // is not a collection: $documents, {aggregate: 1}, a $collStats result).
+  // $merge compares its target with it.
+  std::string source_db;
+  std::string source_coll;
+  // Set by Pipeline::Parse: a stage of this pipeline reads collections of
+  // its own ($lookup, $graphLookup, $unionWith, or a $facet that may).
+  bool reads_other_collections = false;
 
   // A Sorter's options for a blocking stage of this command: its memory
   // limit, allowDiskUse and spill directory.

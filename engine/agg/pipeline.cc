@@ -16,6 +16,12 @@ bool KeepsEveryDocument(std::string_view name) {
   return name == "$project" || name == "$addFields" || name == "$set" || name == "$unset";
 }
 
+// Stages that open collections of their own while the pipeline runs ($facet
+// counts: its sub-pipelines may).
+bool ReadsOtherCollections(std::string_view name) {
+  return name == "$lookup" || name == "$graphLookup" || name == "$unionWith" || name == "$facet";
+}
+
 // How many rows the $sort at `at` must produce: the first $limit after it
 // plus every $skip before that limit, across stages that keep every
 // document (MongoDB's $sort + $limit coalescence, with $skip + $limit
@@ -47,7 +53,11 @@ Pipeline::~Pipeline() = default;
 
 StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const ExpressionContext& ctx) {
   Pipeline p;
-  p.ctx_ = std::make_shared<const ExpressionContext>(ctx);
+  // Stages keep pointers to this context; the one flag Parse learns
+  // (reads_other_collections) is set on it once every stage is parsed.
+  auto context = std::make_shared<ExpressionContext>(ctx);
+  context->reads_other_collections = false;
+  p.ctx_ = context;
   bson_iter_t it;
   bson_iter_init(&it, pipeline_array);
   // Push-down hints are recorded while the pipeline still starts with
@@ -106,6 +116,7 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
         prefix = false;
       }
     }
+    if (ReadsOtherCollections(name)) context->reads_other_collections = true;
     p.stages_.push_back(std::move(spec));
   }
   for (size_t i = 0; i < p.stages_.size(); ++i) {

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -47,9 +48,13 @@ class AggregateCursorTest : public ::testing::Test {
   }
 
   StatusWith<std::unique_ptr<AggregateCursor>> Open(const char* pipeline_json,
-                                                    const ScanOptions& scan = {}) {
+                                                    const ScanOptions& scan = {},
+                                                    size_t max_memory_bytes = 0,
+                                                    const std::string& temp_dir = "") {
     auto expressions = CommandExpressions::Make("db", nullptr);
     EXPECT_TRUE(expressions.ok());
+    if (max_memory_bytes > 0) expressions.value().ctx.max_memory_bytes = max_memory_bytes;
+    if (!temp_dir.empty()) expressions.value().ctx.temp_dir = temp_dir;
     BsonDoc wrapped = BsonDoc::FromJson(std::string("{\"p\": ") + pipeline_json + "}");
     bson_iter_t it;
     EXPECT_TRUE(bson_iter_init_find(&it, wrapped.get(), "p"));
@@ -151,6 +156,51 @@ TEST_F(AggregateCursorTest, TheScanTakesTheHintAndEveryScanCountsItsIndex) {
   ASSERT_EQ(docs.size(), 3u);
   EXPECT_EQ(Ops(a_id), 2);
   EXPECT_EQ(Ops(b_id), 1 + 3);
+}
+
+}  // namespace
+}  // namespace tigerdoc::engine
+
+namespace tigerdoc::engine {
+namespace {
+
+// $merge reads its whole input before its first write only when the
+// pipeline may read its target: into another collection it merges as it
+// reads (nothing spills under a tiny memory limit); into the scanned
+// collection, or after a $lookup, it buffers (and spills past the limit).
+TEST_F(AggregateCursorTest, MergeBuffersItsInputOnlyWhenThePipelineMayReadItsTarget) {
+  struct Case {
+    const char* pipeline;
+    const char* target;
+    bool buffers;
+  };
+  const Case cases[] = {
+      {R"([{"$merge": {"into": "other"}}])", "db.other", false},
+      {R"([{"$match": {"a": {"$gte": 0}}}, {"$merge": {"into": "c", "whenMatched": "merge"}}])", "db.c",
+       true},
+      {R"([{"$lookup": {"from": "x", "localField": "a", "foreignField": "a", "as": "l"}},
+           {"$merge": {"into": "other2"}}])",
+       "db.other2", true},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.pipeline);
+    const std::string dir = ::testing::TempDir() + "/merge_buffer_" + std::to_string(n++);
+    std::filesystem::remove_all(dir);
+    auto cursor = Open(c.pipeline, {}, /*max_memory_bytes=*/4096, dir);
+    ASSERT_TRUE(cursor.ok()) << cursor.status().ToString();
+    std::vector<BsonDoc> out;
+    ASSERT_TRUE(Drain(*cursor.value(), &out).ok());
+    EXPECT_TRUE(out.empty());
+    EXPECT_EQ(std::filesystem::exists(dir), c.buffers);
+    CountParams count;
+    count.db = "db";
+    count.coll = std::string(c.target).substr(3);
+    auto counted = engine_->Count(count);
+    ASSERT_TRUE(counted.ok()) << counted.status().ToString();
+    EXPECT_EQ(counted.value(), 1000);
+    std::filesystem::remove_all(dir);
+  }
 }
 
 }  // namespace

@@ -16,11 +16,13 @@
 // (51132, 51185); an input without _id gets an ObjectId when `on` is _id.
 // Produces no documents.
 //
-// The target may be the aggregated collection (MongoDB 4.4+): the whole
-// input is read (in memory up to the blocking-stage limit, then in a spill
-// file, with or without allowDiskUse) before the first write, so every
-// source document is merged exactly once, where MongoDB warns that a
-// document whose update moves it may be seen again.
+// The target may be the aggregated collection (MongoDB 4.4+): then, and
+// whenever the pipeline reads other collections, the whole input is read
+// (in memory up to the blocking-stage limit, then in a spill file, with or
+// without allowDiskUse) before the first write, so every source document
+// is merged exactly once, where MongoDB warns that a document whose update
+// moves it may be seen again. Otherwise (an archive move into another
+// collection) documents are merged as they are read.
 
 #include <algorithm>
 #include <set>
@@ -82,11 +84,24 @@ class MergeStage : public Stage {
   StatusWith<std::optional<bson::BsonDoc>> Next() override {
     if (done_) return std::optional<bson::BsonDoc>();
     done_ = true;
-    // Read everything first: the pipeline may read the target (the
-    // aggregated collection itself, or through $lookup / $unionWith), and
-    // must not see its own writes (a document moved ahead of an index or
-    // shard scan by its update, or a new _id inserted ahead of it, would
-    // be processed again: the Halloween problem).
+    // A pipeline that may read the target (the aggregated collection
+    // itself, or any collection through $lookup / $unionWith) reads
+    // everything first and must not see its own writes (a document moved
+    // ahead of an index or shard scan by its update, or a new _id inserted
+    // ahead of it, would be processed again: the Halloween problem). Any
+    // other pipeline (an archive move into another collection) merges as
+    // it reads.
+    const bool reads_target = ctx_->reads_other_collections ||
+                              (ctx_->source_db == spec_->target.db && ctx_->source_coll == spec_->target.coll);
+    if (!reads_target) {
+      while (true) {
+        ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, input_->Next());
+        if (!doc) break;
+        RETURN_IF_ERROR(MergeOne(std::move(*doc)));
+      }
+      RETURN_IF_ERROR(inserts_.Flush());
+      return std::optional<bson::BsonDoc>();
+    }
     DocumentBuffer input(DocumentBuffer::Options{ctx_->max_memory_bytes, /*spill_allowed=*/true,
                                                  ctx_->temp_dir, Status::OK()});
     while (true) {
