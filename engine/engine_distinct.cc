@@ -13,6 +13,7 @@
 #include "engine/bson/compare.h"
 #include "engine/bson/field_path.h"
 #include "engine/engine.h"
+#include "engine/query/deadline.h"
 #include "engine/query/plan_executor.h"
 
 namespace tigerdoc::engine {
@@ -93,9 +94,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   spec.hint = ToIndexHint(params.hint);
   spec.distinct_key = params.key;
   spec.hint_index = params.hint_index.Copy();
-  if (params.max_time_ms > 0) {
-    spec.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(params.max_time_ms);
-  }
+  spec.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
                                   catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec),
                                   Planner()));

@@ -31,6 +31,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine/query/deadline.h"
 #include "engine/explain_plan.h"
 #include "engine/query/plan_executor.h"
 
@@ -328,7 +329,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   auto started = std::chrono::steady_clock::now();
-  if (params.max_time_ms > 0) spec.deadline = started + std::chrono::milliseconds(params.max_time_ms);
+  spec.deadline = query::DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
 
   const bool is_count = params.explained == ExplainedCommand::kCount;

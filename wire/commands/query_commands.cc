@@ -295,15 +295,8 @@ StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx) {
   ASSIGN_OR_RETURN(engine::DistinctParams params, ParseDistinct(ctx.body(), ctx.db()));
-  const auto started = std::chrono::steady_clock::now();
+  // maxTimeMS is enforced by the engine's scan (FindSpec::deadline).
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> values, ctx.engine->Distinct(params));
-  // The engine checks params.max_time_ms while it scans once
-  // engine_distinct.cc passes it to its executor (FindSpec::deadline); this
-  // check after the fact keeps the answer right until then.
-  if (params.max_time_ms > 0 &&
-      std::chrono::steady_clock::now() - started > std::chrono::milliseconds(params.max_time_ms)) {
-    return Status(ErrorCode::kMaxTimeMSExpired, "operation exceeded time limit");
-  }
   bson::BsonDoc out;
   bson_t array;
   bson_append_array_begin(out.mutable_get(), "values", -1, &array);

@@ -85,6 +85,18 @@ inline StatusWith<std::vector<bson::BsonDoc>> RunPipeline(const std::string& pip
   return RunToVector(p, std::make_unique<VectorDocumentSource>(Docs(input)));
 }
 
+// Runs one table row and expects its output documents or its error code.
+inline void ExpectStageCase(const StageCase& c) {
+  auto out = RunPipeline(c.pipeline, c.input);
+  if (c.error != 0) {
+    ASSERT_FALSE(out.ok()) << "expected error " << c.error;
+    EXPECT_EQ(out.status().code_number(), c.error) << out.status().ToString();
+    return;
+  }
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectSameDocs(out.value(), c.expected);
+}
+
 // An in-memory CollectionResolver: collections of documents, filtered with
 // the real Matcher.
 class MemoryResolver : public CollectionResolver {
