@@ -36,6 +36,11 @@ class RequestHandler {
   // connection counts). Called from any thread; the default does nothing.
   virtual void OnConnectionOpened(const ConnectionInfo&) {}
   virtual void OnConnectionClosed(const ConnectionInfo&) {}
+
+  // The server stopped accepting and reading; requests still running should
+  // end soon (the server then joins the threads running them). Called once,
+  // from the thread that ran Server::Run.
+  virtual void OnServerStopping() {}
 };
 
 }  // namespace tigerdoc::wire
