@@ -161,11 +161,16 @@ StatusWith<std::string> EngineResolver::CreateTemp(std::string_view db, std::str
   if (auto target = engine_->catalog().Lookup(Namespace(db, like))) {
     request.shard_key_field = target->metadata.shard_key_field;
     request.num_shards = target->metadata.num_shards;
-    bson_copy_to_excluding_noinit(target->metadata.options.get(), options, catalog::kTempOption,
+    // The target's current options and patterns (collMod may have changed
+    // them): the documents $out writes obey the target's rules.
+    std::shared_ptr<const catalog::PatternState> patterns = target->patterns();
+    bson_copy_to_excluding_noinit(patterns->options.get(), options, catalog::kTempOption,
                                   nullptr);
+    request.patterns = patterns->configs.Copy();
   }
   BSON_APPEND_BOOL(options, catalog::kTempOption, true);
-  ASSIGN_OR_RETURN(auto entry, engine_->catalog().CreateCollection(request));
+  const std::string temp_name = request.name;
+  ASSIGN_OR_RETURN(auto entry, engine_->CreateCollectionEntry(std::move(request)));
   if (auto target = engine_->catalog().Lookup(Namespace(db, like))) {
     Status copied = CopyIndexes(*target, *entry);
     if (!copied.ok()) {
@@ -173,7 +178,7 @@ StatusWith<std::string> EngineResolver::CreateTemp(std::string_view db, std::str
       return copied.WithContext("Copying indexes for $out failed :: caused by :: ");
     }
   }
-  return request.name;
+  return temp_name;
 }
 
 Status EngineResolver::ReplaceWithTemp(std::string_view db, std::string_view temp,

@@ -1,4 +1,5 @@
 #include "engine/engine.h"
+#include "engine/write/pattern_registry.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,9 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   agg::InstallDefaultQueryExpressionParser();
   ASSIGN_OR_RETURN(engine->storage_, storage::StorageEngine::Open(options.storage));
   ASSIGN_OR_RETURN(engine->catalog_, catalog::Catalog::Open(engine->storage_.get()));
+  engine->patterns_ = options.patterns ? options.patterns : std::make_shared<PatternRegistry>();
+  // Before the TTL monitor or any client can write.
+  RETURN_IF_ERROR(engine->AttachAllPatterns());
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
   engine->reaper_ = std::thread([e = engine.get()] { e->ReapCursorsUntilStopped(); });
   engine->ttl_monitor_sleep_secs_.store(options.ttl_monitor_sleep.count());
@@ -62,7 +66,9 @@ Status Engine::CreateCollection(const CreateParams& params) {
   request.shard_key_field = params.shard_key_field.value_or("_id");
   request.num_shards = params.num_shards.value_or(options_.default_shards);
   request.options = params.options.Copy();
-  return catalog_->CreateCollection(request).status();
+  ASSIGN_OR_RETURN(request.patterns,
+                   patterns_->Configure("create", params.options.get(), nullptr));
+  return CreateCollectionEntry(std::move(request)).status();
 }
 
 Status Engine::DropCollection(std::string_view db, std::string_view name) {

@@ -39,8 +39,13 @@ namespace tigerdoc::engine {
 class AggregateCursor;
 struct CommandExpressions;
 
+class PatternRegistry;
+
 struct EngineOptions {
   storage::StorageOptions storage;
+  // The patterns this server has (wire/main.cc fills it); none when null.
+  // Configured collections get their hooks attached before Open returns.
+  std::shared_ptr<const PatternRegistry> patterns;
   int default_shards = 4;  // shard tables per collection unless `create` says otherwise
   // Cursors idle longer than this are killed (MongoDB's cursorTimeoutMillis),
   // checked every cursor_reap_interval.
@@ -64,8 +69,28 @@ class Engine {
   storage::StorageEngine& storage() { return *storage_; }
   query::CursorManager& cursors() { return *cursors_; }
 
-  // DDL.
+  // DDL. CreateCollection parses the options patterns own (the registry's
+  // errors) and attaches their hooks before the collection is visible.
   Status CreateCollection(const CreateParams& params);
+  // Creates a collection from a catalog request, attaching the hooks of
+  // request.patterns first ($out's temporary collection).
+  StatusWith<std::shared_ptr<catalog::CollectionEntry>> CreateCollectionEntry(
+      catalog::CreateCollectionRequest request);
+
+  // Patterns (engine_patterns.cc).
+  const PatternRegistry& patterns() const { return *patterns_; }
+  // collMod of pattern options: `fields` holds the command's pattern
+  // options ({<option>: value}; null removes one). Validates, attaches the
+  // new hooks (building what they keep from existing data) and persists,
+  // with the collection's writes held off. NamespaceNotFound (26).
+  Status ModifyPatterns(std::string_view db, std::string_view coll, const bson_t* fields);
+  // {<pattern>: {...}} for collStats; empty without patterns.
+  StatusWith<bson::BsonDoc> PatternStats(const catalog::CollectionEntry& coll);
+  // {<pattern>: {...}} for explain; empty without patterns.
+  bson::BsonDoc PatternExplain(const catalog::CollectionEntry& coll) const;
+  // For validate: what the patterns keep beside the documents, recomputed;
+  // one line per difference.
+  Status ValidatePatterns(const catalog::CollectionEntry& coll, std::vector<std::string>* problems);
   Status DropCollection(std::string_view db, std::string_view name);
   Status DropDatabase(std::string_view db);
   // Views (engine_views.cc). CreateView validates the pipeline as
@@ -165,6 +190,8 @@ class Engine {
   // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
   // temporary directory for an in-memory engine).
   std::string SortSpillDirectory() const;
+  // Attaches the hooks of every configured collection (Open).
+  Status AttachAllPatterns();
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
   StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;
@@ -214,6 +241,7 @@ class Engine {
   EngineOptions options_;
   std::unique_ptr<storage::StorageEngine> storage_;
   std::unique_ptr<catalog::Catalog> catalog_;
+  std::shared_ptr<const PatternRegistry> patterns_;
   std::unique_ptr<query::CursorManager> cursors_;
   query::planner::PlanCache plan_cache_;
 

@@ -1,4 +1,4 @@
-// tigerdoc: flags -> Engine::Open -> Server::Run.
+// tigerdoc: flags -> patterns -> Engine::Open -> Server::Run.
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/write/pattern_registry.h"
+#include "patterns/size_limits/size_limits_pattern.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/server/server.h"
 
@@ -111,6 +113,16 @@ Flags ParseFlags(int argc, char** argv) {
   return flags;
 }
 
+// THE table of patterns this server has, alphabetical by folder. Each owns
+// collection options (patterns/README.md). Filled before the engine opens,
+// so that configured collections have their hooks before any write.
+std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
+  using namespace tigerdoc;
+  auto registry = std::make_shared<engine::PatternRegistry>();
+  registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
+  return registry;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,6 +133,7 @@ int main(int argc, char** argv) {
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
   options.default_shards = flags.shards;
+  options.patterns = MakePatternRegistry();
   options.ttl_monitor_sleep = std::chrono::seconds(flags.ttl_monitor_sleep_secs);
   options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);
   if (flags.cursor_timeout_ms < 60000) {

@@ -106,8 +106,16 @@ std::shared_ptr<const index::IndexSet> CollectionEntry::indexes() const {
   return indexes_;
 }
 
+std::shared_ptr<const PatternState> CollectionEntry::patterns() const {
+  std::lock_guard<std::mutex> lock(index_mutex_);
+  return patterns_;
+}
+
 bson::BsonDoc Catalog::RowFor(const CollectionEntry& entry, const index::IndexSet& indexes) {
-  bson::BsonDoc row = entry.metadata.ToBson();
+  // Options and pattern configs are the live ones (collMod may have
+  // changed them since the entry was loaded).
+  std::shared_ptr<const PatternState> patterns = entry.patterns();
+  bson::BsonDoc row = entry.metadata.ToBson(patterns->options.get(), patterns->configs.get());
   bson_t array;
   BSON_APPEND_ARRAY_BEGIN(row.mutable_get(), "indexes", &array);
   int i = 0;
@@ -171,6 +179,8 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
         entry->persisted_multikey_[spec->id] = spec->multikey_paths;
       }
       entry->indexes_ = std::move(indexes).value();
+      entry->patterns_ = std::make_shared<PatternState>(
+          PatternState{entry->metadata.options.Copy(), entry->metadata.patterns.Copy(), nullptr});
       max_entry = std::max(max_entry, IdentNumber(entry->metadata.ident));
       entry->store = std::make_unique<ShardedRecordStore>(
           entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field);
@@ -305,10 +315,23 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   md.shard_key_field = request.shard_key_field;
   md.num_shards = request.num_shards;
   md.options = request.options.Copy();
+  md.patterns = request.patterns.Copy();
+  entry->patterns_ =
+      std::make_shared<PatternState>(PatternState{md.options.Copy(), md.patterns.Copy(), nullptr});
 
   // Tables first, then the entry: a crash in between leaves only orphans.
   Status created = ShardedRecordStore::CreateTables(session, ident, md.num_shards,
                                                     md.shard_key_field == "_id");
+  entry->store = std::make_unique<ShardedRecordStore>(ident, md.num_shards, md.shard_key_field);
+  if (created.ok() && request.attach) {
+    StatusWith<std::shared_ptr<const PatternAttachment>> attached = request.attach(*entry);
+    if (attached.ok()) {
+      entry->patterns_ = std::make_shared<PatternState>(
+          PatternState{md.options.Copy(), md.patterns.Copy(), std::move(attached).value()});
+    } else {
+      created = attached.status();
+    }
+  }
   if (created.ok()) {
     created = session.Insert(kCatalogTable, ns, AsView(RowFor(*entry, index::IndexSet())));
   }
@@ -316,7 +339,6 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
     static_cast<void>(DropIdentTables(session, ident));  // best effort; the reaper is the backstop
     return created;
   }
-  entry->store = std::make_unique<ShardedRecordStore>(ident, md.num_shards, md.shard_key_field);
   {
     std::unique_lock<std::shared_mutex> lock(map_mutex_);
     collections_.emplace(ns, entry);
@@ -361,7 +383,12 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   md.num_shards = from->metadata.num_shards;
   md.hash_version = from->metadata.hash_version;
   md.max_document_bytes = from->metadata.max_document_bytes;
-  md.options = WithoutTemp(from->metadata.options.get());
+  std::shared_ptr<const PatternState> from_patterns = from->patterns();
+  md.options = WithoutTemp(from_patterns->options.get());
+  md.patterns = from_patterns->configs.Copy();
+  // The attachment moves too: its state (counters, tables) is the ident's.
+  renamed->patterns_ = std::make_shared<PatternState>(
+      PatternState{md.options.Copy(), md.patterns.Copy(), from_patterns->attachment});
   renamed->store = from->store;
   // Index tables are named by the ident, so they move with it.
   std::shared_ptr<const index::IndexSet> indexes = from->indexes();
@@ -548,6 +575,34 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
       }
     }
   });
+  return Status::OK();
+}
+
+Status Catalog::SetPatterns(CollectionEntry& entry, std::shared_ptr<const PatternState> state,
+                            bool persist) {
+  if (persist) {
+    std::lock_guard<std::mutex> ddl(ddl_mutex_);
+    if (!IsRegistered(entry)) {
+      return Status(ErrorCode::kNamespaceNotFound, "ns does not exist: " + entry.metadata.ns);
+    }
+    // The row is built from the new state: swap first, put back on failure.
+    std::shared_ptr<const PatternState> old;
+    {
+      std::lock_guard<std::mutex> lock(entry.index_mutex_);
+      old = entry.patterns_;
+      entry.patterns_ = state;
+    }
+    Session session = engine_->NewSession();
+    Status written =
+        session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
+    if (!written.ok()) {
+      std::lock_guard<std::mutex> lock(entry.index_mutex_);
+      entry.patterns_ = old;
+    }
+    return written;
+  }
+  std::lock_guard<std::mutex> lock(entry.index_mutex_);
+  entry.patterns_ = std::move(state);
   return Status::OK();
 }
 

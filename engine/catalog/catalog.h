@@ -6,6 +6,7 @@
 //   { ns: "db.coll", ident: "c12", shardKey: { <field>: 1 }, shards: 4,
 //     hashVersion: 1, options: { <create options as given> },
 //     maxDocumentBytes: 16777216,
+//     [patterns: { <pattern name>: <canonical config>, ... }],
 //     indexes: [ <IndexSpec catalog form, engine/index/index_spec.h> ... ],
 //     nextIndexId: <int64> }
 // plus one bookkeeping row, key "$nextIdent" (no namespace can start with
@@ -36,6 +37,7 @@
 // CollectionEntry), and a collection drop takes it too, so an index build
 // never races a drop.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -67,8 +69,14 @@ struct CollectionMetadata {
   int hash_version = 1;
   int64_t max_document_bytes = kDefaultMaxDocumentBytes;
   bson::BsonDoc options;   // the create command's options as given (for listCollections)
+  // Canonical configs of the collection's patterns, {<pattern>: <config>}
+  // (engine/write/pattern_registry.h); empty when it has none. As loaded or
+  // created: the live value is CollectionEntry::patterns().
+  bson::BsonDoc patterns;
 
-  bson::BsonDoc ToBson() const;
+  bson::BsonDoc ToBson() const { return ToBson(options.get(), patterns.get()); }
+  // With other options and pattern configs (the live ones of an entry).
+  bson::BsonDoc ToBson(const bson_t* with_options, const bson_t* with_patterns) const;
   // FailedToParse for a malformed entry; NotImplemented for a hashVersion
   // this build does not know.
   static StatusWith<CollectionMetadata> FromBson(const bson_t* doc);
@@ -92,6 +100,24 @@ struct ViewDefinition {
 // MongoDB's limit on views defined on views (ViewGraph::kMaxViewDepth).
 inline constexpr int kMaxViewDepth = 20;
 
+// What the engine builds from a collection's pattern configs (the hook
+// runner of engine/write/hook_runner.h). Opaque to the catalog, which only
+// keeps it beside the configs it was built from.
+class PatternAttachment {
+ public:
+  virtual ~PatternAttachment() = default;
+};
+
+// A collection's pattern configuration, one immutable snapshot that collMod
+// replaces whole: the options listCollections shows, the canonical configs
+// persisted in the catalog row (`patterns`), and the attachment built from
+// them (nullptr until the engine attaches it).
+struct PatternState {
+  bson::BsonDoc options;
+  bson::BsonDoc configs;
+  std::shared_ptr<const PatternAttachment> attachment;
+};
+
 // A collection as the engine uses it: immutable metadata, its store, and
 // its secondary indexes.
 //
@@ -110,13 +136,16 @@ struct CollectionEntry {
   std::shared_ptr<index::IndexUsage> id_index_usage = std::make_shared<index::IndexUsage>();
 
   std::shared_ptr<const index::IndexSet> indexes() const;
+  // Never null once the entry is in the catalog.
+  std::shared_ptr<const PatternState> patterns() const;
   std::shared_mutex& write_mutex() const { return write_mutex_; }
 
  private:
   friend class Catalog;
   mutable std::shared_mutex write_mutex_;
-  mutable std::mutex index_mutex_;  // guards indexes_ and persisted_multikey_
+  mutable std::mutex index_mutex_;  // guards indexes_, patterns_ and persisted_multikey_
   std::shared_ptr<const index::IndexSet> indexes_ = std::make_shared<index::IndexSet>();
+  std::shared_ptr<const PatternState> patterns_ = std::make_shared<PatternState>();
   // Multikey paths known to be in the committed catalog row, by index id:
   // a write whose keys go beyond them persists the row in its transaction.
   std::map<int64_t, index::MultikeyPaths> persisted_multikey_;
@@ -134,6 +163,12 @@ struct CreateCollectionRequest {
   std::string shard_key_field = "_id";
   int num_shards = 4;
   bson::BsonDoc options;
+  bson::BsonDoc patterns;  // canonical pattern configs (CollectionMetadata::patterns)
+  // Builds the pattern attachment of the new entry, after its tables exist
+  // and before any writer can see it (so no write bypasses its hooks); a
+  // failure undoes the create. Optional.
+  std::function<StatusWith<std::shared_ptr<const PatternAttachment>>(const CollectionEntry&)>
+      attach;
 };
 
 // Collections created with {temp: true} in their options (the temporary
@@ -205,6 +240,13 @@ class Catalog {
   Status DropIndexes(CollectionEntry& entry, const std::vector<int64_t>& index_ids);
   // Replaces options of an existing index (collMod: hidden, expireAfterSeconds).
   Status ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec);
+
+  // Replaces the pattern state of `entry`; with `persist`, first writes the
+  // catalog row with its options and configs (auto-committed).
+  // REQUIRES: entry.write_mutex() held exclusively when `persist` (no write
+  // may run with the old hooks after the new configs are on disk).
+  Status SetPatterns(CollectionEntry& entry, std::shared_ptr<const PatternState> state,
+                     bool persist);
 
   // Records multikey paths a write found: the snapshot first (so no reader
   // assumes "not multikey" once keys exist), then, when the committed row

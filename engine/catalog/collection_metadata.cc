@@ -23,7 +23,8 @@ bool AsInt64(const bson_iter_t* it, int64_t* out) {
 
 }  // namespace
 
-bson::BsonDoc CollectionMetadata::ToBson() const {
+bson::BsonDoc CollectionMetadata::ToBson(const bson_t* with_options,
+                                         const bson_t* with_patterns) const {
   bson::BsonDoc out;
   bson_t* doc = out.mutable_get();
   BSON_APPEND_UTF8(doc, "ns", ns.c_str());
@@ -35,8 +36,9 @@ bson::BsonDoc CollectionMetadata::ToBson() const {
   bson_append_document_end(doc, &shard_key);
   BSON_APPEND_INT32(doc, "shards", num_shards);
   BSON_APPEND_INT32(doc, "hashVersion", hash_version);
-  BSON_APPEND_DOCUMENT(doc, "options", options.get());
+  BSON_APPEND_DOCUMENT(doc, "options", with_options);
   BSON_APPEND_INT64(doc, "maxDocumentBytes", max_document_bytes);
+  if (!bson_empty(with_patterns)) BSON_APPEND_DOCUMENT(doc, "patterns", with_patterns);
   return out;
 }
 
@@ -79,6 +81,11 @@ StatusWith<CollectionMetadata> CollectionMetadata::FromBson(const bson_t* doc) {
       const uint8_t* data = nullptr;
       bson_iter_document(&it, &len, &data);
       md.options = bson::BsonDoc::CopyOf(data, len);
+    } else if (key == "patterns" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&it, &len, &data);
+      md.patterns = bson::BsonDoc::CopyOf(data, len);
     } else if (key == "maxDocumentBytes") {
       if (!AsInt64(&it, &md.max_document_bytes)) return Malformed("bad maxDocumentBytes");
     }

@@ -45,7 +45,8 @@ Session::Session(Session&& other) noexcept
     : engine_(other.engine_),
       session_(other.session_),
       in_txn_(other.in_txn_),
-      on_commit_(std::move(other.on_commit_)) {
+      on_commit_(std::move(other.on_commit_)),
+      on_rollback_(std::move(other.on_rollback_)) {
   other.session_ = nullptr;
   other.in_txn_ = false;
 }
@@ -104,10 +105,15 @@ Status Session::Commit() {
   INVARIANT(in_txn_);
   in_txn_ = false;
   std::vector<std::function<void()>> callbacks = std::move(on_commit_);
+  std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_commit_.clear();
+  on_rollback_.clear();
   // A failed commit has rolled the transaction back.
   int ret = session_->commit_transaction(session_, nullptr);
-  if (ret != 0) return WtToStatus(ret, "commit");
+  if (ret != 0) {
+    for (auto& fn : undo) fn();
+    return WtToStatus(ret, "commit");
+  }
   for (auto& fn : callbacks) fn();
   // Acknowledged means journaled to the OS (survives kill -9).
   return engine_->WriteJournal(session_);
@@ -115,9 +121,17 @@ Status Session::Commit() {
 
 void Session::Rollback() {
   on_commit_.clear();
+  std::vector<std::function<void()>> undo = std::move(on_rollback_);
+  on_rollback_.clear();
   if (!in_txn_) return;
   in_txn_ = false;
   session_->rollback_transaction(session_, nullptr);
+  for (auto& fn : undo) fn();
+}
+
+void Session::OnRollback(std::function<void()> fn) {
+  INVARIANT(in_txn_);
+  on_rollback_.push_back(std::move(fn));
 }
 
 void Session::OnCommit(std::function<void()> fn) {

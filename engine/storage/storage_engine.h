@@ -132,6 +132,10 @@ class Session {
   // rollback. Used for in-memory state that must follow committed data
   // (size counters, caches). REQUIRES: in a transaction.
   void OnCommit(std::function<void()> fn);
+  // Runs `fn` when the running transaction ends without committing (a
+  // Rollback(), or a Commit() that failed); dropped on commit. Used to
+  // release in-memory reservations a write took. REQUIRES: in a transaction.
+  void OnRollback(std::function<void()> fn);
 
   // Point operations on one table.
   // Insert fails with DuplicateKey (code 11000, a bare message the caller
@@ -161,6 +165,7 @@ class Session {
   __wt_session* session_;
   bool in_txn_ = false;
   std::vector<std::function<void()>> on_commit_;
+  std::vector<std::function<void()>> on_rollback_;
 };
 
 // Forward iteration over a key range. Move-only; must not outlive its Session.

@@ -6,6 +6,7 @@
 
 #include "engine/bson/shell_string.h"
 #include "engine/write/document_rules.h"
+#include "engine/write/hook_runner.h"
 #include "engine/index/index_table.h"
 
 namespace tigerdoc::engine {
@@ -48,8 +49,57 @@ bson::BsonDoc KeyValueOf(const index::IndexSpec& spec, const bson_t* values) {
   return out;
 }
 
-CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll)
-    : catalog_(catalog), coll_(coll), lock_(coll.write_mutex()), indexes_(coll.indexes()) {}
+// Hooks writing other collections nest writers; deeper than this is a
+// cycle of patterns feeding each other.
+constexpr int kMaxHookDepth = 4;
+
+// What hooks see of a write (hooks.h).
+class CollectionWriter::Context : public HookContext {
+ public:
+  Context(CollectionWriter& writer, storage::Session& session) : writer_(writer), session_(session) {}
+  storage::Session& session() override { return session_; }
+  const catalog::CollectionEntry& collection() const override { return writer_.coll_; }
+  StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll) override {
+    return writer_.WriterFor(db, coll);
+  }
+
+ private:
+  CollectionWriter& writer_;
+  storage::Session& session_;
+};
+
+CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll,
+                                   int depth)
+    : catalog_(catalog),
+      coll_(coll),
+      lock_(coll.write_mutex()),
+      indexes_(coll.indexes()),
+      patterns_(coll.patterns()),
+      hooks_(HookRunner::Of(*patterns_)),
+      depth_(depth) {}
+
+CollectionWriter::~CollectionWriter() = default;
+
+StatusWith<CollectionWriter*> CollectionWriter::WriterFor(std::string_view db,
+                                                          std::string_view coll) {
+  if (depth_ + 1 > kMaxHookDepth) {
+    return Status(ErrorCode::kBadValue, "patterns of " + coll_.metadata.ns +
+                                            " write other collections more than " +
+                                            std::to_string(kMaxHookDepth) +
+                                            " levels deep (a cycle of patterns?)");
+  }
+  std::string ns = std::string(db) + "." + std::string(coll);
+  auto it = others_.find(ns);
+  if (it != others_.end()) return it->second.writer.get();
+  ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> entry,
+                   catalog_.GetOrCreate(db, coll, coll_.metadata.num_shards));
+  Other other;
+  other.writer = std::make_unique<CollectionWriter>(catalog_, *entry, depth_ + 1);
+  other.entry = std::move(entry);
+  CollectionWriter* writer = other.writer.get();
+  others_.emplace(std::move(ns), std::move(other));
+  return writer;
+}
 
 StatusWith<index::DocumentKeys> CollectionWriter::KeysOf(const index::IndexSpec& spec,
                                                          const bson_t* doc) {
@@ -101,7 +151,30 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
   return Status::OK();
 }
 
-Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
+Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update) {
+  if (hooks_ == nullptr) return StoreInsert(session, doc);
+  Context ctx(*this, session);
+  WriteEvent event{WriteKind::kInsert, nullptr, doc, from_update};
+  bson::BsonDoc reshaped;
+  RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
+  if (!reshaped.empty()) event.after = reshaped.get();
+  RETURN_IF_ERROR(StoreInsert(session, event.after));
+  return hooks_->AfterStore(ctx, event);
+}
+
+Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
+                                const bson_t* new_doc) {
+  if (hooks_ == nullptr) return StoreUpdate(session, old_doc, new_doc);
+  Context ctx(*this, session);
+  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
+  bson::BsonDoc reshaped;
+  RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
+  if (!reshaped.empty()) event.after = reshaped.get();
+  RETURN_IF_ERROR(StoreUpdate(session, old_doc, event.after));
+  return hooks_->AfterStore(ctx, event);
+}
+
+Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {
   multikey_.clear();  // left over by a failed earlier unit
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
@@ -115,8 +188,8 @@ Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
   return MarkMultikey(session);
 }
 
-Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
-                                const bson_t* new_doc) {
+Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* old_doc,
+                                     const bson_t* new_doc) {
   multikey_.clear();
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));
   if (indexes_->specs.empty()) return Status::OK();
@@ -161,13 +234,16 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
 
 Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
   RETURN_IF_ERROR(coll_.store->Remove(session, doc));
-  if (indexes_->specs.empty()) return Status::OK();
-  ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
-  for (const auto& spec : indexes_->specs) {
-    ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(*spec, doc));
-    RETURN_IF_ERROR(RemoveIndexEntries(session, coll_, *spec, at, keys.keys));
+  if (!indexes_->specs.empty()) {
+    ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
+    for (const auto& spec : indexes_->specs) {
+      ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(*spec, doc));
+      RETURN_IF_ERROR(RemoveIndexEntries(session, coll_, *spec, at, keys.keys));
+    }
   }
-  return Status::OK();
+  if (hooks_ == nullptr) return Status::OK();
+  Context ctx(*this, session);
+  return hooks_->AfterRemove(ctx, WriteEvent{WriteKind::kRemove, doc, nullptr, false});
 }
 
 }  // namespace tigerdoc::engine

@@ -11,13 +11,21 @@
 // Keys that go through arrays mark the index multikey inside the same
 // transaction (Catalog::MarkMultikey).
 //
+// The collection's pattern hooks (hooks.h) run here, in the same
+// transaction: BeforeStore may refuse or reshape the document before the
+// store sees it, AfterStore / AfterRemove follow the store and index
+// changes. Writes hooks make to other collections go through writers this
+// one owns (WriterFor), so their rules and hooks apply too.
+//
 // A writer holds the collection's write mutex SHARED from construction to
-// destruction (so index DDL, which takes it exclusively, never runs under a
-// write) and uses the index snapshot taken at construction. Make one per
+// destruction (so index DDL and collMod, which take it exclusively, never
+// run under a write) and uses the index and pattern snapshots taken at
+// construction. Make one per
 // write unit, outside RunWriteUnit, and keep it until the unit is done.
 //
 // Thread-safety: one writer per thread; many writers per collection.
 
+#include <map>
 #include <memory>
 #include <shared_mutex>
 #include <string>
@@ -27,21 +35,36 @@
 #include "engine/index/index_spec.h"
 #include "engine/index/key_generator.h"
 #include "engine/storage/storage_engine.h"
+#include "engine/write/hooks.h"
 
 namespace tigerdoc::engine {
 
+class HookRunner;
+
 class CollectionWriter {
  public:
-  CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll);
+  // `depth` counts writers of hooks writing other collections (0 for a
+  // command's own write).
+  CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll, int depth = 0);
+  ~CollectionWriter();
 
   // REQUIRES (all three): `session` is in a transaction.
-  Status Insert(storage::Session& session, const bson_t* doc);
+  // `from_update`: an upsert's insert (errors speak of an update).
+  Status Insert(storage::Session& session, const bson_t* doc, bool from_update = false);
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
   Status Remove(storage::Session& session, const bson_t* doc);
 
   const index::IndexSet& indexes() const { return *indexes_; }
+  catalog::CollectionEntry& collection() const { return coll_; }
+
+  // A writer of another collection for hooks (HookContext::WriterFor).
+  StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll);
 
  private:
+  class Context;
+  Status StoreInsert(storage::Session& session, const bson_t* doc);
+  Status StoreUpdate(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
+
   // Keys of `doc` for `spec`, collecting multikey paths to mark.
   StatusWith<index::DocumentKeys> KeysOf(const index::IndexSpec& spec, const bson_t* doc);
   Status MarkMultikey(storage::Session& session);
@@ -50,7 +73,17 @@ class CollectionWriter {
   catalog::CollectionEntry& coll_;
   std::shared_lock<std::shared_mutex> lock_;
   std::shared_ptr<const index::IndexSet> indexes_;
+  std::shared_ptr<const catalog::PatternState> patterns_;
+  const HookRunner* hooks_ = nullptr;  // owned by patterns_; nullptr without patterns
+  int depth_ = 0;
   std::vector<catalog::MultikeyUpdate> multikey_;
+  // Writers of other collections that hooks wrote, by namespace, with the
+  // entries they write (kept alive while the writer is).
+  struct Other {
+    std::shared_ptr<catalog::CollectionEntry> entry;
+    std::unique_ptr<CollectionWriter> writer;
+  };
+  std::map<std::string, Other, std::less<>> others_;
 };
 
 // Writes / removes the entries of `keys` for a document stored at `at`

@@ -42,10 +42,13 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
 
 // Inserts documents that already have their _id first, in one write unit.
 Status InsertUnit(storage::Session& session, catalog::Catalog& catalog,
-                  catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count) {
+                  catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count,
+                  bool from_update = false) {
   CollectionWriter writer(catalog, coll);
   return RunWriteUnit(session, [&]() -> Status {
-    for (size_t i = 0; i < count; ++i) RETURN_IF_ERROR(writer.Insert(session, docs[i].get()));
+    for (size_t i = 0; i < count; ++i) {
+      RETURN_IF_ERROR(writer.Insert(session, docs[i].get(), from_update));
+    }
     return Status::OK();
   });
 }
@@ -245,7 +248,7 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
   ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
   ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
-  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1));
+  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1, /*from_update=*/true));
   return doc;
 }
 

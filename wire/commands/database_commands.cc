@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/query/matcher/matcher.h"
+#include "engine/write/pattern_registry.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/reply/reply_builder.h"
@@ -141,7 +142,8 @@ StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx) {
     BSON_APPEND_UTF8(doc, "name", meta.name.c_str());
     BSON_APPEND_UTF8(doc, "type", "collection");
     if (!name_only.value_or(false)) {
-      BSON_APPEND_DOCUMENT(doc, "options", meta.options.get());
+      // The live options: collMod may have changed pattern options.
+      BSON_APPEND_DOCUMENT(doc, "options", entry->patterns()->options.get());
       bson_t sub;
       bson_append_document_begin(doc, "info", -1, &sub);
       BSON_APPEND_BOOL(&sub, "readOnly", false);
@@ -183,7 +185,15 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
                     std::string("create option '") + unsupported + "' is not supported by tigerdoc yet");
     }
   }
-  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
+  // Options patterns own are theirs to check (the engine's registry).
+  bson::BsonDoc without_patterns;
+  bson_iter_t field;
+  bson_iter_init(&field, ctx.body());
+  while (bson_iter_next(&field)) {
+    if (ctx.engine->patterns().IsOption(bson_iter_key(&field))) continue;
+    bson_append_iter(without_patterns.mutable_get(), bson_iter_key(&field), -1, &field);
+  }
+  RETURN_IF_ERROR(CheckFields(without_patterns.get(), ctx.name,
                               {"shardKey", "shards", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validationLevel", "validationAction",
                                "indexOptionDefaults", "expireAfterSeconds", "flags"}));
@@ -220,7 +230,9 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   if (status.code() == ErrorCode::kNamespaceExists) {
     // As MongoDB 7.0: creating an existing collection with the same options succeeds.
     auto existing = ctx.engine->catalog().Lookup(Namespace(ctx.db(), name));
-    if (existing && existing->metadata.options.bytes() == params.options.bytes()) return bson::BsonDoc();
+    if (existing && existing->patterns()->options.bytes() == params.options.bytes()) {
+      return bson::BsonDoc();
+    }
   }
   RETURN_IF_ERROR(status);
   return bson::BsonDoc();
@@ -343,6 +355,13 @@ bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::Collectio
   }
   bson_append_array_end(&sharding, &shards);
   bson_append_document_end(doc, &sharding);
+  // tigerdoc's own: what each configured pattern reports ({sizeLimits: ...}).
+  StatusWith<bson::BsonDoc> patterns = engine.PatternStats(entry);
+  if (patterns.ok() && !patterns.value().empty()) {
+    BSON_APPEND_DOCUMENT(doc, "patterns", patterns.value().get());
+  } else if (!patterns.ok()) {
+    BSON_APPEND_UTF8(doc, "patternsError", patterns.status().ToString().c_str());
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "engine/write/pattern_registry.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/reply/reply_builder.h"
@@ -167,9 +168,9 @@ StatusWith<bson::BsonDoc> RunDropIndexes(CommandContext& ctx) {
   return out;
 }
 
-// collMod: of a collection, only the "index" option (hidden,
-// expireAfterSeconds) exists in tigerdoc; other collection options are
-// refused, not ignored. Of a view: viewOn and pipeline (CollModView).
+// collMod: of a collection, the "index" option (hidden, expireAfterSeconds)
+// and the options patterns own (the engine's registry validates and applies
+// them); other collection options are refused, not ignored. Of a view: viewOn and pipeline (CollModView).
 StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
   const std::string ns = ctx.db() + "." + coll;
@@ -177,15 +178,23 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   bson_iter_t it;
   bson_iter_init(&it, ctx.body());
   bson_iter_next(&it);
+  bson::BsonDoc pattern_fields;  // options patterns own, for the engine's registry
   while (bson_iter_next(&it)) {
     std::string_view field = bson_iter_key(&it);
     if (field == "index" || IsGenericArgument(field)) continue;
+    if (ctx.engine->patterns().IsOption(field)) {
+      bson_append_iter(pattern_fields.mutable_get(), bson_iter_key(&it), -1, &it);
+      continue;
+    }
     if (field == "viewOn" || field == "pipeline") {
       if (!ctx.engine->catalog().Lookup(ns)) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
       return Status(ErrorCode::kInvalidOptions, "'" + std::string(field) + "' option only supported on a view");
     }
     return Status(ErrorCode::kNotImplemented,
                   "collMod option '" + std::string(field) + "' is not supported by tigerdoc yet");
+  }
+  if (!pattern_fields.empty()) {
+    RETURN_IF_ERROR(ctx.engine->ModifyPatterns(ctx.db(), coll, pattern_fields.get()));
   }
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> index, GetObject(ctx.body(), ctx.name, "index"));
   bson::BsonDoc out;
