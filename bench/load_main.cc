@@ -29,13 +29,15 @@ struct Flags {
   int wt_cache_mb = 256;
   bool server = true;
   bool wiredtiger = true;
+  std::string create_options;  // --create JSON: options of the server's collection
 };
 
 [[noreturn]] void Usage(const char* error) {
   if (error) std::fprintf(stderr, "tigerdoc_load: %s\n", error);
   std::fprintf(stderr,
                "usage: tigerdoc_load [--uri URI] [--docs N] [--seconds S] [--threads 1,8]\n"
-               "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n");
+               "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n"
+               "                     [--create '{\"maxPartitionBytes\": 1e9}']\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -59,6 +61,8 @@ Flags ParseFlags(int argc, char** argv) {
       for (std::string item; std::getline(ss, item, ',');) f.threads.push_back(std::stoi(item));
     } else if (a == "--wt-cache-mb") {
       f.wt_cache_mb = std::stoi(value());
+    } else if (a == "--create") {
+      f.create_options = value();
     } else if (a == "--server-only") {
       f.wiredtiger = false;
     } else if (a == "--wt-only") {
@@ -148,7 +152,7 @@ int Main(int argc, char** argv) {
   std::map<Key, LoadResult> server, wt;
   bool failed = false;
   if (f.server) {
-    ServerBackend backend(f.uri, "tigerdoc_load", "load");
+    ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options);
     server = RunAll(backend, f);
     failed |= server.empty();
   }

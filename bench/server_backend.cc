@@ -67,8 +67,12 @@ class ServerWorker : public Worker {
 
 }  // namespace
 
-ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll)
-    : uri_(std::move(uri)), db_(std::move(db)), coll_(std::move(coll)) {}
+ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll,
+                             std::string create_options)
+    : uri_(std::move(uri)),
+      db_(std::move(db)),
+      coll_(std::move(coll)),
+      create_options_(std::move(create_options)) {}
 
 Status ServerBackend::Reset(int64_t count) {
   ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));
@@ -77,6 +81,17 @@ Status ServerBackend::Reset(int64_t count) {
   // Dropping a missing collection fails on MongoDB < 7.0: not an error here.
   mongoc_collection_drop(coll, &error);
   Status st;
+  if (!create_options_.empty()) {
+    bson::BsonDoc options = bson::BsonDoc::FromJson(create_options_);
+    bson::BsonDoc cmd;
+    BSON_APPEND_UTF8(cmd.mutable_get(), "create", coll_.c_str());
+    bson_concat(cmd.mutable_get(), options.get());
+    mongoc_database_t* db = mongoc_client_get_database(client, db_.c_str());
+    if (!mongoc_database_command_simple(db, cmd.get(), nullptr, nullptr, &error)) {
+      st = Status(ErrorCode::kOperationFailed, std::string("create: ") + error.message);
+    }
+    mongoc_database_destroy(db);
+  }
   constexpr int64_t kBatch = 1000;
   for (int64_t start = 0; start < count && st.ok(); start += kBatch) {
     std::vector<bson::BsonDoc> docs;

@@ -15,13 +15,16 @@ namespace tigerdoc::bench {
 class ServerBackend : public Backend {
  public:
   // `uri` is a MongoDB connection string; documents go to db.coll.
-  ServerBackend(std::string uri, std::string db, std::string coll);
+  // `create_options` (JSON, may be empty): the collection is created with
+  // them after the drop, e.g. {"maxPartitionBytes": 1000000000}.
+  ServerBackend(std::string uri, std::string db, std::string coll,
+                std::string create_options = "");
   std::string name() const override { return "tigerdoc"; }
   Status Reset(int64_t count) override;
   StatusWith<std::unique_ptr<Worker>> NewWorker() override;
 
  private:
-  std::string uri_, db_, coll_;
+  std::string uri_, db_, coll_, create_options_;
 };
 
 }  // namespace tigerdoc::bench

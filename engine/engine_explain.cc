@@ -376,6 +376,11 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   BSON_APPEND_UTF8(&planner, "namespace", ns.c_str());
   BSON_APPEND_BOOL(&planner, "indexFilterSet", false);
   BSON_APPEND_DOCUMENT(&planner, "parsedQuery", params.filter.get());
+  // tigerdoc's own: what the collection's patterns say about its reads.
+  if (coll) {
+    bson::BsonDoc patterns = PatternExplain(*coll);
+    if (!patterns.empty()) BSON_APPEND_DOCUMENT(&planner, "patterns", patterns.get());
+  }
   bson_append_document_begin(&planner, "winningPlan", -1, &winning);
   append_merge_fields(&winning);
   bson_append_array_begin(&winning, "shards", -1, &shard_list);
