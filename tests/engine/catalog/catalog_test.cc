@@ -251,6 +251,35 @@ TEST(CatalogPersistenceTest, EntriesStatsAndIdentsSurviveReopen) {
   EXPECT_EQ(catalog->CreateCollection(Request("app", "new")).value()->metadata.ident, "c3");
 }
 
+TEST(CatalogPersistenceTest, PatternConfigsAndOptionsSurviveReopen) {
+  TempDir dir;
+  {
+    auto engine = OpenEngine(dir.path());
+    auto catalog = OpenCatalog(engine.get());
+    CreateCollectionRequest request = Request("app", "p");
+    request.options = bson::BsonDoc::FromJson(R"({"maxShardBytes": 4096})");
+    request.patterns = bson::BsonDoc::FromJson(R"({"sizeLimits": {"maxShardBytes": 4096}})");
+    auto entry = catalog->CreateCollection(request).value();
+    EXPECT_EQ(entry->patterns()->configs.ToJson(), R"({ "sizeLimits" : { "maxShardBytes" : 4096 } })");
+    // collMod: new options and configs, persisted.
+    std::unique_lock<std::shared_mutex> writes(entry->write_mutex());
+    ASSERT_TRUE(catalog->SetPatterns(*entry,
+                                     std::make_shared<PatternState>(PatternState{
+                                         bson::BsonDoc::FromJson(R"({"maxShardBytes": 8192})"),
+                                         bson::BsonDoc::FromJson(R"({"sizeLimits": {"maxShardBytes": 8192}})"),
+                                         nullptr}),
+                                     /*persist=*/true)
+                    .ok());
+  }
+  auto engine = OpenEngine(dir.path());
+  auto catalog = OpenCatalog(engine.get());
+  auto entry = catalog->Lookup("app.p");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->patterns()->options.ToJson(), R"({ "maxShardBytes" : 8192 })");
+  EXPECT_EQ(entry->patterns()->configs.ToJson(), R"({ "sizeLimits" : { "maxShardBytes" : 8192 } })");
+  EXPECT_EQ(entry->patterns()->attachment, nullptr);  // the engine attaches hooks
+}
+
 TEST(CatalogPersistenceTest, OpenReapsOrphanedTables) {
   TempDir dir;
   {

@@ -189,6 +189,22 @@ TEST_F(StorageEngineTest, TwoScansOfOneTableAreIndependent) {
   EXPECT_EQ(pairs, "ab ac bb bc cb cc ");
 }
 
+TEST_F(StorageEngineTest, OnRollbackRunsOnRollbackOnly) {
+  Session session = engine_->NewSession();
+  int undone = 0;
+  ASSERT_TRUE(session.Begin().ok());
+  session.OnRollback([&] { ++undone; });
+  ASSERT_TRUE(session.Put("t", "k", "v").ok());
+  ASSERT_TRUE(session.Commit().ok());
+  EXPECT_EQ(undone, 0);
+  ASSERT_TRUE(session.Begin().ok());
+  session.OnRollback([&] { ++undone; });
+  session.Rollback();
+  EXPECT_EQ(undone, 1);
+  session.Rollback();  // no transaction: nothing more runs
+  EXPECT_EQ(undone, 1);
+}
+
 TEST_F(StorageEngineTest, RollbackHidesWritesAndSkipsOnCommitCallbacks) {
   Session session = engine_->NewSession();
   int committed_callbacks = 0;
