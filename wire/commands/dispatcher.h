@@ -22,6 +22,8 @@ class Dispatcher : public RequestHandler {
     server_->total_connections.fetch_add(1);
   }
   void OnConnectionClosed(const ConnectionInfo&) override { server_->current_connections.fetch_sub(1); }
+  // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
+  void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
 
  private:
   engine::Engine* engine_;
