@@ -10,6 +10,7 @@
 //     and no lock behind.
 // After each, the server answers everyone.
 
+#include <iostream>
 #include <thread>
 
 #include "tests/e2e/e2e_test_base.h"
@@ -277,12 +278,26 @@ TEST_F(HostileInputTest, ClientLeavingMidAggregationLeavesNoCursorAndNoLock) {
     }
     InsertJson("c", docs + "]");
   }
+  const std::string pipeline =
+      R"([{"$sort": {"k": -1, "s": 1}}, {"$addFields": {"t": {"$concat": ["$s", "$s"]}}}, {"$sort": {"t": 1, "k": 1}}])";
+  // Delivered, it opens a cursor (killed here).
+  const auto started = std::chrono::steady_clock::now();
+  BsonDoc r = Run(R"({"aggregate": "c", "pipeline": )" + pipeline + R"(, "cursor": {"batchSize": 1}})");
+  const auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_OK_REPLY(r);
+  const int64_t id = Integer(r, "cursor.id").value_or(0);
+  ASSERT_NE(id, 0);
+  std::cout << "[hostile] the aggregation takes "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms"
+            << std::endl;
+  ASSERT_EQ(OpenCursors(), 1);
+  ASSERT_OK_REPLY(
+      Run(R"({"killCursors": "c", "cursors": [{"$numberLong": ")" + std::to_string(id) + "\"}]}"));
   ASSERT_EQ(OpenCursors(), 0);
   for (int round = 0; round < 3; ++round) {
     RawConnection c = Connect();
-    BsonDoc agg = BsonDoc::FromJson(
-        R"({"aggregate": "c", "pipeline": [{"$sort": {"k": -1, "s": 1}}, {"$addFields": {"t": {"$concat": ["$s", "$s"]}}}, {"$sort": {"t": 1, "k": 1}}], "cursor": {"batchSize": 1}, "$db": ")" +
-        db_ + "\"}");
+    BsonDoc agg = BsonDoc::FromJson(R"({"aggregate": "c", "pipeline": )" + pipeline +
+                                    R"(, "cursor": {"batchSize": 1}, "$db": ")" + db_ + "\"}");
     ASSERT_TRUE(c.Send(testutil::EncodeOpMsg(1, agg)).ok());
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }  // each client leaves before its reply
