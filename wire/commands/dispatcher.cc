@@ -23,6 +23,9 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
     return ErrorReply(Status(ErrorCode::kUnauthorized,
                              std::string(name) + " may only be run against the admin database."));
   }
+  if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
+    return ErrorReply(refused);
+  }
   CommandContext ctx{engine_, server_, conn, request, name};
   try {
     StatusWith<bson::BsonDoc> result = spec->run(ctx);

@@ -40,6 +40,11 @@ class RequestHandler {
   // returned) is dropped: release what it holds (a cursor nobody can
   // reach). Called on the worker thread that ran the command.
   virtual void OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& /*reply*/) {}
+
+  // The server stopped accepting and reading; requests still running should
+  // end soon (the server then joins the threads running them). Called once,
+  // from the thread that ran Server::Run.
+  virtual void OnServerStopping() {}
 };
 
 }  // namespace tigerdoc::wire

@@ -165,6 +165,9 @@ void Server::Run() {
   }
   for (auto& connection : live) connection->CloseWhileStopped();
   live.clear();
+  // A request may run for long (a multi-document write, a big sort): ask it
+  // to stop before waiting for the workers.
+  handler_->OnServerStopping();
   workers_.Shutdown();
 }
 

@@ -1,4 +1,4 @@
-#include "engine/document_rules.h"
+#include "engine/write/document_rules.h"
 
 #include <string>
 #include <vector>

@@ -1,11 +1,11 @@
 // CollectionWriter: store + index maintenance (contract in the header).
 
-#include "engine/collection_writer.h"
+#include "engine/write/collection_writer.h"
 
 #include <algorithm>
 
 #include "engine/bson/shell_string.h"
-#include "engine/document_rules.h"
+#include "engine/write/document_rules.h"
 #include "engine/index/index_table.h"
 
 namespace tigerdoc::engine {
