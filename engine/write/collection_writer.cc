@@ -176,6 +176,7 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
 
 Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {
   multikey_.clear();  // left over by a failed earlier unit
+  RETURN_IF_ERROR(CheckStorageDepth(doc, /*is_update=*/false));
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
   RETURN_IF_ERROR(stored);
@@ -191,6 +192,7 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
 Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* old_doc,
                                      const bson_t* new_doc) {
   multikey_.clear();
+  RETURN_IF_ERROR(CheckStorageDepth(new_doc, /*is_update=*/true));
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));
   if (indexes_->specs.empty()) return Status::OK();
   ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(old_doc));
