@@ -363,6 +363,11 @@ TEST_F(SizeLimitsE2eTest, KillNineAmongEightWritersLeavesExactCounters) {
   EXPECT_GT(acknowledged.load(), 100);
   EXPECT_FALSE(RecountPartitions("c").empty());
   ExpectCountersEqualRecount("c");
+  // validate recounts them too.
+  BsonDoc validated = Run(R"({"validate": "c"})");
+  ASSERT_OK_REPLY(validated);
+  EXPECT_EQ(testutil::ArrayLength(validated, "errors"), 0u) << Json(validated);
+  EXPECT_NE(Json(validated).find(R"("valid" : true)"), std::string::npos) << Json(validated);
 }
 
 }  // namespace
