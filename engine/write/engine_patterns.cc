@@ -3,6 +3,7 @@
 // (collStats, explain, validate). The engine never names a pattern; it
 // only walks the registry and the configs in the catalog.
 
+#include <cstdio>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -40,9 +41,21 @@ Status Engine::AttachAllPatterns() {
   for (const auto& entry : catalog_->List("")) {
     std::shared_ptr<const catalog::PatternState> state = entry->patterns();
     if (state->configs.empty()) continue;
-    ASSIGN_OR_RETURN(std::shared_ptr<const HookRunner> hooks,
-                     AttachHooks(*patterns_, session, *entry, state->configs.get(), nullptr,
-                                 AttachReason::kOpen));
+    StatusWith<std::shared_ptr<const HookRunner>> attached = AttachHooks(
+        *patterns_, session, *entry, state->configs.get(), nullptr, AttachReason::kOpen);
+    // The server still starts: the other collections are fine, and this
+    // one refuses writes (reads work) until the cause is fixed.
+    std::shared_ptr<const HookRunner> hooks;
+    if (attached.ok()) {
+      hooks = std::move(attached).value();
+    } else {
+      std::fprintf(stderr, "tigerdoc: patterns of %s could not be attached: %s\n",
+                   entry->metadata.ns.c_str(), attached.status().ToString().c_str());
+      hooks = std::make_shared<HookRunner>(
+          std::vector<HookRunner::Named>{},
+          std::vector<std::string>{"its patterns could not be attached at start-up (" +
+                                   attached.status().ToString() + ")"});
+    }
     RETURN_IF_ERROR(catalog_->SetPatterns(
         *entry,
         std::make_shared<catalog::PatternState>(

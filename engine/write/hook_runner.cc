@@ -10,8 +10,7 @@ const HookRunner* HookRunner::Of(const catalog::PatternState& state) {
 Status HookRunner::RefuseMissing(const catalog::CollectionEntry& coll) const {
   if (missing_.empty()) return Status::OK();
   return Status(ErrorCode::kNotImplemented,
-                "collection " + coll.metadata.ns + " is configured with pattern '" + missing_[0] +
-                    "', which this server does not have; writes are refused");
+                "writes to " + coll.metadata.ns + " are refused: " + missing_[0]);
 }
 
 Status HookRunner::BeforeStore(HookContext& ctx, const WriteEvent& event,
@@ -81,7 +80,8 @@ StatusWith<std::shared_ptr<const HookRunner>> AttachHooks(const PatternRegistry&
     const std::string name = bson_iter_key(&it);
     const Pattern* pattern = registry.ByName(name);
     if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      missing.push_back(name);
+      missing.push_back("it is configured with pattern '" + name +
+                        "', which this server does not have");
       continue;
     }
     uint32_t len = 0;

@@ -26,6 +26,8 @@ class HookRunner : public catalog::PatternAttachment {
     std::string pattern;
     std::shared_ptr<PatternHook> hook;
   };
+  // `missing`: why writes must be refused (a pattern this server lacks, or
+  // hooks that could not be attached at start-up); empty normally.
   HookRunner(std::vector<Named> hooks, std::vector<std::string> missing)
       : hooks_(std::move(hooks)), missing_(std::move(missing)) {}
 
