@@ -21,6 +21,7 @@
 
 #include "engine/storage/storage_engine.h"
 
+#include <unistd.h>
 #include <wiredtiger.h>
 
 #include <cerrno>
@@ -32,8 +33,6 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
-
-#include <unistd.h>
 
 #include "engine/storage/disk_space.h"
 #include "engine/storage/wt_error.h"
@@ -85,8 +84,7 @@ std::string OpenConfig(const StorageOptions& options) {
 //   * the file system has the reserve free, since recovery and the first
 //     checkpoint write.
 Status CheckDataDirectory(const std::string& home, const StorageOptions& options) {
-  // Root ignores permission bits, so in practice this names a read-only
-  // mount; say what to do about it.
+  // Say what to do about the usual cause, a read-only mount.
   auto not_writable = [](const std::string& what, int err) {
     std::string reason = what + ": " + std::strerror(err);
     if (err == EROFS) reason += " (tigerdoc writes its journal even to read: mount it read-write)";
