@@ -167,7 +167,7 @@ class JsonSchema {
   bool IsAdditional(const char* key, uint32_t len) const;
   std::optional<size_t> FirstDuplicate(const bson_t* arr, bson_iter_t* dup) const;
   // The value of `keyword` as given, for specifiedAs.
-  const bson_value_t* Given(const char* keyword) const;
+  OwnedValue Given(const char* keyword) const;
   void BoundError(const Value& v, const char* keyword, const char* exclusive_keyword,
                   bool exclusive, bson_t* rules, size_t* n) const;
 
@@ -539,15 +539,10 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
   return s;
 }
 
-const bson_value_t* JsonSchema::Given(const char* keyword) const {
+OwnedValue JsonSchema::Given(const char* keyword) const {
   bson_iter_t it;
-  static const bson_value_t kNull = [] {
-    bson_value_t v;
-    v.value_type = BSON_TYPE_NULL;
-    return v;
-  }();
-  if (!bson_iter_init_find(&it, spec_.get(), keyword)) return &kNull;
-  return bson_iter_value(&it);
+  if (!bson_iter_init_find(&it, spec_.get(), keyword)) return OwnedValue();
+  return OwnedValue(&it);
 }
 
 bool JsonSchema::TypeOk(const Value& v) const {
@@ -743,7 +738,7 @@ void JsonSchema::BoundError(const Value& v, const char* keyword, const char* exc
   BSON_APPEND_UTF8(out, "operatorName", keyword);
   bson_t spec;
   bson_append_document_begin(out, "specifiedAs", -1, &spec);
-  bson_append_value(&spec, keyword, -1, Given(keyword));
+  bson_append_value(&spec, keyword, -1, Given(keyword).get());
   if (exclusive) BSON_APPEND_BOOL(&spec, exclusive_keyword, true);
   bson_append_document_end(out, &spec);
   BSON_APPEND_UTF8(out, "reason", "comparison failed");
@@ -798,7 +793,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
       BoundError(v, "minimum", "exclusiveMinimum", minimum_->exclusive, rules, n);
     }
     if (multiple_of_ && !IsMultiple(value, multiple_of_->get())) {
-      AppendDoc(rules, n, LeafError("multipleOf", Given("multipleOf"),
+      AppendDoc(rules, n, LeafError("multipleOf", Given("multipleOf").get(),
                                     "considered value is not a multiple of the specified value", &v)
                               .get());
     }
@@ -807,15 +802,15 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
     const char* s = bson_iter_utf8(v.it, &len);
     int64_t cps = static_cast<int64_t>(CodePoints(s, len));
     if (max_length_ && cps > *max_length_) {
-      AppendDoc(rules, n, LeafError("maxLength", Given("maxLength"),
+      AppendDoc(rules, n, LeafError("maxLength", Given("maxLength").get(),
                                     "specified string length was not satisfied", &v).get());
     }
     if (min_length_ && cps < *min_length_) {
-      AppendDoc(rules, n, LeafError("minLength", Given("minLength"),
+      AppendDoc(rules, n, LeafError("minLength", Given("minLength").get(),
                                     "specified string length was not satisfied", &v).get());
     }
     if (pattern_ && !pattern_->MatchesString(s, len)) {
-      AppendDoc(rules, n, LeafError("pattern", Given("pattern"),
+      AppendDoc(rules, n, LeafError("pattern", Given("pattern").get(),
                                     "regular expression did not match", &v).get());
     }
   } else if (t == BSON_TYPE_ARRAY) {
@@ -884,7 +879,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
         bson_append_array_end(items_list_error.mutable_get(), &list_details);
         if (list_n > 0) AppendDoc(rules, n, items_list_error.get());
         if (!additional_false.empty()) {
-          bson::BsonDoc err = LeafError("additionalItems", Given("additionalItems"),
+          bson::BsonDoc err = LeafError("additionalItems", Given("additionalItems").get(),
                                         "found additional items", nullptr);
           bson_t items;
           bson_append_array_begin(err.mutable_get(), "additionalItems", -1, &items);
@@ -905,13 +900,13 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
     for (const char* kw : {"maxItems", "minItems"}) {
       const std::optional<int64_t>& limit = kw[1] == 'a' ? max_items_ : min_items_;
       if (!limit || (kw[1] == 'a' ? count <= *limit : count >= *limit)) continue;
-      bson::BsonDoc err = LeafError(kw, Given(kw), "array did not match specified length", &v);
+      bson::BsonDoc err = LeafError(kw, Given(kw).get(), "array did not match specified length", &v);
       BSON_APPEND_INT64(err.mutable_get(), "numberOfItems", count);
       AppendDoc(rules, n, err.get());
     }
     bson_iter_t dup;
     if (unique_items_ && FirstDuplicate(&arr, &dup)) {
-      bson::BsonDoc err = LeafError("uniqueItems", Given("uniqueItems"), "found a duplicate item", &v);
+      bson::BsonDoc err = LeafError("uniqueItems", Given("uniqueItems").get(), "found a duplicate item", &v);
       bson_append_value(err.mutable_get(), "duplicatedValue", -1, bson_iter_value(&dup));
       AppendDoc(rules, n, err.get());
     }
@@ -950,7 +945,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
       if (!bson_iter_init_find(&f, &obj, r.c_str())) missing.push_back(r);
     }
     if (!missing.empty()) {
-      bson::BsonDoc err = LeafError("required", Given("required"), nullptr, nullptr);
+      bson::BsonDoc err = LeafError("required", Given("required").get(), nullptr, nullptr);
       AppendStringArray(err.mutable_get(), "missingProperties", missing);
       AppendDoc(rules, n, err.get());
     }
@@ -959,7 +954,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
       const std::optional<int64_t>& limit = kw[1] == 'a' ? max_properties_ : min_properties_;
       if (!limit || (kw[1] == 'a' ? count <= *limit : count >= *limit)) continue;
       bson::BsonDoc err =
-          LeafError(kw, Given(kw), "specified number of properties was not satisfied", nullptr);
+          LeafError(kw, Given(kw).get(), "specified number of properties was not satisfied", nullptr);
       BSON_APPEND_INT64(err.mutable_get(), "numberOfProperties", count);
       AppendDoc(rules, n, err.get());
     }
@@ -1013,7 +1008,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
       bson_append_array_end(pattern_error.mutable_get(), &pattern_details);
       if (!additional.empty()) {
         bson::BsonDoc err =
-            LeafError("additionalProperties", Given("additionalProperties"), nullptr, nullptr);
+            LeafError("additionalProperties", Given("additionalProperties").get(), nullptr, nullptr);
         AppendStringArray(err.mutable_get(), "additionalProperties", additional);
         AppendDoc(rules, n, err.get());
       }
@@ -1107,11 +1102,11 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
     AppendDoc(rules, n, err.get());
   }
   if (!EnumValid(v)) {
-    AppendDoc(rules, n, LeafError("enum", Given("enum"), "value was not found in enum", &v).get());
+    AppendDoc(rules, n, LeafError("enum", Given("enum").get(), "value was not found in enum", &v).get());
   }
   // Type last.
   if (!TypeOk(v)) {
-    bson::BsonDoc err = LeafError(type_keyword_, Given(type_keyword_), "type did not match", &v);
+    bson::BsonDoc err = LeafError(type_keyword_, Given(type_keyword_).get(), "type did not match", &v);
     BSON_APPEND_UTF8(err.mutable_get(), "consideredType", bson::TypeName(t));
     AppendDoc(rules, n, err.get());
   }
