@@ -50,6 +50,7 @@ constexpr std::array kCommands = {
     CommandSpec{"serverStatus", RunServerStatus},
     CommandSpec{"setParameter", RunSetParameter, true},
     CommandSpec{"update", RunUpdate},
+    CommandSpec{"validate", RunValidate},
     CommandSpec{"whatsmyuri", RunWhatsMyUri},
 };
 

@@ -58,6 +58,7 @@ StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx);
 
 }  // namespace tigerdoc::wire

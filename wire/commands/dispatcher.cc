@@ -38,4 +38,18 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
   }
 }
 
+void Dispatcher::OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& reply) {
+  bson_iter_t id_it, ns_it;
+  if (!bson_iter_init(&id_it, reply.get()) ||
+      !bson_iter_find_descendant(&id_it, "cursor.id", &id_it) || !BSON_ITER_HOLDS_INT64(&id_it)) {
+    return;
+  }
+  const int64_t id = bson_iter_int64(&id_it);
+  if (id == 0 || !bson_iter_init(&ns_it, reply.get()) ||
+      !bson_iter_find_descendant(&ns_it, "cursor.ns", &ns_it) || !BSON_ITER_HOLDS_UTF8(&ns_it)) {
+    return;
+  }
+  engine_->cursors().Kill(id, bson_iter_utf8(&ns_it, nullptr));
+}
+
 }  // namespace tigerdoc::wire

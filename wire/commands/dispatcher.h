@@ -23,6 +23,8 @@ class Dispatcher : public RequestHandler {
     server_->total_connections.fetch_add(1);
   }
   void OnConnectionClosed(const ConnectionInfo&) override { server_->current_connections.fetch_sub(1); }
+  // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
+  void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
   // Every running request's next interrupt check answers 11600.
   void OnServerStopping() override { query::RequestShutdown(); }
 
