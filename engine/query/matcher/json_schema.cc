@@ -1,5 +1,6 @@
 #include "engine/query/matcher/json_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -131,6 +132,9 @@ class JsonSchema {
   // keyword `v` fails.
   void Explain(const Value& v, bson_t* rules, size_t* n) const;
 
+  // A root schema whose type excludes "object" matches no document.
+  bool MatchesNoDocument() const { return type_ && !type_accepts_object_; }
+
   const std::optional<std::string>& title() const { return title_; }
   const std::optional<std::string>& description() const { return description_; }
   // Appends title/description, when given.
@@ -213,13 +217,10 @@ StatusWith<std::unique_ptr<JsonSchema>> ParseSubschema(const bson_iter_t* it) {
   return JsonSchema::Parse(&sub);
 }
 
+// MongoDB reports parseIntegerElementToNonNegativeLong's own error.
 StatusWith<int64_t> NonNegative(const bson_iter_t* it, const char* keyword) {
-  if (!BSON_ITER_HOLDS_NUMBER(it) && !BSON_ITER_HOLDS_DECIMAL128(it)) {
-    return TypeMismatch(Keyword(keyword) + " must be a number");
-  }
-  StatusWith<int64_t> v = ParseIntegerElementToNonNegativeLong(it);
-  if (!v.ok()) return Status(v.status().code(), Keyword(keyword) + " " + v.status().reason());
-  return v.value();
+  (void)keyword;
+  return ParseIntegerElementToNonNegativeLong(it);
 }
 
 // allOf / anyOf / oneOf
@@ -228,6 +229,10 @@ Status ParseSchemaArray(const bson_iter_t* it, const char* keyword,
   if (!BSON_ITER_HOLDS_ARRAY(it)) return TypeMismatch(Keyword(keyword) + " must be an array");
   bson_iter_t e;
   bson_iter_recurse(it, &e);
+  bson_iter_t probe = e;
+  if (!bson_iter_next(&probe)) {
+    return Status(ErrorCode::kBadValue, Keyword(keyword) + " must be a non-empty array");
+  }
   while (bson_iter_next(&e)) {
     if (!BSON_ITER_HOLDS_DOCUMENT(&e)) {
       return TypeMismatch(Keyword(keyword) + " must be an array of objects, but found an element of type " +
@@ -236,28 +241,62 @@ Status ParseSchemaArray(const bson_iter_t* it, const char* keyword,
     ASSIGN_OR_RETURN(auto s, ParseSubschema(&e));
     out->push_back(std::move(s));
   }
-  if (out->empty()) return FailedToParse(Keyword(keyword) + " must be a non-empty array");
+  if (out->empty()) {
+    return Status(ErrorCode::kBadValue, Keyword(keyword) + " must be a non-empty array");
+  }
   return Status::OK();
 }
 
-Status ParseStringSet(const bson_iter_t* it, const char* keyword, std::vector<std::string>* out) {
-  if (!BSON_ITER_HOLDS_ARRAY(it)) return TypeMismatch(Keyword(keyword) + " must be an array");
+// required: a non-empty array of distinct strings.
+Status ParseRequired(const bson_iter_t* it, std::vector<std::string>* out) {
+  if (!BSON_ITER_HOLDS_ARRAY(it)) {
+    return TypeMismatch(Keyword("required") + " must be an array, but found an element of type " +
+                        bson::TypeName(bson_iter_type(it)));
+  }
   bson_iter_t e;
   bson_iter_recurse(it, &e);
   std::set<std::string> seen;
   while (bson_iter_next(&e)) {
     if (!BSON_ITER_HOLDS_UTF8(&e)) {
-      return TypeMismatch(Keyword(keyword) + " must contain only strings");
+      return TypeMismatch(Keyword("required") +
+                          " must be an array of strings, but found an element of type: " +
+                          bson::TypeName(bson_iter_type(&e)));
     }
     uint32_t len = 0;
-    const char* s = bson_iter_utf8(&e, &len);
-    std::string name(s, len);
+    const char* str = bson_iter_utf8(&e, &len);
+    std::string name(str, len);
     if (!seen.insert(name).second) {
-      return FailedToParse(Keyword(keyword) + " array cannot contain duplicate values");
+      return FailedToParse(Keyword("required") + " array cannot contain duplicate values");
     }
     out->push_back(std::move(name));
   }
-  if (out->empty()) return FailedToParse(Keyword(keyword) + " cannot be an empty array");
+  if (out->empty()) return FailedToParse(Keyword("required") + " cannot be an empty array");
+  return Status::OK();
+}
+
+// dependencies: {a: ["b", "c"]}, the property form.
+Status ParseDependencyList(const bson_iter_t* it, const std::string& name,
+                           std::vector<std::string>* out) {
+  bson_iter_t e;
+  bson_iter_recurse(it, &e);
+  bson_iter_t probe = e;
+  const std::string where = "' in $jsonSchema keyword 'dependencies'";
+  if (!bson_iter_next(&probe)) {
+    return FailedToParse("property '" + name + where + " cannot be an empty array");
+  }
+  std::set<std::string> seen;
+  while (bson_iter_next(&e)) {
+    if (!BSON_ITER_HOLDS_UTF8(&e)) {
+      return TypeMismatch("array '" + name + where +
+                          " can only contain strings, but found element of type: " +
+                          bson::TypeName(bson_iter_type(&e)));
+    }
+    std::string dep = bson_iter_utf8(&e, nullptr);
+    if (!seen.insert(dep).second) {
+      return FailedToParse("array '" + name + where + " contains duplicate element: " + dep);
+    }
+    out->push_back(std::move(dep));
+  }
   return Status::OK();
 }
 
@@ -278,14 +317,14 @@ StatusWith<std::unique_ptr<TypeExpression>> ParseTypes(const bson_iter_t* it, bo
       return TypeMismatch(Keyword(keyword) + " array elements must be strings");
     }
     std::string name = bson_iter_utf8(e, nullptr);
+    if (name == "integer") {
+      return FailedToParse("$jsonSchema type 'integer' is not currently supported.");
+    }
     if (!seen.insert(name).second) {
-      return FailedToParse("$jsonSchema type array cannot contain duplicate values");
+      return FailedToParse(Keyword(keyword) + " has duplicate value: " + name);
     }
     std::string alias = name;
     if (json_types) {
-      if (name == "integer") {
-        return FailedToParse("$jsonSchema type 'integer' is not currently supported.");
-      }
       if (name == "object") alias = "object";
       else if (name == "array") alias = "array";
       else if (name == "number") alias = "number";
@@ -438,7 +477,7 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
         s->properties_.push_back(Property{bson_iter_key(&p), std::move(sub)});
       }
     } else if (key == "required") {
-      RETURN_IF_ERROR(ParseStringSet(&it, "required", &s->required_));
+      RETURN_IF_ERROR(ParseRequired(&it, &s->required_));
     } else if (key == "minProperties" || key == "maxProperties") {
       ASSIGN_OR_RETURN(int64_t v, NonNegative(&it, key.c_str()));
       (key == "minProperties" ? s->min_properties_ : s->max_properties_) = v;
@@ -448,8 +487,7 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
       } else if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
         ASSIGN_OR_RETURN(s->additional_properties_schema_, ParseSubschema(&it));
       } else {
-        return TypeMismatch(Keyword(key) + " must be either an object or a boolean, but got a " +
-                            bson::TypeName(bson_iter_type(&it)));
+        return TypeMismatch(Keyword(key) + " must be an object or a boolean");
       }
     } else if (key == "patternProperties") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return TypeMismatch(Keyword(key) + " must be an object");
@@ -475,14 +513,13 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
         if (BSON_ITER_HOLDS_DOCUMENT(&d)) {
           ASSIGN_OR_RETURN(dep.schema, ParseSubschema(&d));
         } else if (BSON_ITER_HOLDS_ARRAY(&d)) {
-          Status st = ParseStringSet(&d, "dependencies", &dep.properties);
-          if (!st.ok()) {
-            return Status(st.code(), "property '" + dep.name + "' in " + st.reason());
-          }
+          RETURN_IF_ERROR(ParseDependencyList(&d, dep.name, &dep.properties));
+        } else if (BSON_ITER_HOLDS_UTF8(&d) && (dep.name == "title" || dep.name == "description")) {
+          continue;  // annotations are allowed there
         } else {
-          return TypeMismatch("Expected elements of $jsonSchema keyword 'dependencies' to be "
-                              "objects or arrays, but '" + dep.name + "' has type " +
-                              bson::TypeName(bson_iter_type(&d)));
+          return TypeMismatch("property '" + dep.name +
+                              "' in $jsonSchema keyword 'dependencies' must be either an object "
+                              "or an array");
         }
         s->dependencies_.push_back(std::move(dep));
       }
@@ -493,10 +530,16 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
     } else if (key == "oneOf") {
       RETURN_IF_ERROR(ParseSchemaArray(&it, "oneOf", &s->one_of_));
     } else if (key == "not") {
-      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return TypeMismatch(Keyword(key) + " must be an object");
+      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+        return TypeMismatch(Keyword(key) + " must be an object, but found an element of type " +
+                            bson::TypeName(bson_iter_type(&it)));
+      }
       ASSIGN_OR_RETURN(s->not_, ParseSubschema(&it));
     } else if (key == "enum") {
-      if (!BSON_ITER_HOLDS_ARRAY(&it)) return TypeMismatch(Keyword(key) + " must be an array");
+      if (!BSON_ITER_HOLDS_ARRAY(&it)) {
+        return TypeMismatch(Keyword(key) + " must be an array, but found an element of type " +
+                            bson::TypeName(bson_iter_type(&it)));
+      }
       bson_t arr;
       bson::OpenSubdocument(&it, &arr);
       if (bson_empty(&arr)) return FailedToParse(Keyword(key) + " cannot be an empty array");
@@ -506,7 +549,7 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
         b = a;
         while (bson_iter_next(&b)) {
           if (bson::CompareValues(&a, &b) == 0) {
-            return FailedToParse(Keyword(key) + " array cannot contain duplicate values");
+            return FailedToParse(Keyword(key) + " array cannot contain duplicate values.");
           }
         }
       }
@@ -786,21 +829,25 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
   // Scalar keywords.
   if (IsNumberType(t)) {
     const bson_value_t* value = bson_iter_value(const_cast<bson_iter_t*>(v.it));
+    if (multiple_of_ && !IsMultiple(value, multiple_of_->get())) {
+      AppendDoc(rules, n, LeafError("multipleOf", Given("multipleOf").get(),
+                                    "considered value is not a multiple of the specified value", &v)
+                              .get());
+    }
     if (maximum_ && !BoundHolds(value, maximum_->limit.get(), maximum_->exclusive, false)) {
       BoundError(v, "maximum", "exclusiveMaximum", maximum_->exclusive, rules, n);
     }
     if (minimum_ && !BoundHolds(value, minimum_->limit.get(), minimum_->exclusive, true)) {
       BoundError(v, "minimum", "exclusiveMinimum", minimum_->exclusive, rules, n);
     }
-    if (multiple_of_ && !IsMultiple(value, multiple_of_->get())) {
-      AppendDoc(rules, n, LeafError("multipleOf", Given("multipleOf").get(),
-                                    "considered value is not a multiple of the specified value", &v)
-                              .get());
-    }
   } else if (t == BSON_TYPE_UTF8) {
     uint32_t len = 0;
     const char* s = bson_iter_utf8(v.it, &len);
     int64_t cps = static_cast<int64_t>(CodePoints(s, len));
+    if (pattern_ && !pattern_->MatchesString(s, len)) {
+      AppendDoc(rules, n, LeafError("pattern", Given("pattern").get(),
+                                    "regular expression did not match", &v).get());
+    }
     if (max_length_ && cps > *max_length_) {
       AppendDoc(rules, n, LeafError("maxLength", Given("maxLength").get(),
                                     "specified string length was not satisfied", &v).get());
@@ -809,13 +856,23 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
       AppendDoc(rules, n, LeafError("minLength", Given("minLength").get(),
                                     "specified string length was not satisfied", &v).get());
     }
-    if (pattern_ && !pattern_->MatchesString(s, len)) {
-      AppendDoc(rules, n, LeafError("pattern", Given("pattern").get(),
-                                    "regular expression did not match", &v).get());
-    }
   } else if (t == BSON_TYPE_ARRAY) {
     bson_t arr;
     v.Open(&arr);
+    int64_t count = bson_count_keys(&arr);
+    for (const char* kw : {"minItems", "maxItems"}) {
+      const std::optional<int64_t>& limit = kw[1] == 'a' ? max_items_ : min_items_;
+      if (!limit || (kw[1] == 'a' ? count <= *limit : count >= *limit)) continue;
+      bson::BsonDoc err = LeafError(kw, Given(kw).get(), "array did not match specified length", &v);
+      BSON_APPEND_INT32(err.mutable_get(), "numberOfItems", static_cast<int32_t>(count));
+      AppendDoc(rules, n, err.get());
+    }
+    bson_iter_t dup;
+    if (unique_items_ && FirstDuplicate(&arr, &dup)) {
+      bson::BsonDoc err = LeafError("uniqueItems", Given("uniqueItems").get(), "found a duplicate item", &v);
+      bson_append_value(err.mutable_get(), "duplicatedValue", -1, bson_iter_value(&dup));
+      AppendDoc(rules, n, err.get());
+    }
     // items
     if (items_schema_ || items_is_list_) {
       bson_iter_t e;
@@ -855,7 +912,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
             BSON_APPEND_UTF8(out, "reason",
                              additional ? "At least one additional item did not match the sub-schema"
                                         : "At least one item did not match the sub-schema");
-            BSON_APPEND_INT64(out, "itemIndex", static_cast<int64_t>(i));
+            BSON_APPEND_INT32(out, "itemIndex", static_cast<int32_t>(i));
             bson_append_array_begin(out, "details", -1, &details);
             schema->Explain(item, &details, &dn);
             bson_append_array_end(out, &details);
@@ -896,20 +953,6 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
         }
       }
     }
-    int64_t count = bson_count_keys(&arr);
-    for (const char* kw : {"maxItems", "minItems"}) {
-      const std::optional<int64_t>& limit = kw[1] == 'a' ? max_items_ : min_items_;
-      if (!limit || (kw[1] == 'a' ? count <= *limit : count >= *limit)) continue;
-      bson::BsonDoc err = LeafError(kw, Given(kw).get(), "array did not match specified length", &v);
-      BSON_APPEND_INT64(err.mutable_get(), "numberOfItems", count);
-      AppendDoc(rules, n, err.get());
-    }
-    bson_iter_t dup;
-    if (unique_items_ && FirstDuplicate(&arr, &dup)) {
-      bson::BsonDoc err = LeafError("uniqueItems", Given("uniqueItems").get(), "found a duplicate item", &v);
-      bson_append_value(err.mutable_get(), "duplicatedValue", -1, bson_iter_value(&dup));
-      AppendDoc(rules, n, err.get());
-    }
   } else if (t == BSON_TYPE_DOCUMENT) {
     bson_t obj;
     v.Open(&obj);
@@ -937,26 +980,6 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
       }
       bson_append_array_end(err.mutable_get(), &props);
       if (pn > 0) AppendDoc(rules, n, err.get());
-    }
-    // required
-    std::vector<std::string> missing;
-    for (const std::string& r : required_) {
-      bson_iter_t f;
-      if (!bson_iter_init_find(&f, &obj, r.c_str())) missing.push_back(r);
-    }
-    if (!missing.empty()) {
-      bson::BsonDoc err = LeafError("required", Given("required").get(), nullptr, nullptr);
-      AppendStringArray(err.mutable_get(), "missingProperties", missing);
-      AppendDoc(rules, n, err.get());
-    }
-    int64_t count = bson_count_keys(&obj);
-    for (const char* kw : {"maxProperties", "minProperties"}) {
-      const std::optional<int64_t>& limit = kw[1] == 'a' ? max_properties_ : min_properties_;
-      if (!limit || (kw[1] == 'a' ? count <= *limit : count >= *limit)) continue;
-      bson::BsonDoc err =
-          LeafError(kw, Given(kw).get(), "specified number of properties was not satisfied", nullptr);
-      BSON_APPEND_INT64(err.mutable_get(), "numberOfProperties", count);
-      AppendDoc(rules, n, err.get());
     }
     // additionalProperties / patternProperties
     if (additional_properties_bool_ == false || additional_properties_schema_ ||
@@ -1019,6 +1042,27 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
         bson_concat(err.mutable_get(), pattern_error.get());
         AppendDoc(rules, n, err.get());
       }
+    }
+    // required
+    std::vector<std::string> missing;
+    for (const std::string& r : required_) {
+      bson_iter_t f;
+      if (!bson_iter_init_find(&f, &obj, r.c_str())) missing.push_back(r);
+    }
+    std::sort(missing.begin(), missing.end());  // MongoDB checks them in name order
+    if (!missing.empty()) {
+      bson::BsonDoc err = LeafError("required", Given("required").get(), nullptr, nullptr);
+      AppendStringArray(err.mutable_get(), "missingProperties", missing);
+      AppendDoc(rules, n, err.get());
+    }
+    int64_t count = bson_count_keys(&obj);
+    for (const char* kw : {"minProperties", "maxProperties"}) {
+      const std::optional<int64_t>& limit = kw[1] == 'a' ? max_properties_ : min_properties_;
+      if (!limit || (kw[1] == 'a' ? count <= *limit : count >= *limit)) continue;
+      bson::BsonDoc err =
+          LeafError(kw, Given(kw).get(), "specified number of properties was not satisfied", nullptr);
+      BSON_APPEND_INT32(err.mutable_get(), "numberOfProperties", static_cast<int32_t>(count));
+      AppendDoc(rules, n, err.get());
     }
     // dependencies
     if (!dependencies_.empty()) {
@@ -1141,6 +1185,15 @@ bool JsonSchemaExpression::MatchesValue(const bson_iter_t* value) const {
 bson::BsonDoc JsonSchemaExpression::Explain(const bson_t* doc) const {
   bson::BsonDoc out;
   BSON_APPEND_UTF8(out.mutable_get(), "operatorName", "$jsonSchema");
+  if (root_->MatchesNoDocument()) {
+    // MongoDB turns such a schema into $alwaysFalse.
+    bson_t spec;
+    bson_append_document_begin(out.mutable_get(), "specifiedAs", -1, &spec);
+    BSON_APPEND_DOCUMENT(&spec, "$jsonSchema", spec_.get());
+    bson_append_document_end(out.mutable_get(), &spec);
+    BSON_APPEND_UTF8(out.mutable_get(), "reason", "expression always evaluates to false");
+    return out;
+  }
   root_->AppendAnnotations(out.mutable_get());
   bson_t rules;
   bson_append_array_begin(out.mutable_get(), "schemaRulesNotSatisfied", -1, &rules);

@@ -47,7 +47,8 @@ TEST_P(JsonSchemaMatchTest, MatchesLikeMongoDB) {
     const auto* expr = static_cast<const JsonSchemaExpression*>(matcher.value()->root());
     BsonDoc details = expr->Explain(doc.get());
     bson_iter_t it;
-    ASSERT_TRUE(bson_iter_init_find(&it, details.get(), "schemaRulesNotSatisfied"));
+    ASSERT_TRUE(bson_iter_init_find(&it, details.get(), "schemaRulesNotSatisfied") ||
+                bson_iter_init_find(&it, details.get(), "reason"));
   }
 }
 
@@ -200,7 +201,15 @@ INSTANTIATE_TEST_SUITE_P(Keywords, JsonSchemaErrorTest, testing::Values(
     ErrorCase{R"({"type": "object", "bsonType": "object"})", 9, "Cannot specify both $jsonSchema keywords 'type' and 'bsonType'"},
     ErrorCase{R"({"properties": 1})", 14, "$jsonSchema keyword 'properties' must be an object"},
     ErrorCase{R"({"properties": {"a": 1}})", 14, "Nested schema for $jsonSchema property 'a' must be an object"},
-    ErrorCase{R"({"required": "a"})", 14, "$jsonSchema keyword 'required' must be an array"},
+    ErrorCase{R"({"required": "a"})", 14, "$jsonSchema keyword 'required' must be an array, but found an element of type string"},
+    ErrorCase{R"({"required": [1]})", 14, "$jsonSchema keyword 'required' must be an array of strings, but found an element of type: int"},
+    ErrorCase{R"({"bsonType": ["int", "int"]})", 9, "$jsonSchema keyword 'bsonType' has duplicate value: int"},
+    ErrorCase{R"({"bsonType": "integer"})", 9, "$jsonSchema type 'integer' is not currently supported."},
+    ErrorCase{R"({"additionalProperties": 1})", 14, "$jsonSchema keyword 'additionalProperties' must be an object or a boolean"},
+    ErrorCase{R"({"dependencies": {"a": 1}})", 14, "property 'a' in $jsonSchema keyword 'dependencies' must be either an object or an array"},
+    ErrorCase{R"({"dependencies": {"a": []}})", 9, "property 'a' in $jsonSchema keyword 'dependencies' cannot be an empty array"},
+    ErrorCase{R"({"dependencies": {"a": ["b", "b"]}})", 9, "array 'a' in $jsonSchema keyword 'dependencies' contains duplicate element: b"},
+    ErrorCase{R"({"foo": 1, "bar": 2})", 9, "Unknown $jsonSchema keyword: foo"},
     ErrorCase{R"({"required": []})", 9, "$jsonSchema keyword 'required' cannot be an empty array"},
     ErrorCase{R"({"required": ["a", "a"]})", 9, "$jsonSchema keyword 'required' array cannot contain duplicate values"},
     ErrorCase{R"({"minimum": "1"})", 14, "$jsonSchema keyword 'minimum' must be a number"},
@@ -208,9 +217,9 @@ INSTANTIATE_TEST_SUITE_P(Keywords, JsonSchemaErrorTest, testing::Values(
     ErrorCase{R"({"multipleOf": 0})", 9, "$jsonSchema keyword 'multipleOf' must have a positive value"},
     ErrorCase{R"({"pattern": 1})", 14, "$jsonSchema keyword 'pattern' must be a string"},
     ErrorCase{R"({"enum": []})", 9, "$jsonSchema keyword 'enum' cannot be an empty array"},
-    ErrorCase{R"({"enum": [1, 1]})", 9, "$jsonSchema keyword 'enum' array cannot contain duplicate values"},
-    ErrorCase{R"({"allOf": []})", 9, "$jsonSchema keyword 'allOf' must be a non-empty array"},
-    ErrorCase{R"({"not": 1})", 14, "$jsonSchema keyword 'not' must be an object"},
+    ErrorCase{R"({"enum": [1, 1]})", 9, "$jsonSchema keyword 'enum' array cannot contain duplicate values."},
+    ErrorCase{R"({"allOf": []})", 2, "$jsonSchema keyword 'allOf' must be a non-empty array"},
+    ErrorCase{R"({"not": 1})", 14, "$jsonSchema keyword 'not' must be an object, but found an element of type int"},
     ErrorCase{R"({"uniqueItems": 1})", 14, "$jsonSchema keyword 'uniqueItems' must be a boolean"},
     ErrorCase{R"({"title": 1})", 14, "$jsonSchema keyword 'title' must be of type string"}));
 
@@ -270,10 +279,10 @@ TEST(JsonSchemaExplainTest, MinimumEnumPatternAndLength) {
         {"propertyName": "c", "details": [{"operatorName": "enum", "specifiedAs": {"enum": ["x"]},
            "reason": "value was not found in enum", "consideredValue": "y"}]},
         {"propertyName": "s", "details": [
-           {"operatorName": "maxLength", "specifiedAs": {"maxLength": 2},
-            "reason": "specified string length was not satisfied", "consideredValue": "bcd"},
            {"operatorName": "pattern", "specifiedAs": {"pattern": "^a"},
-            "reason": "regular expression did not match", "consideredValue": "bcd"}]}]}]})"));
+            "reason": "regular expression did not match", "consideredValue": "bcd"},
+           {"operatorName": "maxLength", "specifiedAs": {"maxLength": 2},
+            "reason": "specified string length was not satisfied", "consideredValue": "bcd"}]}]}]})"));
 }
 
 TEST(JsonSchemaExplainTest, AdditionalPropertiesFalseNamesThem) {
@@ -293,6 +302,32 @@ TEST(JsonSchemaExplainTest, ItemsReportsTheFirstFailingItem) {
           "reason": "At least one item did not match the sub-schema", "itemIndex": 1,
           "details": [{"operatorName": "bsonType", "specifiedAs": {"bsonType": "string"},
             "reason": "type did not match", "consideredValue": 1, "consideredType": "int"}]}]}]}]})"));
+}
+
+// MongoDB's order within one schema: scalar keywords, array keywords,
+// object keywords, logical keywords, then the type.
+TEST(JsonSchemaExplainTest, KeywordsInMongoDBsOrder) {
+  BsonDoc details = ExplainOf(
+      R"({"properties": {"a": {}}, "additionalProperties": false, "required": ["z", "b"],
+          "minProperties": 5, "enum": [{"q": 1}]})",
+      R"({"a": 1, "x": 2})");
+  EXPECT_EQ(Canonical(details.get()), Expected(R"({"operatorName": "$jsonSchema",
+      "schemaRulesNotSatisfied": [
+        {"operatorName": "additionalProperties", "specifiedAs": {"additionalProperties": false},
+         "additionalProperties": ["x"]},
+        {"operatorName": "required", "specifiedAs": {"required": ["z", "b"]},
+         "missingProperties": ["b", "z"]},
+        {"operatorName": "minProperties", "specifiedAs": {"minProperties": 5},
+         "reason": "specified number of properties was not satisfied", "numberOfProperties": 2},
+        {"operatorName": "enum", "specifiedAs": {"enum": [{"q": 1}]},
+         "reason": "value was not found in enum", "consideredValue": {"a": 1, "x": 2}}]})"));
+}
+
+TEST(JsonSchemaExplainTest, RootTypeWithoutObjectMatchesNothing) {
+  BsonDoc details = ExplainOf(R"({"bsonType": "array"})", R"({"a": 1})");
+  EXPECT_EQ(Canonical(details.get()), Expected(R"({"operatorName": "$jsonSchema",
+      "specifiedAs": {"%jsonSchema": {"bsonType": "array"}},
+      "reason": "expression always evaluates to false"})"));
 }
 
 TEST(JsonSchemaExplainTest, LogicalKeywords) {
