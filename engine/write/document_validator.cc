@@ -359,7 +359,7 @@ bson::BsonDoc ExplainClause(const Clause& c, const bson_t* doc, bool inverted) {
       break;
   }
   BSON_APPEND_UTF8(o, "operatorName", c.op.c_str());
-  BSON_APPEND_DOCUMENT(o, "specifiedAs", c.specified_as.get());
+  if (c.kind != Clause::Kind::kNot) BSON_APPEND_DOCUMENT(o, "specifiedAs", c.specified_as.get());
   if (c.kind == Clause::Kind::kNot) {
     // {a: {$not: {...}}}: the operand's own clauses, inverted.
     bson_iter_t it, inner;

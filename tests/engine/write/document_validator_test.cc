@@ -87,6 +87,14 @@ INSTANTIATE_TEST_SUITE_P(QueryOperators, ValidatorDetailsTest, testing::Values(
                     {"operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [
                     {"operatorName": "required", "specifiedAs": {"required": ["x"]},
                      "missingProperties": ["x"]}]}}]})"},
+    DetailsCase{R"({"a": {"%not": {"%gt": 5}}})", R"({"a": 6})",
+                R"({"operatorName": "$not", "details": {"operatorName": "$gt",
+                    "specifiedAs": {"a": {"%gt": 5}}, "reason": "comparison succeeded",
+                    "consideredValue": 6}})"},
+    DetailsCase{R"({"%nor": [{"a": 1}, {"b": 2}]})", R"({"a": 1, "b": 3})",
+                R"({"operatorName": "$nor", "clausesSatisfied": [{"index": 0, "details":
+                    {"operatorName": "$eq", "specifiedAs": {"a": 1}, "reason": "comparison succeeded",
+                     "consideredValue": 1}}]})"},
     DetailsCase{R"({"%expr": {"%lt": ["$a", "$b"]}})", R"({"a": 2, "b": 1})",
                 R"({"operatorName": "$expr", "specifiedAs": {"%expr": {"%lt": ["$a", "$b"]}},
                     "reason": "expression did not match", "expressionResult": false})"}));
