@@ -120,6 +120,29 @@ void AppendDoc(bson_t* arr, size_t* n, const bson_t* doc) {
   bson_append_document(arr, k.c_str(), -1, doc);
 }
 
+// The element of `arr` that first repeats an earlier one (BSON equality,
+// so 1 and 1.0 are equal), in O(n log n): sorting positions by value puts
+// equal values side by side. Sets `*dup` to it and returns its position.
+std::optional<size_t> FindDuplicate(const bson_t* arr, bson_iter_t* dup) {
+  std::vector<bson_iter_t> items;
+  bson_iter_t it;
+  bson_iter_init(&it, arr);
+  while (bson_iter_next(&it)) items.push_back(it);
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return bson::CompareValues(&items[a], &items[b]) < 0;
+  });
+  std::optional<size_t> first;
+  for (size_t k = 1; k < order.size(); ++k) {
+    if (bson::CompareValues(&items[order[k - 1]], &items[order[k]]) != 0) continue;
+    // Stable: order[k] comes after order[k - 1] in the array.
+    if (!first || order[k] < *first) first = order[k];
+  }
+  if (first) *dup = items[*first];
+  return first;
+}
+
 }  // namespace
 
 // One compiled (sub)schema. Members are the keywords it was given.
@@ -543,15 +566,9 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
       bson_t arr;
       bson::OpenSubdocument(&it, &arr);
       if (bson_empty(&arr)) return FailedToParse(Keyword(key) + " cannot be an empty array");
-      bson_iter_t a, b;
-      bson_iter_init(&a, &arr);
-      while (bson_iter_next(&a)) {
-        b = a;
-        while (bson_iter_next(&b)) {
-          if (bson::CompareValues(&a, &b) == 0) {
-            return FailedToParse(Keyword(key) + " array cannot contain duplicate values.");
-          }
-        }
+      bson_iter_t dup;
+      if (FindDuplicate(&arr, &dup)) {
+        return FailedToParse(Keyword(key) + " array cannot contain duplicate values.");
       }
       s->enum_ = bson::BsonDoc::CopyOf(&arr);
     } else if (key == "encrypt" || key == "encryptMetadata") {
@@ -651,20 +668,7 @@ bool JsonSchema::ObjectValid(const bson_t* obj) const {
 }
 
 std::optional<size_t> JsonSchema::FirstDuplicate(const bson_t* arr, bson_iter_t* dup) const {
-  bson_iter_t a, b;
-  bson_iter_init(&a, arr);
-  size_t i = 0;
-  while (bson_iter_next(&a)) {
-    b = a;
-    while (bson_iter_next(&b)) {
-      if (bson::CompareValues(&a, &b) == 0) {
-        *dup = a;
-        return i;
-      }
-    }
-    ++i;
-  }
-  return std::nullopt;
+  return FindDuplicate(arr, dup);
 }
 
 bool JsonSchema::ArrayValid(const bson_t* arr) const {

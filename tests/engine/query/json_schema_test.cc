@@ -330,6 +330,17 @@ TEST(JsonSchemaExplainTest, RootTypeWithoutObjectMatchesNothing) {
       "reason": "expression always evaluates to false"})"));
 }
 
+TEST(JsonSchemaExplainTest, ArrayKeywords) {
+  BsonDoc details = ExplainOf(R"({"properties": {"t": {"minItems": 4, "uniqueItems": true}}})",
+                              R"({"t": [1, 2, 1.5, 2.0]})");
+  EXPECT_EQ(Canonical(details.get()), Expected(R"({"operatorName": "$jsonSchema",
+      "schemaRulesNotSatisfied": [{"operatorName": "properties", "propertiesNotSatisfied": [
+        {"propertyName": "t", "details": [
+          {"operatorName": "uniqueItems", "specifiedAs": {"uniqueItems": true},
+           "reason": "found a duplicate item", "consideredValue": [1, 2, 1.5, 2.0],
+           "duplicatedValue": 2.0}]}]}]})"));
+}
+
 TEST(JsonSchemaExplainTest, LogicalKeywords) {
   BsonDoc details = ExplainOf(R"({"anyOf": [{"required": ["a"]}, {"required": ["b"]}], "not": {"required": ["c"]}})",
                               R"({"c": 1})");
