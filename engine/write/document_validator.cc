@@ -394,15 +394,6 @@ bson::BsonDoc ExplainClause(const Clause& c, const bson_t* doc, bool inverted) {
   return out;
 }
 
-const char* LevelName(ValidationLevel l) {
-  switch (l) {
-    case ValidationLevel::kStrict: return "strict";
-    case ValidationLevel::kModerate: return "moderate";
-    case ValidationLevel::kOff: return "off";
-  }
-  return "strict";
-}
-
 }  // namespace
 
 // --- Validator --------------------------------------------------------------
@@ -549,7 +540,6 @@ Status DocumentValidator::Check(const bson_t* old_doc, const bson_t* new_doc) co
   char* json = bson_as_relaxed_extended_json(line.get(), nullptr);
   std::fprintf(stderr, "%s\n", json);
   bson_free(json);
-  (void)LevelName;
   return Status::OK();
 }
 

@@ -240,11 +240,6 @@ StatusWith<std::unique_ptr<JsonSchema>> ParseSubschema(const bson_iter_t* it) {
   return JsonSchema::Parse(&sub);
 }
 
-// MongoDB reports parseIntegerElementToNonNegativeLong's own error.
-StatusWith<int64_t> NonNegative(const bson_iter_t* it, const char* keyword) {
-  (void)keyword;
-  return ParseIntegerElementToNonNegativeLong(it);
-}
 
 // allOf / anyOf / oneOf
 Status ParseSchemaArray(const bson_iter_t* it, const char* keyword,
@@ -402,8 +397,7 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
   bson_iter_init(&it, s->spec_.get());
   const bson_iter_t* exclusive_min = nullptr;
   const bson_iter_t* exclusive_max = nullptr;
-  bson_iter_t exclusive_min_it, exclusive_max_it, additional_items_it;
-  bool has_additional_items = false;
+  bson_iter_t exclusive_min_it, exclusive_max_it;
   while (bson_iter_next(&it)) {
     const std::string key = bson_iter_key(&it);
     if (!seen.insert(key).second) return FailedToParse("Duplicate $jsonSchema keyword: " + key);
@@ -445,7 +439,9 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
       if (!(AsDouble(v.get()) > 0)) return FailedToParse(Keyword(key) + " must have a positive value");
       s->multiple_of_ = std::move(v);
     } else if (key == "minLength" || key == "maxLength") {
-      ASSIGN_OR_RETURN(int64_t v, NonNegative(&it, key.c_str()));
+      // MongoDB reports parseIntegerElementToNonNegativeLong's own errors
+      // for these counts (and minItems ... maxProperties below).
+      ASSIGN_OR_RETURN(int64_t v, ParseIntegerElementToNonNegativeLong(&it));
       (key == "minLength" ? s->min_length_ : s->max_length_) = v;
     } else if (key == "pattern") {
       if (!BSON_ITER_HOLDS_UTF8(&it)) return TypeMismatch(Keyword(key) + " must be a string");
@@ -471,8 +467,6 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
                             bson::TypeName(bson_iter_type(&it)));
       }
     } else if (key == "additionalItems") {
-      additional_items_it = it;
-      has_additional_items = true;
       if (BSON_ITER_HOLDS_BOOL(&it)) {
         s->additional_items_bool_ = bson_iter_bool(&it);
       } else if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
@@ -482,7 +476,7 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
                             bson::TypeName(bson_iter_type(&it)));
       }
     } else if (key == "minItems" || key == "maxItems") {
-      ASSIGN_OR_RETURN(int64_t v, NonNegative(&it, key.c_str()));
+      ASSIGN_OR_RETURN(int64_t v, ParseIntegerElementToNonNegativeLong(&it));
       (key == "minItems" ? s->min_items_ : s->max_items_) = v;
     } else if (key == "uniqueItems") {
       if (!BSON_ITER_HOLDS_BOOL(&it)) return TypeMismatch(Keyword(key) + " must be a boolean");
@@ -502,7 +496,7 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
     } else if (key == "required") {
       RETURN_IF_ERROR(ParseRequired(&it, &s->required_));
     } else if (key == "minProperties" || key == "maxProperties") {
-      ASSIGN_OR_RETURN(int64_t v, NonNegative(&it, key.c_str()));
+      ASSIGN_OR_RETURN(int64_t v, ParseIntegerElementToNonNegativeLong(&it));
       (key == "minProperties" ? s->min_properties_ : s->max_properties_) = v;
     } else if (key == "additionalProperties") {
       if (BSON_ITER_HOLDS_BOOL(&it)) {
@@ -594,8 +588,6 @@ StatusWith<std::unique_ptr<JsonSchema>> JsonSchema::Parse(const bson_t* spec) {
     }
     s->maximum_->exclusive = bson_iter_bool(exclusive_max);
   }
-  (void)has_additional_items;
-  (void)additional_items_it;
   return s;
 }
 
@@ -904,8 +896,8 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
             if (additional_items_bool_ == false) additional_false.push_back(i);
           }
         }
-        if (schema && !schema->Valid(item) && !(additional && additional_reported) &&
-            !(items_schema_ && i > 0 && false)) {
+        // The first failing item (or additional item) only, as MongoDB.
+        if (schema && !schema->Valid(item) && !(additional && additional_reported)) {
           bson::BsonDoc err;
           bson_t* out = err.mutable_get();
           bson_t details;
@@ -924,7 +916,7 @@ void JsonSchema::Explain(const Value& v, bson_t* rules, size_t* n) const {
             if (additional) {
               additional_reported = true;
             } else {
-              break;  // the first failing item only, as MongoDB
+              break;
             }
           } else {
             BSON_APPEND_INT64(out, "itemIndex", static_cast<int64_t>(i));
