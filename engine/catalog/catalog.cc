@@ -115,7 +115,7 @@ bson::BsonDoc Catalog::RowFor(const CollectionEntry& entry, const index::IndexSe
   // Options and pattern configs are the live ones (collMod may have
   // changed them since the entry was loaded).
   std::shared_ptr<const PatternState> patterns = entry.patterns();
-  bson::BsonDoc row = entry.metadata.ToBson(patterns->options.get(), patterns->configs.get());
+  bson::BsonDoc row = entry.metadata.ToBson(entry.metadata.options.get(), patterns->configs.get());
   bson_t array;
   BSON_APPEND_ARRAY_BEGIN(row.mutable_get(), "indexes", &array);
   int i = 0;
@@ -180,7 +180,7 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
       }
       entry->indexes_ = std::move(indexes).value();
       entry->patterns_ = std::make_shared<PatternState>(
-          PatternState{entry->metadata.options.Copy(), entry->metadata.patterns.Copy(), nullptr});
+          PatternState{entry->metadata.patterns.Copy(), nullptr});
       max_entry = std::max(max_entry, IdentNumber(entry->metadata.ident));
       entry->store = std::make_unique<ShardedRecordStore>(
           entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field);
@@ -317,7 +317,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   md.options = request.options.Copy();
   md.patterns = request.patterns.Copy();
   entry->patterns_ =
-      std::make_shared<PatternState>(PatternState{md.options.Copy(), md.patterns.Copy(), nullptr});
+      std::make_shared<PatternState>(PatternState{md.patterns.Copy(), nullptr});
 
   // Tables first, then the entry: a crash in between leaves only orphans.
   Status created = ShardedRecordStore::CreateTables(session, ident, md.num_shards,
@@ -327,7 +327,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
     StatusWith<std::shared_ptr<const PatternAttachment>> attached = request.attach(*entry);
     if (attached.ok()) {
       entry->patterns_ = std::make_shared<PatternState>(
-          PatternState{md.options.Copy(), md.patterns.Copy(), std::move(attached).value()});
+          PatternState{md.patterns.Copy(), std::move(attached).value()});
     } else {
       created = attached.status();
     }
@@ -384,11 +384,11 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   md.hash_version = from->metadata.hash_version;
   md.max_document_bytes = from->metadata.max_document_bytes;
   std::shared_ptr<const PatternState> from_patterns = from->patterns();
-  md.options = WithoutTemp(from_patterns->options.get());
+  md.options = WithoutTemp(from->metadata.options.get());
   md.patterns = from_patterns->configs.Copy();
   // The attachment moves too: its state (counters, tables) is the ident's.
   renamed->patterns_ = std::make_shared<PatternState>(
-      PatternState{md.options.Copy(), md.patterns.Copy(), from_patterns->attachment});
+      PatternState{md.patterns.Copy(), from_patterns->attachment});
   renamed->store = from->store;
   // Index tables are named by the ident, so they move with it.
   std::shared_ptr<const index::IndexSet> indexes = from->indexes();
@@ -466,6 +466,27 @@ Status Catalog::PublishIndexes(CollectionEntry& entry,
   entry.persisted_multikey_.clear();
   for (const auto& spec : indexes->specs) entry.persisted_multikey_[spec->id] = spec->multikey_paths;
   entry.indexes_ = std::move(indexes);
+  return Status::OK();
+}
+
+Status Catalog::ReplaceOptions(CollectionEntry& entry, bson::BsonDoc options) {
+  // As PublishIndexes: the caller's exclusive write mutex keeps a drop out.
+  if (!IsRegistered(entry)) {
+    return Status(ErrorCode::kNamespaceNotFound,
+                  "Collection " + entry.metadata.ns + " was dropped");
+  }
+  bson::BsonDoc previous = std::move(entry.metadata.options);
+  entry.metadata.options = std::move(options);
+  Session session = engine_->NewSession();
+  Status stored =
+      session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
+  if (!stored.ok()) {
+    entry.metadata.options = std::move(previous);
+    return stored;
+  }
+  std::lock_guard<std::mutex> lock(entry.validator_slot.mutex);
+  entry.validator_slot.built = false;
+  entry.validator_slot.validator.reset();
   return Status::OK();
 }
 
@@ -580,31 +601,34 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
 }
 
 Status Catalog::SetPatterns(CollectionEntry& entry, std::shared_ptr<const PatternState> state,
-                            bool persist) {
-  if (persist) {
-    std::lock_guard<std::mutex> ddl(ddl_mutex_);
-    if (!IsRegistered(entry)) {
-      return Status(ErrorCode::kNamespaceNotFound, "ns does not exist: " + entry.metadata.ns);
-    }
-    // The row is built from the new state: swap first, put back on failure.
-    std::shared_ptr<const PatternState> old;
-    {
-      std::lock_guard<std::mutex> lock(entry.index_mutex_);
-      old = entry.patterns_;
-      entry.patterns_ = state;
-    }
-    Session session = engine_->NewSession();
-    Status written =
-        session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
-    if (!written.ok()) {
-      std::lock_guard<std::mutex> lock(entry.index_mutex_);
-      entry.patterns_ = old;
-    }
-    return written;
+                            const bson_t* options) {
+  if (options == nullptr) {
+    std::lock_guard<std::mutex> lock(entry.index_mutex_);
+    entry.patterns_ = std::move(state);
+    return Status::OK();
   }
-  std::lock_guard<std::mutex> lock(entry.index_mutex_);
-  entry.patterns_ = std::move(state);
-  return Status::OK();
+  // As ReplaceOptions: the caller's exclusive write mutex keeps writers and
+  // a drop out. The row is built from the new state: swap, put back on failure.
+  if (!IsRegistered(entry)) {
+    return Status(ErrorCode::kNamespaceNotFound, "Collection " + entry.metadata.ns + " was dropped");
+  }
+  bson::BsonDoc previous_options = std::move(entry.metadata.options);
+  entry.metadata.options = bson::BsonDoc::CopyOf(options);
+  std::shared_ptr<const PatternState> previous;
+  {
+    std::lock_guard<std::mutex> lock(entry.index_mutex_);
+    previous = entry.patterns_;
+    entry.patterns_ = state;
+  }
+  Session session = engine_->NewSession();
+  Status written =
+      session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
+  if (!written.ok()) {
+    entry.metadata.options = std::move(previous_options);
+    std::lock_guard<std::mutex> lock(entry.index_mutex_);
+    entry.patterns_ = previous;
+  }
+  return written;
 }
 
 Status Catalog::DropIdentTables(Session& session, const std::string& ident) {

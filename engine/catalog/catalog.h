@@ -52,6 +52,10 @@
 #include "engine/storage/sharded_record_store.h"
 #include "engine/storage/storage_engine.h"
 
+namespace tigerdoc::engine {
+class DocumentValidator;  // engine/write/document_validator.h
+}  // namespace tigerdoc::engine
+
 namespace tigerdoc::catalog {
 
 inline constexpr int64_t kDefaultMaxDocumentBytes = 16 * 1024 * 1024;
@@ -109,11 +113,10 @@ class PatternAttachment {
 };
 
 // A collection's pattern configuration, one immutable snapshot that collMod
-// replaces whole: the options listCollections shows, the canonical configs
-// persisted in the catalog row (`patterns`), and the attachment built from
-// them (nullptr until the engine attaches it).
+// replaces whole: the canonical configs persisted in the catalog row
+// (`patterns`) and the attachment built from them (nullptr until the engine
+// attaches it). The options as given stay in metadata.options.
 struct PatternState {
-  bson::BsonDoc options;
   bson::BsonDoc configs;
   std::shared_ptr<const PatternAttachment> attachment;
 };
@@ -139,6 +142,17 @@ struct CollectionEntry {
   // Never null once the entry is in the catalog.
   std::shared_ptr<const PatternState> patterns() const;
   std::shared_mutex& write_mutex() const { return write_mutex_; }
+
+  // The compiled validator of metadata.options (validator, validationLevel,
+  // validationAction), built by the write path on first use
+  // (engine/write/document_validator.h); the catalog only holds it and
+  // resets it when ReplaceOptions changes the options.
+  struct ValidatorSlot {
+    std::mutex mutex;
+    bool built = false;
+    std::shared_ptr<const engine::DocumentValidator> validator;  // null: none
+  };
+  mutable ValidatorSlot validator_slot;
 
  private:
   friend class Catalog;
@@ -241,12 +255,20 @@ class Catalog {
   // Replaces options of an existing index (collMod: hidden, expireAfterSeconds).
   Status ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec);
 
-  // Replaces the pattern state of `entry`; with `persist`, first writes the
-  // catalog row with its options and configs (auto-committed).
-  // REQUIRES: entry.write_mutex() held exclusively when `persist` (no write
-  // may run with the old hooks after the new configs are on disk).
+  // Replaces the collection's options (collMod of validator,
+  // validationLevel, validationAction), persisted in its catalog row.
+  // REQUIRES: the caller holds entry.write_mutex() exclusively (readers of
+  // metadata.options outside the write path take it shared).
+  Status ReplaceOptions(CollectionEntry& entry, bson::BsonDoc options);
+
+  // Replaces the pattern state of `entry`. With `options` (collMod), also
+  // replaces metadata.options and first writes the catalog row with both
+  // (auto-committed); without, only the in-memory state changes (attaching
+  // hooks at start-up).
+  // REQUIRES: entry.write_mutex() held exclusively when `options` is given
+  // (no write may run with the old hooks after the new configs are on disk).
   Status SetPatterns(CollectionEntry& entry, std::shared_ptr<const PatternState> state,
-                     bool persist);
+                     const bson_t* options);
 
   // Records multikey paths a write found: the snapshot first (so no reader
   // assumes "not multikey" once keys exist), then, when the committed row

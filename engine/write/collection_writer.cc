@@ -76,7 +76,23 @@ CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::Collectio
       indexes_(coll.indexes()),
       patterns_(coll.patterns()),
       hooks_(HookRunner::Of(*patterns_)),
-      depth_(depth) {}
+      depth_(depth) {
+  // The options cannot change while the shared write lock is held
+  // (collMod takes it exclusively); the first writer compiles them.
+  catalog::CollectionEntry::ValidatorSlot& slot = coll.validator_slot;
+  std::lock_guard<std::mutex> guard(slot.mutex);
+  if (!slot.built) {
+    StatusWith<std::shared_ptr<const DocumentValidator>> built = DocumentValidator::FromOptions(
+        coll.metadata.options.get(), coll.metadata.db, coll.metadata.ns);
+    if (!built.ok()) {
+      validator_error_ = built.status();
+      return;
+    }
+    slot.validator = std::move(built).value();
+    slot.built = true;
+  }
+  validator_ = slot.validator;
+}
 
 CollectionWriter::~CollectionWriter() = default;
 
@@ -99,6 +115,13 @@ StatusWith<CollectionWriter*> CollectionWriter::WriterFor(std::string_view db,
   CollectionWriter* writer = other.writer.get();
   others_.emplace(std::move(ns), std::move(other));
   return writer;
+}
+
+Status CollectionWriter::CheckValidation(const bson_t* old_doc, const bson_t* new_doc) const {
+  if (bypass_validation_) return Status::OK();
+  RETURN_IF_ERROR(validator_error_);
+  if (!validator_) return Status::OK();
+  return validator_->Check(old_doc, new_doc);
 }
 
 StatusWith<index::DocumentKeys> CollectionWriter::KeysOf(const index::IndexSpec& spec,
@@ -175,6 +198,9 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
 }
 
 Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {
+  // Schema validation sees the document as it will be stored (after the
+  // hooks reshaped it).
+  RETURN_IF_ERROR(CheckValidation(nullptr, doc));
   multikey_.clear();  // left over by a failed earlier unit
   RETURN_IF_ERROR(CheckStorageDepth(doc, /*is_update=*/false));
   Status stored = coll_.store->Insert(session, doc);
@@ -191,6 +217,7 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
 
 Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* old_doc,
                                      const bson_t* new_doc) {
+  RETURN_IF_ERROR(CheckValidation(old_doc, new_doc));
   multikey_.clear();
   RETURN_IF_ERROR(CheckStorageDepth(new_doc, /*is_update=*/true));
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));

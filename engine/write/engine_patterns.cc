@@ -59,8 +59,8 @@ Status Engine::AttachAllPatterns() {
     RETURN_IF_ERROR(catalog_->SetPatterns(
         *entry,
         std::make_shared<catalog::PatternState>(
-            catalog::PatternState{state->options.Copy(), state->configs.Copy(), hooks}),
-        /*persist=*/false));
+            catalog::PatternState{state->configs.Copy(), hooks}),
+        /*options=*/nullptr));
   }
   return Status::OK();
 }
@@ -94,8 +94,10 @@ Status Engine::ModifyPatterns(std::string_view db, std::string_view coll, const 
   std::shared_ptr<const catalog::PatternState> state = entry->patterns();
   ASSIGN_OR_RETURN(bson::BsonDoc configs,
                    patterns_->Configure("collMod", fields, state->configs.get()));
-  bson::BsonDoc options = MergedOptions(state->options.get(), fields);
-  if (configs.bytes() == state->configs.bytes() && options.bytes() == state->options.bytes()) {
+  // metadata.options is stable under the exclusive lock.
+  bson::BsonDoc options = MergedOptions(entry->metadata.options.get(), fields);
+  if (configs.bytes() == state->configs.bytes() &&
+      options.bytes() == entry->metadata.options.bytes()) {
     return Status::OK();
   }
   storage::Session session = storage_->NewSession();
@@ -105,8 +107,8 @@ Status Engine::ModifyPatterns(std::string_view db, std::string_view coll, const 
   return catalog_->SetPatterns(
       *entry,
       std::make_shared<catalog::PatternState>(
-          catalog::PatternState{std::move(options), std::move(configs), std::move(hooks)}),
-      /*persist=*/true);
+          catalog::PatternState{std::move(configs), std::move(hooks)}),
+      options.get());
 }
 
 StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& coll) {

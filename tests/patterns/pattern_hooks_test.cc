@@ -190,9 +190,9 @@ TEST_F(PatternHooksTest, CollModRemovesAndRestoresThePattern) {
   EXPECT_TRUE(results.value()[0].ok());
   auto entry = engine_->catalog().Lookup("db.c");
   EXPECT_TRUE(entry->patterns()->configs.empty());
-  EXPECT_EQ(entry->patterns()->options.ToJson(), "{ }");
+  EXPECT_EQ(entry->metadata.options.ToJson(), "{ }");
   ASSERT_TRUE(engine_->ModifyPatterns("db", "c", BsonDoc::FromJson(R"({"audit": "log2"})").get()).ok());
-  EXPECT_EQ(entry->patterns()->options.ToJson(), R"({ "audit" : "log2" })");
+  EXPECT_EQ(entry->metadata.options.ToJson(), R"({ "audit" : "log2" })");
   EXPECT_EQ(engine_->ModifyPatterns("db", "missing", BsonDoc::FromJson(R"({"audit": "x"})").get()).code(),
             ErrorCode::kNamespaceNotFound);
 }

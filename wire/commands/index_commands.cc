@@ -186,6 +186,9 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
       bson_append_iter(pattern_fields.mutable_get(), bson_iter_key(&it), -1, &it);
       continue;
     }
+    if (field == "validator" || field == "validationLevel" || field == "validationAction") {
+      continue;  // schema validation, below
+    }
     if (field == "viewOn" || field == "pipeline") {
       if (!ctx.engine->catalog().Lookup(ns)) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
       return Status(ErrorCode::kInvalidOptions, "'" + std::string(field) + "' option only supported on a view");
@@ -198,6 +201,19 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> index, GetObject(ctx.body(), ctx.name, "index"));
   bson::BsonDoc out;
+  // Schema validation: validator / validationLevel / validationAction,
+  // each alone or together.
+  bson::BsonDoc validation;
+  for (const char* field : {"validator", "validationLevel", "validationAction"}) {
+    bson_iter_t v;
+    if (bson_iter_init_find(&v, ctx.body(), field)) {
+      bson_append_iter(validation.mutable_get(), field, -1, &v);
+    }
+  }
+  if (!bson_empty(validation.get())) {
+    RETURN_IF_ERROR(ctx.engine->ModifyValidation(ctx.db(), coll, validation.get()));
+    if (!index) return out;
+  }
   if (!index) {
     // A collMod with no option is a no-op in MongoDB, once the collection exists.
     if (!ctx.engine->catalog().Lookup(ns)) {

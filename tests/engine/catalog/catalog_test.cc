@@ -265,17 +265,16 @@ TEST(CatalogPersistenceTest, PatternConfigsAndOptionsSurviveReopen) {
     std::unique_lock<std::shared_mutex> writes(entry->write_mutex());
     ASSERT_TRUE(catalog->SetPatterns(*entry,
                                      std::make_shared<PatternState>(PatternState{
-                                         bson::BsonDoc::FromJson(R"({"maxShardBytes": 8192})"),
                                          bson::BsonDoc::FromJson(R"({"sizeLimits": {"maxShardBytes": 8192}})"),
                                          nullptr}),
-                                     /*persist=*/true)
+                                     bson::BsonDoc::FromJson(R"({"maxShardBytes": 8192})").get())
                     .ok());
   }
   auto engine = OpenEngine(dir.path());
   auto catalog = OpenCatalog(engine.get());
   auto entry = catalog->Lookup("app.p");
   ASSERT_NE(entry, nullptr);
-  EXPECT_EQ(entry->patterns()->options.ToJson(), R"({ "maxShardBytes" : 8192 })");
+  EXPECT_EQ(entry->metadata.options.ToJson(), R"({ "maxShardBytes" : 8192 })");
   EXPECT_EQ(entry->patterns()->configs.ToJson(), R"({ "sizeLimits" : { "maxShardBytes" : 8192 } })");
   EXPECT_EQ(entry->patterns()->attachment, nullptr);  // the engine attaches hooks
 }
