@@ -22,7 +22,8 @@ bool IsWildcard(const std::string& key) {
 }  // namespace
 
 StatusWith<DiscriminatorConfig> DiscriminatorConfig::Parse(std::string_view command,
-                                                           const bson_iter_t* option) {
+                                                           const bson_iter_t* option,
+                                                           std::string_view db) {
   if (!BSON_ITER_HOLDS_DOCUMENT(option)) return WrongType(command, "", "object");
   DiscriminatorConfig config;
   bool has_types = false;
@@ -76,10 +77,11 @@ StatusWith<DiscriminatorConfig> DiscriminatorConfig::Parse(std::string_view comm
         bson_iter_document(&types, &len, &data);
         rule.validator = bson::BsonDoc::CopyOf(data, len);
         if (!rule.validator.empty()) {
-          StatusWith<std::unique_ptr<query::Matcher>> matcher =
-              query::Matcher::Parse(rule.validator.get());
-          if (!matcher.ok()) return matcher.status().WithContext(FieldName(command, where) + ": ");
-          rule.matcher = std::move(matcher).value();
+          StatusWith<engine::Validator> compiled = engine::Validator::Parse(rule.validator.get(), db);
+          if (!compiled.ok()) {
+            return compiled.status().WithContext(FieldName(command, where) + ": ");
+          }
+          rule.compiled = std::make_shared<const engine::Validator>(std::move(compiled).value());
         }
         config.types_.push_back(std::move(rule));
       }
@@ -95,12 +97,13 @@ StatusWith<DiscriminatorConfig> DiscriminatorConfig::Parse(std::string_view comm
   return config;
 }
 
-StatusWith<DiscriminatorConfig> DiscriminatorConfig::FromCanonical(const bson_t* config) {
+StatusWith<DiscriminatorConfig> DiscriminatorConfig::FromCanonical(const bson_t* config,
+                                                                   std::string_view db) {
   bson::BsonDoc wrapped;
   BSON_APPEND_DOCUMENT(wrapped.mutable_get(), "d", config);
   bson_iter_t it;
   bson_iter_init_find(&it, wrapped.get(), "d");
-  return Parse("catalog", &it);
+  return Parse("catalog", &it, db);
 }
 
 bson::BsonDoc DiscriminatorConfig::ToCanonical() const {

@@ -5,9 +5,9 @@
 // and the lookup of a document's type: an exact key first, else the longest
 // "<prefix>.*" key whose prefix the value starts with.
 //
-// Per-type validators are query matchers (engine/query/matcher) until
-// MongoDB's validator/$jsonSchema of the validation branch is merged; a
-// `$jsonSchema` validator then needs no change here (the matcher parses it).
+// Per-type validators are MongoDB validators (engine/write/document_validator.h:
+// any query expression, $jsonSchema, $expr), whose Explain() gives a
+// failure's errInfo.details in MongoDB's shape.
 //
 // Thread-safety: immutable after Parse.
 
@@ -19,7 +19,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
-#include "engine/query/matcher/matcher.h"
+#include "engine/write/document_validator.h"
 
 namespace tigerdoc::patterns::discriminator {
 
@@ -28,17 +28,19 @@ inline constexpr char kPatternName[] = "discriminator";
 struct TypeRule {
   std::string key;            // as declared: "user.login" or "order.*"
   bson::BsonDoc validator;    // {} when none
-  std::shared_ptr<query::Matcher> matcher;  // nullptr when the validator is empty
+  std::shared_ptr<const engine::Validator> compiled;  // nullptr when the validator is empty
 };
 
 class DiscriminatorConfig {
  public:
   // Parses the option value `it` of `command` (error messages name
   // "<command>.discriminator.<field>"). 2 BadValue, 14 TypeMismatch, 40415
-  // unknown field; a validator's own parse errors as the matcher reports them.
-  static StatusWith<DiscriminatorConfig> Parse(std::string_view command, const bson_iter_t* it);
+  // unknown field; a validator's own parse errors as engine::Validator
+  // reports them. `db` is the database $expr in validators runs in.
+  static StatusWith<DiscriminatorConfig> Parse(std::string_view command, const bson_iter_t* it,
+                                               std::string_view db);
   // From the canonical config stored in the catalog.
-  static StatusWith<DiscriminatorConfig> FromCanonical(const bson_t* config);
+  static StatusWith<DiscriminatorConfig> FromCanonical(const bson_t* config, std::string_view db);
   bson::BsonDoc ToCanonical() const;
 
   const std::string& field() const { return field_; }

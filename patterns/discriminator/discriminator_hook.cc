@@ -61,13 +61,16 @@ StatusWith<std::map<std::string, Counts>> ReadBuckets(storage::Session& session,
   return out;
 }
 
-Status Failure(const bson_t* doc, const std::string& message, const bson_t* details) {
+// 121 with errInfo {failingDocumentId, details[, discriminator]}.
+Status Failure(const bson_t* doc, const std::string& message, const bson_t* details,
+               const bson_t* discriminator = nullptr) {
   bson::BsonDoc extra;
   bson_t info;
   BSON_APPEND_DOCUMENT_BEGIN(extra.mutable_get(), "errInfo", &info);
   bson_iter_t id;
   if (bson_iter_init_find(&id, doc, "_id")) bson_append_iter(&info, "failingDocumentId", -1, &id);
   BSON_APPEND_DOCUMENT(&info, "details", details);
+  if (discriminator) BSON_APPEND_DOCUMENT(&info, "discriminator", discriminator);
   bson_append_document_end(extra.mutable_get(), &info);
   return Status(ErrorCode::kDocumentValidationFailure, message, std::string(extra.bytes()));
 }
@@ -122,14 +125,18 @@ Status DiscriminatorHook::Check(const bson_t* doc) const {
                             "\" is not a declared type; declared types: " + names +
                             " (add it with collMod)", details.get());
   }
-  if (rule->matcher && !rule->matcher->Matches(doc)) {
+  if (rule->compiled && !rule->compiled->Matches(doc)) {
+    // errInfo.details: the validator's own explanation, in MongoDB's shape
+    // (what tools expect of a 121); errInfo.discriminator: which type.
     BSON_APPEND_UTF8(d, "value", value.text.c_str());
     BSON_APPEND_UTF8(d, "type", rule->key.c_str());
-    BSON_APPEND_UTF8(d, "reason", "the type's validator is not satisfied");
     BSON_APPEND_DOCUMENT(d, "validator", rule->validator.get());
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> explained, rule->compiled->Explain(doc));
+    bson::BsonDoc validator_details;
+    if (explained) validator_details = std::move(*explained);
     return Failure(doc, "Document failed validation: a document of type \"" + rule->key +
                             "\" must match " + bson::ToShellString(rule->validator.get()),
-                   details.get());
+                   validator_details.get(), details.get());
   }
   return Status::OK();
 }

@@ -20,14 +20,16 @@ class DiscriminatorPattern : public engine::Pattern {
     if (!bson_iter_init_find(&it, given, kOption) || BSON_ITER_HOLDS_NULL(&it)) {
       return bson::BsonDoc();
     }
-    ASSIGN_OR_RETURN(DiscriminatorConfig config, DiscriminatorConfig::Parse(command, &it));
+    // $expr in a validator is compiled again with the collection's database
+    // when the hook is attached; any database checks the syntax here.
+    ASSIGN_OR_RETURN(DiscriminatorConfig config, DiscriminatorConfig::Parse(command, &it, "admin"));
     return config.ToCanonical();
   }
 
   StatusWith<std::shared_ptr<engine::PatternHook>> Attach(
       storage::Session& session, const catalog::CollectionEntry& coll, const bson_t* config,
       engine::AttachReason reason) const override {
-    ASSIGN_OR_RETURN(DiscriminatorConfig parsed, DiscriminatorConfig::FromCanonical(config));
+    ASSIGN_OR_RETURN(DiscriminatorConfig parsed, DiscriminatorConfig::FromCanonical(config, coll.metadata.db));
     const bool moderate = parsed.moderate();
     auto hook = std::make_shared<DiscriminatorHook>(std::move(parsed), coll);
     const std::string table = TypesTableName(coll.metadata.ident);

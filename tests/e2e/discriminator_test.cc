@@ -35,10 +35,18 @@ TEST_F(DiscriminatorE2eTest, OneCollectionManyTypes) {
   EXPECT_EQ(String(r, "writeErrors.1.errInfo.details.value"), "payment.failed") << Json(r);
   EXPECT_NE(Json(r).find(R"("declaredTypes" : [ "user.login", "order.*", "payment.processed" ])"),
             std::string::npos) << Json(r);
-  EXPECT_EQ(String(r, "writeErrors.0.errInfo.details.type"), "order.*") << Json(r);
+  EXPECT_EQ(String(r, "writeErrors.0.errInfo.discriminator.type"), "order.*") << Json(r);
+  // The type's validator explains itself as MongoDB's validators do.
+  EXPECT_EQ(String(r, "writeErrors.0.errInfo.details.operatorName"), "$exists") << Json(r);
   r = Run(R"({"findAndModify": "events", "query": {"_id": 4}, "update": {"$set": {"amount": -1}}})");
   EXPECT_ERROR_REPLY(r, 121, "DocumentValidationFailure");
-  EXPECT_EQ(String(r, "errInfo.details.type"), "payment.processed") << Json(r);
+  EXPECT_EQ(String(r, "errInfo.discriminator.type"), "payment.processed") << Json(r);
+  // $jsonSchema works in a type's validator.
+  ASSERT_OK_REPLY(Run(R"({"collMod": "events", "discriminator": {"field": "type", "types": {
+      "user.login": {}, "order.*": {"orderId": {"$exists": true}},
+      "payment.processed": {"$jsonSchema": {"required": ["amount"], "properties": {"amount": {"minimum": 0}}}}}}})"));
+  r = Run(R"({"insert": "events", "documents": [{"_id": 10, "type": "payment.processed", "amount": -3}]})");
+  EXPECT_EQ(String(r, "writeErrors.0.errInfo.details.operatorName"), "$jsonSchema") << Json(r);
 
   BsonDoc stats = Run(R"({"collStats": "events"})");
   EXPECT_EQ(Integer(stats, "patterns.discriminator.types.order\\.*.count"), std::nullopt);
