@@ -65,4 +65,14 @@ class FuzzInput {
   std::vector<bson::BsonDoc> docs_;
 };
 
+// Whether `doc` is structurally sound BSON (sizes, types, terminators, at
+// any depth). Not bson_validate: libbson's validator also refuses field
+// names that are not UTF-8, and the server may legitimately produce those
+// from string values that were never UTF-8 checked (MongoDB does not check
+// either), e.g. {$count: "<bytes>"} or {$rename: {a: "<bytes>"}}.
+inline bool WellFramed(const bson_t* doc) {
+  return wire::CheckBsonNesting(bson_get_data(doc), doc->len, 1 << 20).ok();
+}
+inline bool WellFramed(const bson::BsonDoc& doc) { return WellFramed(doc.get()); }
+
 }  // namespace tigerdoc::fuzz

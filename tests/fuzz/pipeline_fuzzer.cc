@@ -6,7 +6,8 @@
 // in-memory resolver; $out and $merge are refused by it (its default write
 // methods), as by a read-only engine.
 // Properties: no crash, leak or hang; a run either ends or fails with a
-// Status. Output is drained up to a bound, as a cursor's batches would.
+// Status; output documents are well framed (fuzz::WellFramed). Output is
+// drained up to a bound, as a cursor's batches would.
 // Seeds: corpus/pipeline_fuzzer (make_corpus.py).
 
 #include <bson/bson.h>
@@ -77,12 +78,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto pipeline = agg::Pipeline::Parse(input.spec().get(), ctx);
   if (!pipeline.ok()) return 0;
   (void)pipeline.value().leading_match();
-  auto stage = pipeline.value().Run(std::make_unique<agg::VectorDocumentSource>(input.TargetCopies()));
+  auto stage =
+      pipeline.value().Run(std::make_unique<agg::VectorDocumentSource>(input.TargetCopies()));
   if (!stage.ok()) return 0;
   for (int i = 0; i < kMaxOutputDocs; ++i) {
     auto next = stage.value()->Next();
     if (!next.ok() || !next.value()) break;
-    if (!bson_validate(next.value()->get(), BSON_VALIDATE_NONE, nullptr)) std::abort();
+    if (!fuzz::WellFramed(*next.value())) std::abort();
   }
   return 0;
 }
