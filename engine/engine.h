@@ -101,6 +101,14 @@ class Engine {
   // Approximate bytes of each index (by a scan of its tables), _id_ first.
   std::vector<std::pair<std::string, int64_t>> IndexSizes(const catalog::CollectionEntry& coll);
 
+  // validate (engine_validate.cc): walks every shard table of db.coll under
+  // one snapshot and checks each record is valid BSON stored under the key
+  // its shard key and _id give, the _id table (shard key other than _id)
+  // maps each _id to its record, and every index holds exactly the entries
+  // its documents generate. Problems are reported in the result, not as a
+  // Status. NamespaceNotFound (26) for a missing collection.
+  StatusWith<ValidateResult> Validate(std::string_view db, std::string_view coll);
+
   // TTL: deletes the documents of every TTL index whose date is older than
   // expireAfterSeconds (ttl_monitor.cc); returns how many. The TTL monitor
   // thread calls it every ttl_monitor_sleep.

@@ -16,11 +16,11 @@
 #include <cstdio>
 
 #include "engine/bson/shell_string.h"
-#include "engine/collection_writer.h"
+#include "engine/write/collection_writer.h"
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
-#include "engine/write_unit.h"
+#include "engine/write/write_unit.h"
 
 namespace tigerdoc::engine {
 namespace {

@@ -22,6 +22,25 @@ inline std::string Namespace(std::string_view db, std::string_view coll) {
   return std::string(db) + "." + std::string(coll);
 }
 
+// validate {validate: coll, full}: what a walk of every shard table and
+// every index table found (MongoDB's reply fields, engine_validate.cc).
+struct ValidateResult {
+  std::string ns;
+  int64_t n_records = 0;
+  int64_t n_invalid_documents = 0;
+  // Per index, _id_ first: the entries counted and whether the index holds
+  // exactly the entries its documents generate.
+  struct IndexReport {
+    std::string name;
+    int64_t keys = 0;
+    bool valid = true;
+  };
+  std::vector<IndexReport> indexes;
+  std::vector<std::string> warnings;
+  std::vector<std::string> errors;
+  bool valid() const { return errors.empty(); }
+};
+
 struct CreateParams {
   std::string db;
   std::string name;

@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "engine/document_rules.h"
+#include "engine/write/document_rules.h"
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/keystring/key_string.h"

@@ -1,5 +1,7 @@
 // tigerdoc: flags -> Engine::Open -> Server::Run.
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +28,8 @@ Usage: tigerdoc [options]
                             idle cursors are killed after N ms (default 600000)
   --setParameter ttlMonitorSleepSecs=N
                             the TTL monitor runs every N s (default 60)
+  --maxConns N              connections beyond N open ones are closed at once
+                            (default 1000000, as mongod)
   --help                    this text
   --version                 print the version
 )";
@@ -39,6 +43,7 @@ struct Flags {
   int workers = 8;
   int64_t cursor_timeout_ms = 600000;
   int64_t ttl_monitor_sleep_secs = 60;
+  int64_t max_conns = 1000000;  // mongod's default
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -91,6 +96,8 @@ Flags ParseFlags(int argc, char** argv) {
       flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
     } else if (arg == "--workers") {
       flags.workers = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
+    } else if (arg == "--maxConns") {
+      flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
     } else if (arg == "--setParameter") {
       std::string setting = next();
       const std::string kCursorTimeout = "cursorTimeoutMillis=";
@@ -109,6 +116,25 @@ Flags ParseFlags(int argc, char** argv) {
     }
   }
   return flags;
+}
+
+// Each connection is a file descriptor: raise the soft limit toward the
+// hard one (as a service manager would for mongod) and warn when even that
+// cannot hold --maxConns connections plus WiredTiger's files.
+void RaiseFileLimit(int64_t max_conns) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+    getrlimit(RLIMIT_NOFILE, &limit);
+  }
+  constexpr int64_t kReservedFiles = 1000;  // tables, journal, spill files
+  if (limit.rlim_cur != RLIM_INFINITY &&
+      static_cast<int64_t>(limit.rlim_cur) < max_conns + kReservedFiles && max_conns < 1000000) {
+    std::cerr << "tigerdoc: warning: open file limit " << limit.rlim_cur << " is below --maxConns "
+              << max_conns << " plus " << kReservedFiles << " files for the data" << std::endl;
+  }
 }
 
 }  // namespace
@@ -138,12 +164,15 @@ int main(int argc, char** argv) {
   info.bind_ip = flags.bind_ip;
   info.dbpath = flags.dbpath;
   info.cache_size_mb = flags.cache_size_mb;
+  info.max_connections = flags.max_conns;
   wire::Dispatcher dispatcher(engine.value().get(), &info);
 
   wire::ServerOptions server_options;
   server_options.bind_ip = flags.bind_ip;
   server_options.port = flags.port;
   server_options.worker_threads = flags.workers;
+  server_options.max_connections = flags.max_conns;
+  RaiseFileLimit(flags.max_conns);
   wire::Server server(server_options, &dispatcher);
   Status started = server.Start();
   if (!started.ok()) {

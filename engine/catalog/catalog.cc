@@ -461,8 +461,9 @@ Status Catalog::AddIndexes(CollectionEntry& entry, std::vector<index::IndexSpec>
 
 Status Catalog::ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec) {
   std::shared_ptr<index::IndexSet> next = entry.indexes()->CopyShallow();
+  const int64_t id = spec.id;
   for (auto& current : next->specs) {
-    if (current->id == spec.id) current = std::make_shared<const index::IndexSpec>(std::move(spec));
+    if (current->id == id) current = std::make_shared<const index::IndexSpec>(std::move(spec));
   }
   return PublishIndexes(entry, std::move(next));
 }

@@ -7,7 +7,9 @@
 //   * the operation's deadline (maxTimeMS) passed:
 //       MaxTimeMSExpired (50) "operation exceeded time limit";
 //   * the cursor was killed (killCursors) while a getMore was using it:
-//       CursorKilled (237) "operation was interrupted".
+//       CursorKilled (237) "operation was interrupted";
+//   * the server is shutting down (SIGTERM/SIGINT), for every request:
+//       InterruptedAtShutdown (11600) "interrupted at shutdown".
 // An Interrupt is built by the caller (Engine) for one request and passed by
 // const reference down to the executor and sorter, which call Check() every
 // few documents; Check() costs one clock read.
@@ -26,6 +28,20 @@ namespace tigerdoc::query {
 
 inline constexpr char kMaxTimeExpiredMessage[] = "operation exceeded time limit";
 inline constexpr char kInterruptedMessage[] = "operation was interrupted";
+inline constexpr char kShutdownMessage[] = "interrupted at shutdown";
+
+// Process-wide, as mongod's "global in shutdown": set once by the server when
+// it stops, so that every running request ends at its next check and the
+// worker threads can be joined (a request has no handle the server could
+// reach otherwise). Never cleared.
+inline std::atomic<bool> shutdown_requested{false};
+inline void RequestShutdown() { shutdown_requested.store(true, std::memory_order_relaxed); }
+inline Status CheckShutdown() {
+  if (shutdown_requested.load(std::memory_order_relaxed)) {
+    return Status(ErrorCode::kInterruptedAtShutdown, kShutdownMessage);
+  }
+  return Status::OK();
+}
 
 class Interrupt {
  public:
@@ -45,6 +61,7 @@ class Interrupt {
   const std::optional<Clock::time_point>& deadline() const { return deadline_; }
 
   Status Check() const {
+    RETURN_IF_ERROR(CheckShutdown());
     if (killed_ != nullptr && killed_->load(std::memory_order_relaxed)) {
       return Status(ErrorCode::kCursorKilled, kInterruptedMessage);
     }

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -49,6 +50,8 @@ class E2eTest : public ::testing::Test {
     // Database names may not contain '.', '/', '\\', ' ', '"', '$' and are
     // at most 63 bytes; test names are identifiers.
     db_ = std::string("e2e_") + info->name();
+    // Value-parameterised tests are named "Name/3".
+    std::replace(db_.begin(), db_.end(), '/', '_');
     if (db_.size() > 60) db_.resize(60);
   }
 

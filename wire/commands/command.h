@@ -31,6 +31,7 @@ struct ServerInfo {
   int port = 0;
   std::string dbpath;
   int64_t cache_size_mb = 0;
+  int64_t max_connections = 1000000;  // --maxConns
   std::chrono::system_clock::time_point start_time = std::chrono::system_clock::now();
   std::atomic<int64_t> current_connections{0};
   std::atomic<int64_t> total_connections{0};

@@ -8,11 +8,13 @@ namespace {
 
 // Sorted by name (std::string_view order), checked at first use.
 constexpr std::array kCommands = {
+    CommandSpec{"abortTransaction", RunAbortTransaction, true},
     CommandSpec{"aggregate", RunAggregate},
     CommandSpec{"buildInfo", RunBuildInfo},
     CommandSpec{"buildinfo", RunBuildInfo},
     CommandSpec{"collMod", RunCollMod},
     CommandSpec{"collStats", RunCollStats},
+    CommandSpec{"commitTransaction", RunCommitTransaction, true},
     CommandSpec{"connectionStatus", RunConnectionStatus},
     CommandSpec{"count", RunCount},
     CommandSpec{"create", RunCreate},
@@ -48,6 +50,7 @@ constexpr std::array kCommands = {
     CommandSpec{"serverStatus", RunServerStatus},
     CommandSpec{"setParameter", RunSetParameter, true},
     CommandSpec{"update", RunUpdate},
+    CommandSpec{"validate", RunValidate},
     CommandSpec{"whatsmyuri", RunWhatsMyUri},
 };
 

@@ -18,11 +18,17 @@ bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::Collectio
 // nullptr when no command has that name.
 const CommandSpec* FindCommand(std::string_view name);
 
+// Refuses a command that carries txnNumber, autocommit or startTransaction:
+// 20 IllegalOperation, as a standalone mongod (transaction_commands.cc).
+Status RefuseTransactionFields(const bson_t* body);
+
 // The handlers, one family per file (handshake_commands.cc, ...).
+StatusWith<bson::BsonDoc> RunAbortTransaction(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunBuildInfo(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCommitTransaction(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx);
@@ -52,6 +58,7 @@ StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx);
 
 }  // namespace tigerdoc::wire

@@ -23,6 +23,9 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
     return ErrorReply(Status(ErrorCode::kUnauthorized,
                              std::string(name) + " may only be run against the admin database."));
   }
+  if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
+    return ErrorReply(refused);
+  }
   CommandContext ctx{engine_, server_, conn, request, name};
   try {
     StatusWith<bson::BsonDoc> result = spec->run(ctx);
@@ -33,6 +36,20 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
   } catch (const std::exception& e) {
     return ErrorReply(Status(ErrorCode::kInternalError, std::string(name) + " failed: " + e.what()));
   }
+}
+
+void Dispatcher::OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& reply) {
+  bson_iter_t id_it, ns_it;
+  if (!bson_iter_init(&id_it, reply.get()) ||
+      !bson_iter_find_descendant(&id_it, "cursor.id", &id_it) || !BSON_ITER_HOLDS_INT64(&id_it)) {
+    return;
+  }
+  const int64_t id = bson_iter_int64(&id_it);
+  if (id == 0 || !bson_iter_init(&ns_it, reply.get()) ||
+      !bson_iter_find_descendant(&ns_it, "cursor.ns", &ns_it) || !BSON_ITER_HOLDS_UTF8(&ns_it)) {
+    return;
+  }
+  engine_->cursors().Kill(id, bson_iter_utf8(&ns_it, nullptr));
 }
 
 }  // namespace tigerdoc::wire

@@ -8,6 +8,7 @@
 // Thread-safety: Handle() is called from many worker threads at once.
 
 #include "engine/engine.h"
+#include "engine/query/interrupt.h"
 #include "wire/commands/command.h"
 #include "wire/server/request_handler.h"
 
@@ -22,6 +23,10 @@ class Dispatcher : public RequestHandler {
     server_->total_connections.fetch_add(1);
   }
   void OnConnectionClosed(const ConnectionInfo&) override { server_->current_connections.fetch_sub(1); }
+  // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
+  void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
+  // Every running request's next interrupt check answers 11600.
+  void OnServerStopping() override { query::RequestShutdown(); }
 
  private:
   engine::Engine* engine_;

@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -214,7 +215,9 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   bson_t connections, storage_engine, metrics, cursor, open;
   bson_append_document_begin(doc, "connections", -1, &connections);
   BSON_APPEND_INT32(&connections, "current", static_cast<int32_t>(ctx.server->current_connections.load()));
-  BSON_APPEND_INT32(&connections, "available", 1000000);
+  BSON_APPEND_INT32(&connections, "available",
+                    static_cast<int32_t>(std::max<int64_t>(
+                        0, ctx.server->max_connections - ctx.server->current_connections.load())));
   BSON_APPEND_INT32(&connections, "totalCreated", static_cast<int32_t>(ctx.server->total_connections.load()));
   bson_append_document_end(doc, &connections);
   bson_append_document_begin(doc, "storageEngine", -1, &storage_engine);

@@ -1,5 +1,7 @@
 #include "wire/server/connection.h"
 
+#include <poll.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
@@ -118,8 +120,23 @@ void Connection::Process(const std::vector<uint8_t>& message) {
     body = ErrorReply(Status(ErrorCode::kInternalError, "unhandled exception in command"));
   }
   if (request.request.more_to_come) return OnStrand([self] { self->ReadHeader(); });
+  if (PeerClosed()) {
+    // The client left mid-command (no one reads while a command runs, so
+    // this is the first chance to notice): what the reply would have handed
+    // over, such as an open cursor, must not outlive it.
+    handler_->OnReplyUndelivered(info_, body);
+    return OnStrand([self] { self->CloseSocket(); });
+  }
   auto reply = std::make_shared<std::string>(SerializeReply(request.header, reply_id, body));
   OnStrand([self, reply] { self->Write(std::move(*reply)); });
+}
+
+bool Connection::PeerClosed() {
+  // poll(2) on the descriptor is safe beside the strand: nothing reads or
+  // writes this socket while its command runs.
+  pollfd p{socket_.native_handle(), POLLIN | POLLRDHUP, 0};
+  if (poll(&p, 1, 0) <= 0) return false;
+  return (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 void Connection::Write(std::string reply) {

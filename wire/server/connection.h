@@ -59,6 +59,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Runs on a worker thread: parse, handle, serialize.
   void Process(const std::vector<uint8_t>& message);
   void Write(std::string reply);
+  // True when the client has closed (or shut down) its side of the socket.
+  bool PeerClosed();
   void CloseSocket();
   // Schedules `step` on the socket's strand (from a worker thread).
   template <typename Step>

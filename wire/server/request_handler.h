@@ -36,6 +36,15 @@ class RequestHandler {
   // connection counts). Called from any thread; the default does nothing.
   virtual void OnConnectionOpened(const ConnectionInfo&) {}
   virtual void OnConnectionClosed(const ConnectionInfo&) {}
+  // The client left while its command ran, so `reply` (what Handle
+  // returned) is dropped: release what it holds (a cursor nobody can
+  // reach). Called on the worker thread that ran the command.
+  virtual void OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& /*reply*/) {}
+
+  // The server stopped accepting and reading; requests still running should
+  // end soon (the server then joins the threads running them). Called once,
+  // from the thread that ran Server::Run.
+  virtual void OnServerStopping() {}
 };
 
 }  // namespace tigerdoc::wire

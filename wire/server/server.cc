@@ -5,6 +5,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <csignal>
+#include <iostream>
 #include <thread>
 
 namespace tigerdoc::wire {
@@ -113,8 +114,22 @@ void Server::OnAccepted(tcp::socket socket) {
   if (ec) return;  // the peer already left
   info.remote_address = FormatEndpoint(remote);
   info.local_address = FormatEndpoint(socket.local_endpoint(ec));
-  auto connection = std::make_shared<Connection>(std::move(socket), std::move(info), handler_,
-                                                 &workers_, &next_request_id_);
+  if (open_connections_.load() >= options_.max_connections) {
+    // As mongod: the socket is closed before anything is read or written.
+    std::cerr << "connection refused because too many open connections: "
+              << open_connections_.load() << " (from " << info.remote_address << ")" << std::endl;
+    socket.close(ec);
+    return;
+  }
+  open_connections_.fetch_add(1);
+  // The deleter keeps the count of live connections (a Connection lives on
+  // in worker tasks and handlers after its socket closed).
+  std::shared_ptr<Connection> connection(
+      new Connection(std::move(socket), std::move(info), handler_, &workers_, &next_request_id_),
+      [this](Connection* c) {
+        delete c;
+        open_connections_.fetch_sub(1);
+      });
   {
     std::lock_guard<std::mutex> lock(connections_mu_);
     if (connections_.size() >= prune_at_) {
@@ -150,6 +165,9 @@ void Server::Run() {
   }
   for (auto& connection : live) connection->CloseWhileStopped();
   live.clear();
+  // A request may run for long (a multi-document write, a big sort): ask it
+  // to stop before waiting for the workers.
+  handler_->OnServerStopping();
   workers_.Shutdown();
 }
 

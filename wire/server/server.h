@@ -44,6 +44,10 @@ struct ServerOptions {
   // Whether Run() also returns on SIGINT/SIGTERM. Tests that embed several
   // servers in one process may turn it off.
   bool handle_signals = true;
+  // mongod's --maxConns (net.maxIncomingConnections, default 1,000,000):
+  // a connection accepted while this many are open is closed at once, and
+  // the server logs "connection refused because too many open connections".
+  int64_t max_connections = 1000000;
 };
 
 class Server {
@@ -77,6 +81,9 @@ class Server {
   const ServerOptions options_;
   RequestHandler* const handler_;
   int port_ = 0;
+  // Connections accepted and not yet destroyed (refused ones never count).
+  // Declared before io_context_ so it outlives every Connection.
+  std::atomic<int64_t> open_connections_{0};
   // Declaration order is destruction order in reverse: the worker pool
   // (whose queued tasks hold connections) goes before the io_context that
   // the connections' sockets belong to.

@@ -160,11 +160,13 @@ StatusWith<Value> ApplyToValue(const Node& tree, const Value& v, Mode mode, Vari
 
 StatusWith<Value> ApplyNode(const Node& node, const Value& input, Mode mode, Variables* vars) {
   std::vector<std::pair<std::string, Value>> out;
-  std::vector<const std::string*> seen;
+  // The spec children the input has. They point into `node`, which outlives
+  // this call; the input's field names do not (Fields() returns a temporary).
+  std::vector<const Node::Child*> seen;
   if (input.is_document()) {
     for (auto& [name, v] : input.Fields()) {
       const Node::Child* c = node.Find(name);
-      if (c != nullptr) seen.push_back(&name);
+      if (c != nullptr) seen.push_back(c);
       switch (mode) {
         case Mode::kInclusion:
           if (c == nullptr) break;
@@ -202,8 +204,7 @@ StatusWith<Value> ApplyNode(const Node& node, const Value& input, Mode mode, Var
   if (mode == Mode::kExclusion) return MakeDocument(out);
   // Computed fields (and subtrees not present in the input), in spec order.
   for (const auto& [name, c] : node.children) {
-    bool present = false;
-    for (const std::string* s : seen) present = present || *s == name;
+    const bool present = std::find(seen.begin(), seen.end(), &c) != seen.end();
     if (c.kind == Kind::kExpr) {
       if (mode == Mode::kAddFields && present) continue;
       ASSIGN_OR_RETURN(Value r, c.expr->Evaluate(vars));

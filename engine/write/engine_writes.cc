@@ -12,18 +12,22 @@
 
 #include "engine/bson/shell_string.h"
 #include "engine/command_expressions.h"
-#include "engine/collection_writer.h"
-#include "engine/document_rules.h"
+#include "engine/write/collection_writer.h"
+#include "engine/write/document_rules.h"
 #include "engine/engine.h"
 #include "engine/query/matcher/match_details.h"
 #include "engine/query/matcher/matcher.h"
+#include "engine/query/interrupt.h"
 #include "engine/query/plan_executor.h"
 #include "engine/query/projection.h"
 #include "engine/update/update_driver.h"
-#include "engine/write_unit.h"
+#include "engine/write/write_unit.h"
 
 namespace tigerdoc::engine {
 namespace {
+
+// Documents a multi-document statement collects per scan batch.
+constexpr int64_t kMatchBatchDocs = 1000;
 
 Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
   if (static_cast<int64_t>(doc->len) <= max_bytes) return Status::OK();
@@ -61,14 +65,15 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
   spec.limit = only_first ? 1 : 0;
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(std::move(coll), std::move(spec), planner));
   exec->RecordIndexUse();
-  std::vector<bson::BsonDoc> docs;
+  // FillBatch adds at most max_docs to the vector it is given, so each batch
+  // gets a fresh one; only the _ids are kept.
+  std::vector<bson::BsonDoc> ids;
   bool exhausted = false;
   while (!exhausted) {
-    RETURN_IF_ERROR(exec->FillBatch(session, 1000, kMaxBatchBytes, &docs, &exhausted));
+    std::vector<bson::BsonDoc> batch;
+    RETURN_IF_ERROR(exec->FillBatch(session, kMatchBatchDocs, kMaxBatchBytes, &batch, &exhausted));
+    for (const bson::BsonDoc& doc : batch) ids.push_back(IdOf(doc.get()));
   }
-  std::vector<bson::BsonDoc> ids;
-  ids.reserve(docs.size());
-  for (const bson::BsonDoc& doc : docs) ids.push_back(IdOf(doc.get()));
   return ids;
 }
 
@@ -263,6 +268,9 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
                      MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi,
                                  expressions, Planner()));
     for (const bson::BsonDoc& id : ids) {
+      // A statement over many documents stops between documents when the
+      // server shuts down (what it changed so far stays, as in MongoDB).
+      RETURN_IF_ERROR(query::CheckShutdown());
       ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
@@ -289,6 +297,7 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
                    MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1,
                                expressions, Planner()));
   for (const bson::BsonDoc& id : ids) {
+    RETURN_IF_ERROR(query::CheckShutdown());
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *catalog_, *coll, id, *matcher));
     result.deleted += removed ? 1 : 0;
   }

@@ -20,6 +20,17 @@ StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc);
 // The _id value of a stored document as {"": value}; REQUIRES: it has one.
 bson::BsonDoc IdOf(const bson_t* doc);
 
+// MongoDB's limit on the nesting of a stored document (maxBSONDepth 200
+// less 20 kept for the server's own wrapping): the document is level 1, each
+// non-empty embedded document or array one more; empty ones do not count.
+inline constexpr int kMaxUserStorageDepth = 180;
+
+// Overflow (15) when `doc` nests deeper than kMaxUserStorageDepth: "cannot
+// insert document because it exceeds 180 levels of nesting" for an insert,
+// "Document exceeds maximum nesting depth of 180" for an update (MongoDB's
+// two messages). Iterative, so any depth is checked without recursion.
+Status CheckStorageDepth(const bson_t* doc, bool is_update);
+
 // {<field>: value} from {"": value}, for messages and keyValue fields.
 bson::BsonDoc Rename(const bson_t* one_value_doc, const char* field);
 

@@ -1,4 +1,4 @@
-#include "engine/write_unit.h"
+#include "engine/write/write_unit.h"
 
 #include <algorithm>
 #include <chrono>

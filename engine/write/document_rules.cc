@@ -1,6 +1,7 @@
-#include "engine/document_rules.h"
+#include "engine/write/document_rules.h"
 
 #include <string>
+#include <vector>
 
 namespace tigerdoc::engine {
 
@@ -56,6 +57,34 @@ bson::BsonDoc Rename(const bson_t* one_value_doc, const char* field) {
     bson_append_iter(out.mutable_get(), field, -1, &it);
   }
   return out;
+}
+
+Status CheckStorageDepth(const bson_t* doc, bool is_update) {
+  // One iterator per open level; a level is entered only when its document
+  // or array has an element, so empty ones never count.
+  std::vector<bson_iter_t> stack(1);
+  if (!bson_iter_init(&stack.back(), doc)) return Status::OK();  // validated on the wire
+  while (!stack.empty()) {
+    bson_iter_t& it = stack.back();
+    if (!bson_iter_next(&it)) {
+      stack.pop_back();
+      continue;
+    }
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it) && !BSON_ITER_HOLDS_ARRAY(&it)) continue;
+    bson_iter_t child;
+    if (!bson_iter_recurse(&it, &child)) continue;
+    bson_iter_t probe = child;
+    if (!bson_iter_next(&probe)) continue;  // empty
+    if (static_cast<int>(stack.size()) + 1 > kMaxUserStorageDepth) {
+      const std::string limit = std::to_string(kMaxUserStorageDepth);
+      return Status(ErrorCode::kOverflow,
+                    is_update ? "Document exceeds maximum nesting depth of " + limit
+                              : "cannot insert document because it exceeds " + limit +
+                                    " levels of nesting");
+    }
+    stack.push_back(child);
+  }
+  return Status::OK();
 }
 
 }  // namespace tigerdoc::engine

@@ -1,11 +1,11 @@
 // CollectionWriter: store + index maintenance (contract in the header).
 
-#include "engine/collection_writer.h"
+#include "engine/write/collection_writer.h"
 
 #include <algorithm>
 
 #include "engine/bson/shell_string.h"
-#include "engine/document_rules.h"
+#include "engine/write/document_rules.h"
 #include "engine/index/index_table.h"
 
 namespace tigerdoc::engine {
@@ -103,6 +103,7 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
 
 Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
   multikey_.clear();  // left over by a failed earlier unit
+  RETURN_IF_ERROR(CheckStorageDepth(doc, /*is_update=*/false));
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
   RETURN_IF_ERROR(stored);
@@ -118,6 +119,7 @@ Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
                                 const bson_t* new_doc) {
   multikey_.clear();
+  RETURN_IF_ERROR(CheckStorageDepth(new_doc, /*is_update=*/true));
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));
   if (indexes_->specs.empty()) return Status::OK();
   ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(old_doc));

@@ -1,0 +1,43 @@
+// Transactions on a standalone server: refused, as mongod refuses them.
+//
+// tigerdoc has no multi-document transactions yet. Drivers and mongosh send
+// `txnNumber`, `autocommit: false` and `startTransaction: true` on the
+// commands of a transaction; running those commands as ordinary writes
+// would apply them at once, visible to everyone, and abortTransaction could
+// not undo them. So every command that carries one of these fields is
+// refused before it runs, with the answer a standalone mongod gives.
+
+#include <string>
+
+#include "wire/commands/command_registry.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+constexpr char kTransactionsNeedReplicaSet[] =
+    "Transaction numbers are only allowed on a replica set member or mongos";
+
+// The fields of OperationSessionInfo that only a replica set member accepts.
+constexpr const char* kTransactionFields[] = {"txnNumber", "autocommit", "startTransaction"};
+
+}  // namespace
+
+Status RefuseTransactionFields(const bson_t* body) {
+  for (const char* field : kTransactionFields) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, body, field)) {
+      return Status(ErrorCode::kIllegalOperation, kTransactionsNeedReplicaSet);
+    }
+  }
+  return Status::OK();
+}
+
+StatusWith<bson::BsonDoc> RunCommitTransaction(CommandContext&) {
+  return Status(ErrorCode::kIllegalOperation, kTransactionsNeedReplicaSet);
+}
+
+StatusWith<bson::BsonDoc> RunAbortTransaction(CommandContext&) {
+  return Status(ErrorCode::kIllegalOperation, kTransactionsNeedReplicaSet);
+}
+
+}  // namespace tigerdoc::wire
