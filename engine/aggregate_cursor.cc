@@ -127,7 +127,8 @@ StatusWith<agg::WriteTarget> EngineResolver::DescribeTarget(std::string_view db,
 Status EngineResolver::Insert(std::string_view db, std::string_view coll,
                               std::vector<bson::BsonDoc> docs) {
   ASSIGN_OR_RETURN(std::vector<Status> results,
-                   engine_->InsertMany(db, coll, std::move(docs), /*ordered=*/true));
+                   engine_->InsertMany(db, coll, std::move(docs), /*ordered=*/true,
+                                       bypass_validation_));
   for (const Status& st : results) RETURN_IF_ERROR(st);
   return Status::OK();
 }
@@ -144,6 +145,7 @@ Status EngineResolver::Replace(std::string_view db, std::string_view coll, const
   bson_append_iter(&cond, "$eq", 3, &it);
   bson_append_document_end(statement.query.mutable_get(), &cond);
   statement.update = bson::BsonDoc::CopyOf(replacement);
+  statement.bypass_document_validation = bypass_validation_;
   ASSIGN_OR_RETURN(UpdateResult result, engine_->Update(db, coll, statement));
   *matched = result.matched > 0;
   return Status::OK();
@@ -196,7 +198,8 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     const ScanOptions& scan) {
   std::unique_ptr<AggregateCursor> cursor(new AggregateCursor());
   cursor->slot_ = std::make_shared<SessionSlot>();
-  cursor->resolver_ = std::make_unique<EngineResolver>(engine, cursor->slot_);
+  cursor->resolver_ = std::make_unique<EngineResolver>(engine, cursor->slot_,
+                                                       scan.bypass_document_validation);
   ctx.resolver = cursor->resolver_.get();
   if (!input && !coll.empty()) {
     ctx.source_db = db;
@@ -309,6 +312,7 @@ StatusWith<std::unique_ptr<AggregateCursor>> Engine::OpenAggregate(AggregatePara
   ScanOptions scan;
   scan.hint = ToIndexHint(params.hint);
   scan.hint_index = std::move(params.hint_index);
+  scan.bypass_document_validation = params.bypass_document_validation;
   ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor,
                    AggregateCursor::Make(this, params.db, params.coll, params.pipeline.get(),
                                          std::move(expressions.ctx), std::move(params.input), scan));

@@ -53,6 +53,7 @@ struct SessionSlot {
 struct ScanOptions {
   query::IndexHint hint = query::IndexHint::kNone;
   bson::BsonDoc hint_index;  // kIndex: {"": name} or the key pattern
+  bool bypass_document_validation = false;  // for the writes of $out / $merge
 };
 
 class Engine;
@@ -64,8 +65,9 @@ class Engine;
 // rename over the target).
 class EngineResolver : public agg::CollectionResolver {
  public:
-  EngineResolver(Engine* engine, std::shared_ptr<SessionSlot> slot)
-      : engine_(engine), slot_(std::move(slot)) {}
+  EngineResolver(Engine* engine, std::shared_ptr<SessionSlot> slot,
+                 bool bypass_validation = false)
+      : engine_(engine), slot_(std::move(slot)), bypass_validation_(bypass_validation) {}
   StatusWith<std::unique_ptr<agg::DocumentSource>> Open(std::string_view db, std::string_view coll,
                                                         const bson_t* filter) override;
   StatusWith<agg::WriteTarget> DescribeTarget(std::string_view db, std::string_view coll) override;
@@ -82,6 +84,7 @@ class EngineResolver : public agg::CollectionResolver {
 
   Engine* engine_;
   std::shared_ptr<SessionSlot> slot_;
+  bool bypass_validation_ = false;  // bypassDocumentValidation
 };
 
 class AggregateCursor : public query::BatchSource {

@@ -1,3 +1,4 @@
+#include "engine/write/document_validator.h"
 #include "engine/engine.h"
 
 #include <algorithm>
@@ -56,6 +57,7 @@ Engine::~Engine() {
 }
 
 Status Engine::CreateCollection(const CreateParams& params) {
+  RETURN_IF_ERROR(DocumentValidator::CheckOptions(params.options.get(), "create", params.db));
   catalog::CreateCollectionRequest request;
   request.db = params.db;
   request.name = params.name;

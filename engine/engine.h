@@ -66,6 +66,11 @@ class Engine {
 
   // DDL.
   Status CreateCollection(const CreateParams& params);
+  // collMod of validator / validationLevel / validationAction (`changes`
+  // holds those given): checked as create checks them, merged into the
+  // collection's options and persisted (write/engine_validation.cc).
+  // NamespaceNotFound (26) when there is no such collection.
+  Status ModifyValidation(std::string_view db, std::string_view coll, const bson_t* changes);
   Status DropCollection(std::string_view db, std::string_view name);
   Status DropDatabase(std::string_view db);
   // Views (engine_views.cc). CreateView validates the pipeline as
@@ -124,8 +129,10 @@ class Engine {
   // Status per document attempted; with `ordered`, stops after the first
   // failure (later documents are not attempted and get no Status). A bad
   // namespace fails the whole call.
+  // `bypass_validation`: the command's bypassDocumentValidation.
   StatusWith<std::vector<Status>> InsertMany(std::string_view db, std::string_view coll,
-                                             std::vector<bson::BsonDoc> docs, bool ordered);
+                                             std::vector<bson::BsonDoc> docs, bool ordered,
+                                             bool bypass_validation = false);
   // One update / delete statement each.
   StatusWith<UpdateResult> Update(std::string_view db, std::string_view coll,
                                   const UpdateStatement& statement);
@@ -180,7 +187,8 @@ class Engine {
   static query::IndexHint ToIndexHint(FindHint hint);
   StatusWith<bson::BsonDoc> UpsertInsert(storage::Session& session, std::string_view db,
                                          std::string_view coll_name, const query::Matcher& query,
-                                         const update::UpdateDriver& driver);
+                                         const update::UpdateDriver& driver,
+                                         bool bypass_validation = false);
 
   // A view resolved to the collection under it and the pipeline of every
   // view on the way (innermost first), as an array document.

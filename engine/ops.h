@@ -101,6 +101,7 @@ struct UpdateStatement {
   std::optional<bson::BsonDoc> array_filters;  // the arrayFilters array, as a document
   std::optional<bson::BsonDoc> constants;      // `c`: variables of a pipeline update
   bson::BsonDoc let;                           // the command's `let`
+  bool bypass_document_validation = false;     // the command's bypassDocumentValidation
 };
 
 struct UpdateResult {
@@ -197,6 +198,7 @@ struct FindAndModifyParams {
   bson::BsonDoc fields;                 // projection of the returned document
   std::optional<bson::BsonDoc> array_filters;
   bson::BsonDoc let;                    // variables of $expr and pipeline updates
+  bool bypass_document_validation = false;
 };
 
 struct FindAndModifyResult {
@@ -221,6 +223,7 @@ struct AggregateParams {
   std::string coll;           // empty for {aggregate: 1}
   bson::BsonDoc pipeline;     // the stages array, as a document
   std::optional<int64_t> batch_size;  // cursor.batchSize; default 101
+  bool bypass_document_validation = false;  // for the writes of $out / $merge
   bool allow_disk_use = false;
   bson::BsonDoc let;          // user variables
   // The hint (as FindParams): applies to the scan of the collection the

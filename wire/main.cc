@@ -24,6 +24,9 @@ Usage: tigerdoc [options]
   --shards N                shard tables per new collection (default 4)
   --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
   --workers N               threads running commands (default 8)
+  --diskReserveMB N         free space kept on the dbpath's file system: writes
+                            are refused (OutOfDiskSpace, 14031) and start-up fails
+                            below it (default cacheSizeMB/4 + 32; 0 turns it off)
   --setParameter cursorTimeoutMillis=N
                             idle cursors are killed after N ms (default 600000)
   --setParameter ttlMonitorSleepSecs=N
@@ -44,6 +47,7 @@ struct Flags {
   int64_t cursor_timeout_ms = 600000;
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
+  int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -96,6 +100,8 @@ Flags ParseFlags(int argc, char** argv) {
       flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
     } else if (arg == "--workers") {
       flags.workers = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
+    } else if (arg == "--diskReserveMB") {
+      flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
     } else if (arg == "--maxConns") {
       flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
     } else if (arg == "--setParameter") {
@@ -146,6 +152,7 @@ int main(int argc, char** argv) {
   engine::EngineOptions options;
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
+  options.storage.disk_reserve_mb = flags.disk_reserve_mb;
   options.default_shards = flags.shards;
   options.ttl_monitor_sleep = std::chrono::seconds(flags.ttl_monitor_sleep_secs);
   options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);

@@ -442,6 +442,27 @@ Status Catalog::PublishIndexes(CollectionEntry& entry,
   return Status::OK();
 }
 
+Status Catalog::ReplaceOptions(CollectionEntry& entry, bson::BsonDoc options) {
+  // As PublishIndexes: the caller's exclusive write mutex keeps a drop out.
+  if (!IsRegistered(entry)) {
+    return Status(ErrorCode::kNamespaceNotFound,
+                  "Collection " + entry.metadata.ns + " was dropped");
+  }
+  bson::BsonDoc previous = std::move(entry.metadata.options);
+  entry.metadata.options = std::move(options);
+  Session session = engine_->NewSession();
+  Status stored =
+      session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
+  if (!stored.ok()) {
+    entry.metadata.options = std::move(previous);
+    return stored;
+  }
+  std::lock_guard<std::mutex> lock(entry.validator_slot.mutex);
+  entry.validator_slot.built = false;
+  entry.validator_slot.validator.reset();
+  return Status::OK();
+}
+
 StatusWith<int64_t> Catalog::ReserveIndexIds(CollectionEntry& entry, int count) {
   std::shared_ptr<index::IndexSet> next = entry.indexes()->CopyShallow();
   const int64_t first = next->next_index_id;

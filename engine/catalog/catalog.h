@@ -50,6 +50,10 @@
 #include "engine/storage/sharded_record_store.h"
 #include "engine/storage/storage_engine.h"
 
+namespace tigerdoc::engine {
+class DocumentValidator;  // engine/write/document_validator.h
+}  // namespace tigerdoc::engine
+
 namespace tigerdoc::catalog {
 
 inline constexpr int64_t kDefaultMaxDocumentBytes = 16 * 1024 * 1024;
@@ -111,6 +115,17 @@ struct CollectionEntry {
 
   std::shared_ptr<const index::IndexSet> indexes() const;
   std::shared_mutex& write_mutex() const { return write_mutex_; }
+
+  // The compiled validator of metadata.options (validator, validationLevel,
+  // validationAction), built by the write path on first use
+  // (engine/write/document_validator.h); the catalog only holds it and
+  // resets it when ReplaceOptions changes the options.
+  struct ValidatorSlot {
+    std::mutex mutex;
+    bool built = false;
+    std::shared_ptr<const engine::DocumentValidator> validator;  // null: none
+  };
+  mutable ValidatorSlot validator_slot;
 
  private:
   friend class Catalog;
@@ -205,6 +220,12 @@ class Catalog {
   Status DropIndexes(CollectionEntry& entry, const std::vector<int64_t>& index_ids);
   // Replaces options of an existing index (collMod: hidden, expireAfterSeconds).
   Status ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec);
+
+  // Replaces the collection's options (collMod of validator,
+  // validationLevel, validationAction), persisted in its catalog row.
+  // REQUIRES: the caller holds entry.write_mutex() exclusively (readers of
+  // metadata.options outside the write path take it shared).
+  Status ReplaceOptions(CollectionEntry& entry, bson::BsonDoc options);
 
   // Records multikey paths a write found: the snapshot first (so no reader
   // assumes "not multikey" once keys exist), then, when the committed row

@@ -51,6 +51,7 @@ Session::Session(Session&& other) noexcept
 }
 
 Status Session::CreateTable(std::string_view name) {
+  RETURN_IF_ERROR(engine_->CheckSpaceForWrite());
   std::string uri = Uri(name);
   return WtToStatus(session_->create(session_, uri.c_str(), kTableFormat), "create " + uri);
 }
@@ -147,6 +148,8 @@ Status Session::Put(std::string_view table, std::string_view key, std::string_vi
 // transaction the write is auto-committed, so it is journaled before return.
 Status Session::Write(std::string_view table, std::string_view key, std::string_view value,
                       bool overwrite) {
+  // Before WiredTiger: it panics when a journal write meets a full disk.
+  RETURN_IF_ERROR(engine_->CheckSpaceForWrite());
   Status status;
   WT_CURSOR* cursor = CachedCursor(table, overwrite, &status);
   if (cursor == nullptr) return status;
@@ -160,6 +163,7 @@ Status Session::Write(std::string_view table, std::string_view key, std::string_
 }
 
 Status Session::Remove(std::string_view table, std::string_view key) {
+  RETURN_IF_ERROR(engine_->CheckSpaceForRemove());
   Status status;
   WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/false, &status);
   if (cursor == nullptr) return status;

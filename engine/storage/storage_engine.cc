@@ -21,6 +21,7 @@
 
 #include "engine/storage/storage_engine.h"
 
+#include <unistd.h>
 #include <wiredtiger.h>
 
 #include <cerrno>
@@ -33,6 +34,7 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/storage/disk_space.h"
 #include "engine/storage/wt_error.h"
 #include "engine/storage/wt_session_state.h"
 
@@ -45,6 +47,9 @@ namespace {
 int HandleError(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message) {
   if (error == EBUSY) return 0;
   std::fprintf(stderr, "wiredtiger: %s\n", message);
+  // Exit here, on the thread that panicked, before other threads run into
+  // the dead connection (as mongod does in its event handler).
+  if (error == WT_PANIC) ExitOnPanic("a WiredTiger operation");
   return 0;
 }
 
@@ -70,6 +75,38 @@ std::string OpenConfig(const StorageOptions& options) {
   return config;
 }
 
+// Everything wiredtiger_open would otherwise fail at halfway (or panic at:
+// recovery on a full disk), checked first so the error is clear and nothing
+// is written:
+//   * the directory and its journal/ can be created;
+//   * it is writable (access(W_OK) reports EROFS even to root, who ignores
+//     permission bits);
+//   * the file system has the reserve free, since recovery and the first
+//     checkpoint write.
+Status CheckDataDirectory(const std::string& home, const StorageOptions& options) {
+  // Say what to do about the usual cause, a read-only mount.
+  auto not_writable = [](const std::string& what, int err) {
+    std::string reason = what + ": " + std::strerror(err);
+    if (err == EROFS) reason += " (tigerdoc writes its journal even to read: mount it read-write)";
+    return Status(ErrorCode::kInternalError, reason);
+  };
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(home) / "journal", ec);
+  if (ec) return not_writable("cannot create it and its journal/", ec.value());
+  for (const std::string& dir : {home, home + "/journal"}) {
+    if (access(dir.c_str(), W_OK) != 0) return not_writable("'" + dir + "' is not writable", errno);
+  }
+  const int64_t reserve_mb = options.EffectiveDiskReserveMb();
+  if (reserve_mb <= 0) return Status::OK();
+  const uint64_t needed = static_cast<uint64_t>(reserve_mb) * 1024 * 1024;
+  ASSIGN_OR_RETURN(uint64_t free_bytes, FreeDiskBytes(home));
+  if (free_bytes < needed) {
+    return Status(ErrorCode::kOutOfDiskSpace,
+                  OutOfDiskSpaceMessage(home, free_bytes, needed, "start-up"));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 struct StorageEngine::Impl {
@@ -82,6 +119,8 @@ struct StorageEngine::Impl {
   std::condition_variable flusher_cv;
   bool stopping = false;  // guarded by flusher_mu
   std::thread flusher;
+
+  std::unique_ptr<DiskSpaceGuard> disk_guard;  // null when in memory or turned off
 
   std::string scratch_home;  // the empty home of an in-memory engine, removed at close
 
@@ -115,11 +154,11 @@ StatusWith<std::unique_ptr<StorageEngine>> StorageEngine::Open(const StorageOpti
     engine->impl_->scratch_home = home;
   } else {
     home = options.dbpath;
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(home) / "journal", ec);
-    if (ec) {
-      return Status(ErrorCode::kInternalError,
-                    "cannot create data directory " + home + ": " + ec.message());
+    RETURN_IF_ERROR(CheckDataDirectory(home, options));
+    const int64_t reserve_mb = options.EffectiveDiskReserveMb();
+    if (reserve_mb > 0) {
+      engine->impl_->disk_guard = std::make_unique<DiskSpaceGuard>(
+          home, static_cast<uint64_t>(reserve_mb) * 1024 * 1024);
     }
   }
 
@@ -197,6 +236,14 @@ Status StorageEngine::WriteJournal(WT_SESSION* session) {
     if (ret != 0) return WtToStatus(ret, "journal write");
   }
   return Status::OK();
+}
+
+Status StorageEngine::CheckSpaceForWrite() {
+  return impl_->disk_guard ? impl_->disk_guard->CheckWrite() : Status::OK();
+}
+
+Status StorageEngine::CheckSpaceForRemove() {
+  return impl_->disk_guard ? impl_->disk_guard->CheckRemove() : Status::OK();
 }
 
 Status StorageEngine::FlushJournal() {

@@ -51,12 +51,25 @@ struct StorageOptions {
   // Upper bound on open WT sessions (pooled sessions plus WiredTiger's own
   // threads). The pool grows on demand up to this many.
   int session_max = 20000;
+  // Free space kept on the data directory's file system (DiskSpaceGuard):
+  // writes are refused with OutOfDiskSpace (14031) below it, and Open fails
+  // below it. 0 turns the check off; kAutoDiskReserve means
+  // cache_size_mb / 4 + 32 (the dirty part of the cache a checkpoint may
+  // rewrite, plus journal headroom). Ignored when in_memory.
+  static constexpr int64_t kAutoDiskReserve = -1;
+  int64_t disk_reserve_mb = kAutoDiskReserve;
+  int64_t EffectiveDiskReserveMb() const {
+    return disk_reserve_mb == kAutoDiskReserve ? cache_size_mb / 4 + 32 : disk_reserve_mb;
+  }
 };
 
 class Session;
 
 class StorageEngine {
  public:
+  // Fails (and writes nothing) when the data directory cannot be created or
+  // written (e.g. a read-only file system: the message says so) or has less
+  // free space than the reserve (OutOfDiskSpace, 14031).
   static StatusWith<std::unique_ptr<StorageEngine>> Open(const StorageOptions& options);
   ~StorageEngine();  // stops background threads, closes sessions and the connection
   StorageEngine(const StorageEngine&) = delete;
@@ -69,6 +82,12 @@ class StorageEngine {
   Status FlushJournal();
 
   const StorageOptions& options() const { return options_; }
+
+  // OK while the data directory's file system has room (DiskSpaceGuard);
+  // OutOfDiskSpace (14031) otherwise. Session calls these before every
+  // write; removes need half the reserve, so space can still be freed.
+  Status CheckSpaceForWrite();
+  Status CheckSpaceForRemove();
 
   // Used by Session's destructor.
   void ReturnSession(__wt_session* session);

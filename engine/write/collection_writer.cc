@@ -49,7 +49,30 @@ bson::BsonDoc KeyValueOf(const index::IndexSpec& spec, const bson_t* values) {
 }
 
 CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll)
-    : catalog_(catalog), coll_(coll), lock_(coll.write_mutex()), indexes_(coll.indexes()) {}
+    : catalog_(catalog), coll_(coll), lock_(coll.write_mutex()), indexes_(coll.indexes()) {
+  // The options cannot change while the shared write lock is held
+  // (collMod takes it exclusively); the first writer compiles them.
+  catalog::CollectionEntry::ValidatorSlot& slot = coll.validator_slot;
+  std::lock_guard<std::mutex> guard(slot.mutex);
+  if (!slot.built) {
+    StatusWith<std::shared_ptr<const DocumentValidator>> built = DocumentValidator::FromOptions(
+        coll.metadata.options.get(), coll.metadata.db, coll.metadata.ns);
+    if (!built.ok()) {
+      validator_error_ = built.status();
+      return;
+    }
+    slot.validator = std::move(built).value();
+    slot.built = true;
+  }
+  validator_ = slot.validator;
+}
+
+Status CollectionWriter::CheckValidation(const bson_t* old_doc, const bson_t* new_doc) const {
+  if (bypass_validation_) return Status::OK();
+  RETURN_IF_ERROR(validator_error_);
+  if (!validator_) return Status::OK();
+  return validator_->Check(old_doc, new_doc);
+}
 
 StatusWith<index::DocumentKeys> CollectionWriter::KeysOf(const index::IndexSpec& spec,
                                                          const bson_t* doc) {
@@ -102,6 +125,7 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
 }
 
 Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
+  RETURN_IF_ERROR(CheckValidation(nullptr, doc));
   multikey_.clear();  // left over by a failed earlier unit
   RETURN_IF_ERROR(CheckStorageDepth(doc, /*is_update=*/false));
   Status stored = coll_.store->Insert(session, doc);
@@ -118,6 +142,7 @@ Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc) {
 
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
                                 const bson_t* new_doc) {
+  RETURN_IF_ERROR(CheckValidation(old_doc, new_doc));
   multikey_.clear();
   RETURN_IF_ERROR(CheckStorageDepth(new_doc, /*is_update=*/true));
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));

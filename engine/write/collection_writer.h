@@ -8,6 +8,10 @@
 //   Update: only the index entries whose keys changed are touched; when the
 //           document moved (shard key changed) all of its entries move.
 //   Remove: store, then each index's entries.
+// Insert and Update first check the document against the collection's
+// validator (document_validator.h: validator, validationLevel,
+// validationAction), unless BypassDocumentValidation() was called: every
+// path that stores a document passes here.
 // Keys that go through arrays mark the index multikey inside the same
 // transaction (Catalog::MarkMultikey).
 //
@@ -27,12 +31,16 @@
 #include "engine/index/index_spec.h"
 #include "engine/index/key_generator.h"
 #include "engine/storage/storage_engine.h"
+#include "engine/write/document_validator.h"
 
 namespace tigerdoc::engine {
 
 class CollectionWriter {
  public:
   CollectionWriter(catalog::Catalog& catalog, catalog::CollectionEntry& coll);
+
+  // The command said bypassDocumentValidation: true.
+  void BypassDocumentValidation() { bypass_validation_ = true; }
 
   // REQUIRES (all three): `session` is in a transaction.
   Status Insert(storage::Session& session, const bson_t* doc);
@@ -45,12 +53,17 @@ class CollectionWriter {
   // Keys of `doc` for `spec`, collecting multikey paths to mark.
   StatusWith<index::DocumentKeys> KeysOf(const index::IndexSpec& spec, const bson_t* doc);
   Status MarkMultikey(storage::Session& session);
+  // OK when `new_doc` passes the collection's validator (or need not).
+  Status CheckValidation(const bson_t* old_doc, const bson_t* new_doc) const;
 
   catalog::Catalog& catalog_;
   catalog::CollectionEntry& coll_;
   std::shared_lock<std::shared_mutex> lock_;
   std::shared_ptr<const index::IndexSet> indexes_;
   std::vector<catalog::MultikeyUpdate> multikey_;
+  std::shared_ptr<const DocumentValidator> validator_;  // null: none
+  Status validator_error_;  // a stored validator that no longer parses
+  bool bypass_validation_ = false;
 };
 
 // Writes / removes the entries of `keys` for a document stored at `at`

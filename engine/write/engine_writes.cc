@@ -42,8 +42,10 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
 
 // Inserts documents that already have their _id first, in one write unit.
 Status InsertUnit(storage::Session& session, catalog::Catalog& catalog,
-                  catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count) {
+                  catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count,
+                  bool bypass_validation) {
   CollectionWriter writer(catalog, coll);
+  if (bypass_validation) writer.BypassDocumentValidation();
   return RunWriteUnit(session, [&]() -> Status {
     for (size_t i = 0; i < count; ++i) RETURN_IF_ERROR(writer.Insert(session, docs[i].get()));
     return Status::OK();
@@ -94,9 +96,11 @@ struct DocumentChange {
 StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalog& catalog,
                                       catalog::CollectionEntry& coll, const bson::BsonDoc& id,
                                       const query::Matcher& matcher,
-                                      const update::UpdateDriver& driver) {
+                                      const update::UpdateDriver& driver,
+                                      bool bypass_validation) {
   DocumentChange change;
   CollectionWriter writer(catalog, coll);
+  if (bypass_validation) writer.BypassDocumentValidation();
   RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
     change = DocumentChange();
     bson_iter_t it;
@@ -176,7 +180,8 @@ StatusWith<bson::BsonDoc> UpsertDocument(const query::Matcher& query,
 }  // namespace
 
 StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::string_view coll_name,
-                                                   std::vector<bson::BsonDoc> docs, bool ordered) {
+                                                   std::vector<bson::BsonDoc> docs, bool ordered,
+                                                   bool bypass_validation) {
   // Large enough to amortise a commit, small enough that a retried group
   // (after a failure inside it) costs little.
   constexpr size_t kGroupSize = 64;
@@ -208,14 +213,15 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
       ++next;
     }
     Status group_status = group.empty() ? Status::OK()
-                                        : InsertUnit(session, *catalog_, *coll, group.data(), group.size());
+                                        : InsertUnit(session, *catalog_, *coll, group.data(), group.size(),
+                                                                     bypass_validation);
     if (group_status.ok()) {
       results.insert(results.end(), group.size(), Status::OK());
     } else {
       // Something in the group failed and the whole group rolled back:
       // insert its documents one by one to find which.
       for (size_t i = 0; i < group.size(); ++i) {
-        Status one = InsertUnit(session, *catalog_, *coll, &group[i], 1);
+        Status one = InsertUnit(session, *catalog_, *coll, &group[i], 1, bypass_validation);
         results.push_back(one);
         if (!one.ok() && ordered) return results;
       }
@@ -241,11 +247,12 @@ StatusWith<bool> Engine::RemoveIfMatches(storage::Session& session,
 StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::string_view db,
                                                std::string_view coll_name,
                                                const query::Matcher& query,
-                                               const update::UpdateDriver& driver) {
+                                               const update::UpdateDriver& driver,
+                                               bool bypass_validation) {
   ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
   ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
-  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1));
+  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1, bypass_validation));
   return doc;
 }
 
@@ -271,14 +278,16 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
       // A statement over many documents stops between documents when the
       // server shuts down (what it changed so far stays, as in MongoDB).
       RETURN_IF_ERROR(query::CheckShutdown());
-      ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver));
+      ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver,
+                                                                statement.bypass_document_validation));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
     }
   }
   if (result.matched > 0 || !statement.upsert) return result;
   ASSIGN_OR_RETURN(bson::BsonDoc inserted,
-                   UpsertInsert(session, db, coll_name, *matcher, driver));
+                   UpsertInsert(session, db, coll_name, *matcher, driver,
+                                statement.bypass_document_validation));
   result.matched = 1;
   result.upserted_id = IdOf(inserted.get());
   return result;
@@ -347,7 +356,8 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
       ASSIGN_OR_RETURN(result.value, shaped(std::move(*removed)));
       return result;
     }
-    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver));
+    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver,
+                                                                params.bypass_document_validation));
     if (!change.matched) continue;
     result.n = 1;
     result.updated_existing = true;
@@ -356,7 +366,8 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   }
   if (params.remove || !params.upsert) return result;
   ASSIGN_OR_RETURN(bson::BsonDoc inserted,
-                   UpsertInsert(session, params.db, params.coll, *matcher, *driver));
+                   UpsertInsert(session, params.db, params.coll, *matcher, *driver,
+                                params.bypass_document_validation));
   result.n = 1;
   result.upserted_id = IdOf(inserted.get());
   if (params.return_new) {

@@ -35,7 +35,7 @@ std::string DescribeExit(int status) {
 
 // Waits up to `timeout` for `pid` to exit; returns its wait status, or -1
 // when it is still running.
-int WaitForExit(pid_t pid, std::chrono::milliseconds timeout) {
+int WaitForPid(pid_t pid, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   while (true) {
     int status = 0;
@@ -117,9 +117,9 @@ Status ServerProcess::Start() {
   std::string templ = (std::filesystem::temp_directory_path() / "tigerdoc-e2e-XXXXXX").string();
   if (mkdtemp(templ.data()) == nullptr) return Status(ErrorCode::kInternalError, ErrnoText("mkdtemp"));
   root_ = templ;
-  dbpath_ = root_ + "/db";
+  dbpath_ = options_.dbpath.empty() ? root_ + "/db" : options_.dbpath;
   log_path_ = root_ + "/server.log";
-  std::filesystem::create_directory(dbpath_);
+  if (options_.dbpath.empty()) std::filesystem::create_directory(dbpath_);
   ASSIGN_OR_RETURN(port_, PickFreePort());
   return Spawn();
 }
@@ -197,7 +197,7 @@ Status ServerProcess::WaitUntilReady() {
 Status ServerProcess::Stop() {
   INVARIANT(running());
   if (kill(pid_, SIGTERM) != 0) return Status(ErrorCode::kInternalError, ErrnoText("kill SIGTERM"));
-  int status = WaitForExit(pid_, options_.stop_timeout);
+  int status = WaitForPid(pid_, options_.stop_timeout);
   if (status == -1) {
     Kill9();
     return Status(ErrorCode::kInternalError,
@@ -215,8 +215,15 @@ Status ServerProcess::Stop() {
 void ServerProcess::Kill9() {
   INVARIANT(running());
   kill(pid_, SIGKILL);
-  WaitForExit(pid_, std::chrono::milliseconds(60000));
+  WaitForPid(pid_, std::chrono::milliseconds(60000));
   pid_ = -1;
+}
+
+int ServerProcess::WaitForExit(std::chrono::milliseconds timeout) {
+  INVARIANT(running());
+  int status = WaitForPid(pid_, timeout);
+  if (status != -1) pid_ = -1;
+  return status;
 }
 
 std::string ServerProcess::LogTail(size_t max_bytes) const {

@@ -39,6 +39,9 @@ class ServerProcess {
     int shards = 0;          // --shards when > 0
     int cache_size_mb = 64;  // --cacheSizeMB when > 0; small: 5 engineers share 24 GiB
     std::vector<std::string> extra_args;
+    // When set, the server's --dbpath: an existing directory the caller owns
+    // (e.g. a mount point); it is neither created nor removed here.
+    std::string dbpath;
     std::chrono::milliseconds start_timeout{20000};
     std::chrono::milliseconds stop_timeout{20000};
   };
@@ -58,6 +61,10 @@ class ServerProcess {
   Status Stop();
   // SIGKILL and reap: a crash at an arbitrary point. REQUIRES: running().
   void Kill9();
+  // Waits up to `timeout` for the server to exit on its own and reaps it:
+  // its waitpid status, or -1 when it is still running (it is left so).
+  // REQUIRES: running().
+  int WaitForExit(std::chrono::milliseconds timeout);
   // Starts the server again on the same dbpath and port.
   // REQUIRES: started before and not running().
   Status Restart();

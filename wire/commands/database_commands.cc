@@ -141,7 +141,11 @@ StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx) {
     BSON_APPEND_UTF8(doc, "name", meta.name.c_str());
     BSON_APPEND_UTF8(doc, "type", "collection");
     if (!name_only.value_or(false)) {
-      BSON_APPEND_DOCUMENT(doc, "options", meta.options.get());
+      {
+        // collMod replaces the options under the exclusive write lock.
+        std::shared_lock<std::shared_mutex> options_lock(entry->write_mutex());
+        BSON_APPEND_DOCUMENT(doc, "options", meta.options.get());
+      }
       bson_t sub;
       bson_append_document_begin(doc, "info", -1, &sub);
       BSON_APPEND_BOOL(&sub, "readOnly", false);
@@ -175,7 +179,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   }
   // Options tigerdoc does not have yet are refused, not ignored.
   for (const char* unsupported : {"capped", "timeseries", "clusteredIndex",
-                                  "validator", "collation", "changeStreamPreAndPostImages",
+                                  "collation", "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
@@ -185,7 +189,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   }
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
                               {"shardKey", "shards", "size", "max", "autoIndexId", "idIndex",
-                               "storageEngine", "validationLevel", "validationAction",
+                               "storageEngine", "validator", "validationLevel", "validationAction",
                                "indexOptionDefaults", "expireAfterSeconds", "flags"}));
   engine::CreateParams params;
   params.db = ctx.db();

@@ -41,6 +41,8 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
     }
   }
   ASSIGN_OR_RETURN(params.array_filters, GetArray(body, cmd, "arrayFilters"));
+  ASSIGN_OR_RETURN(std::optional<bool> bypass, GetBool(body, cmd, "bypassDocumentValidation"));
+  params.bypass_document_validation = bypass.value_or(false);
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, cmd, "let"));
   if (let) params.let = std::move(*let);
   if (query) params.query = std::move(*query);

@@ -180,6 +180,9 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   while (bson_iter_next(&it)) {
     std::string_view field = bson_iter_key(&it);
     if (field == "index" || IsGenericArgument(field)) continue;
+    if (field == "validator" || field == "validationLevel" || field == "validationAction") {
+      continue;  // schema validation, below
+    }
     if (field == "viewOn" || field == "pipeline") {
       if (!ctx.engine->catalog().Lookup(ns)) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
       return Status(ErrorCode::kInvalidOptions, "'" + std::string(field) + "' option only supported on a view");
@@ -189,6 +192,19 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> index, GetObject(ctx.body(), ctx.name, "index"));
   bson::BsonDoc out;
+  // Schema validation: validator / validationLevel / validationAction,
+  // each alone or together.
+  bson::BsonDoc validation;
+  for (const char* field : {"validator", "validationLevel", "validationAction"}) {
+    bson_iter_t v;
+    if (bson_iter_init_find(&v, ctx.body(), field)) {
+      bson_append_iter(validation.mutable_get(), field, -1, &v);
+    }
+  }
+  if (!bson_empty(validation.get())) {
+    RETURN_IF_ERROR(ctx.engine->ModifyValidation(ctx.db(), coll, validation.get()));
+    if (!index) return out;
+  }
   if (!index) {
     // A collMod with no option is a no-op in MongoDB, once the collection exists.
     if (!ctx.engine->catalog().Lookup(ns)) {

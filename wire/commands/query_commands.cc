@@ -449,6 +449,8 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
   }
   ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, name, "allowDiskUse"));
   params.allow_disk_use = allow_disk_use.value_or(false);
+  ASSIGN_OR_RETURN(std::optional<bool> bypass, GetBool(body, name, "bypassDocumentValidation"));
+  params.bypass_document_validation = bypass.value_or(false);
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, name, "let"));
   if (let) params.let = std::move(*let);
   ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, name, &params.hint_index));

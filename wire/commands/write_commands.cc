@@ -68,6 +68,7 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
 
 struct WriteOptions {
   bool ordered = true;
+  bool bypass_document_validation = false;
   bool journal = false;  // writeConcern j:true
 };
 
@@ -75,6 +76,9 @@ StatusWith<WriteOptions> WriteOptionsOf(CommandContext& ctx) {
   WriteOptions options;
   ASSIGN_OR_RETURN(std::optional<bool> ordered, GetBool(ctx.body(), ctx.name, "ordered"));
   options.ordered = ordered.value_or(true);
+  ASSIGN_OR_RETURN(std::optional<bool> bypass,
+                   GetBool(ctx.body(), ctx.name, "bypassDocumentValidation"));
+  options.bypass_document_validation = bypass.value_or(false);
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> wc, GetObject(ctx.body(), ctx.name, "writeConcern"));
   if (wc) {
     ASSIGN_OR_RETURN(std::optional<bool> j, GetBool(wc->get(), "writeConcern", "j"));
@@ -137,7 +141,8 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, StatementsOf(ctx, "documents"));
   ASSIGN_OR_RETURN(std::vector<Status> results,
-                   ctx.engine->InsertMany(ctx.db(), coll, std::move(docs), options.ordered));
+                   ctx.engine->InsertMany(ctx.db(), coll, std::move(docs), options.ordered,
+                                          options.bypass_document_validation));
   int64_t n = 0;
   WriteErrors errors;
   for (size_t i = 0; i < results.size(); ++i) {
@@ -190,6 +195,7 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
     ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(s, "update.updates", "multi"));
     statement.upsert = upsert.value_or(false);
     statement.multi = multi.value_or(false);
+    statement.bypass_document_validation = options.bypass_document_validation;
     ASSIGN_OR_RETURN(statement.array_filters, GetArray(s, "update.updates", "arrayFilters"));
     StatusWith<engine::UpdateResult> result = ctx.engine->Update(ctx.db(), coll, statement);
     if (!result.ok()) {

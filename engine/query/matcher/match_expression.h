@@ -43,6 +43,7 @@ enum class MatchKind {
   kRegex, kMod,                                      // evaluation
   kBitsAllSet, kBitsAllClear, kBitsAnySet, kBitsAnyClear,  // bitwise
   kExpr,                                             // $expr (expr.h)
+  kJsonSchema,                                       // $jsonSchema (json_schema.h)
 };
 
 class MatchExpression {

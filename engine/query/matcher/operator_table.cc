@@ -14,6 +14,7 @@
 #include "engine/query/matcher/evaluation.h"
 #include "engine/query/matcher/expr.h"
 #include "engine/query/matcher/integer_argument.h"
+#include "engine/query/matcher/json_schema.h"
 #include "engine/query/matcher/logical.h"
 
 // Messages below are MongoDB's own (expression_parser.cpp); clients and
@@ -417,11 +418,9 @@ Result ParseSampleRate(std::string_view name, const bson_iter_t* operand, ParseL
   return NotImplemented(name);
 }
 
-Result ParseJsonSchema(std::string_view name, const bson_iter_t* operand, ParseLevel) {
-  if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
-    return Status(ErrorCode::kTypeMismatch, "$jsonSchema must be an object");
-  }
-  return NotImplemented(name);
+Result ParseJsonSchema(std::string_view, const bson_iter_t* operand, ParseLevel) {
+  ASSIGN_OR_RETURN(auto schema, JsonSchemaExpression::Parse(operand));
+  return MatchExpressionPtr(std::move(schema));
 }
 
 Result ParseText(std::string_view, const bson_iter_t*, ParseLevel level) {

@@ -553,7 +553,7 @@ INSTANTIATE_TEST_SUITE_P(Errors, MatchErrorTest, testing::Values(
     ErrorCase{R"({"$sampleRate": 1.5})", 2, "numeric argument to $sampleRate must be in [0, 1]"},
     ErrorCase{R"({"$sampleRate": 0.5})", 238, "$sampleRate is not supported by tigerdoc yet"},
     ErrorCase{R"({"$jsonSchema": 1})", 14, "$jsonSchema must be an object"},
-    ErrorCase{R"({"$jsonSchema": {}})", 238, "$jsonSchema is not supported by tigerdoc yet"},
+    ErrorCase{R"({"$jsonSchema": {"foo": 1}})", 9, "Unknown $jsonSchema keyword: foo"},
     ErrorCase{R"({"a": {"$mod": [1e19, 1]}})", 2,
               "malformed mod, divisor value is invalid :: caused by :: Out of bounds coercing to "
               "integral value"},
