@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <decimal/decimal>
 #include <limits>
 
 #include "engine/bson/decimal.h"
@@ -14,12 +13,12 @@
 namespace tigerdoc::agg {
 namespace {
 
-using std::decimal::decimal128;
+using bson::Decimal128;
 
 using bson::DecimalFromBson;
 using bson::DecimalToBson;
 
-decimal128 AsDec(const Value& v) { return DecimalFromBson(v.AsDecimal()); }
+Decimal128 AsDec(const Value& v) { return DecimalFromBson(v.AsDecimal()); }
 
 int64_t AsLong(const Value& v) {
   return v.type() == BSON_TYPE_INT32 ? v.get()->value.v_int32 : v.get()->value.v_int64;
@@ -52,7 +51,7 @@ Value Apply(Op op, const Value& a, const Value& b) {
   NumType t = Widest(a, b);
   switch (t) {
     case NumType::kDecimal: {
-      decimal128 x = AsDec(a), y = AsDec(b);
+      Decimal128 x = AsDec(a), y = AsDec(b);
       return Value::Decimal(DecimalToBson(op == Op::kAdd ? x + y : op == Op::kSub ? x - y : x * y));
     }
     case NumType::kDouble: {
@@ -138,8 +137,8 @@ Value NumMod(const Value& a, const Value& b) {
   switch (t) {
     case NumType::kDecimal: {
       // x - y * trunc(x / y), truncation through the exact digit form.
-      decimal128 x = AsDec(a), y = AsDec(b);
-      decimal128 q = x / y;
+      Decimal128 x = AsDec(a), y = AsDec(b);
+      Decimal128 q = x / y;
       Value qv = RoundNumber(Value::Decimal(DecimalToBson(q)), 0, RoundMode::kTrunc);
       return Value::Decimal(DecimalToBson(x - y * DecimalFromBson(qv.get()->value.v_decimal128)));
     }

@@ -3,7 +3,7 @@
 // promotion: int32 op int32 -> int32, widening to int64 and then to double
 // on overflow; int64 -> double on overflow; any double -> double; any
 // decimal -> decimal128 (doubles converted with 34 significant digits).
-// Decimal arithmetic is GCC's IEEE 754-2008 decimal128 (libgcc), whose BID
+// Decimal arithmetic is libgcc's IEEE 754-2008 decimal128 (bson/decimal.h), whose BID
 // encoding is the one BSON stores.
 //
 // Thread-safety: pure functions.
@@ -33,7 +33,7 @@ bool NumIsZero(const Value& v);
 // Compares two numbers (BSON order). REQUIRES: numeric.
 int NumCompare(const Value& a, const Value& b);
 
-// Decimal128 helpers over GCC's decimal type.
+// Decimal128 helpers.
 bson_decimal128_t DecimalFromDouble(double d, int significant_digits);
 bson_decimal128_t DecimalFromString(const std::string& s, bool* ok);
 std::string DecimalToString(const bson_decimal128_t& d);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "engine/bson/type_name.h"
+#include "engine/bson/aligned_iter.h"
 #include "engine/bson/field_path.h"
 #include "engine/bson/shell_string.h"
 #include "engine/query/matcher/element.h"
@@ -776,8 +777,8 @@ StatusWith<std::optional<bson::BsonDoc>> ApplyPositional(const bson_t* post,
 
 // The array element of `field` that `matcher` ({field: {$elemMatch: ...}})
 // matched in `doc`, or nullopt.
-std::optional<bson_iter_t> ElemMatchElement(const bson_t* doc, const std::string& field,
-                                            const Matcher& matcher) {
+std::optional<bson::AlignedIter> ElemMatchElement(const bson_t* doc, const std::string& field,
+                                                  const Matcher& matcher) {
   MatchDetails details;
   if (!matcher.Matches(doc, &details) || !details.has_elem_match_index()) return std::nullopt;
   bson_iter_t it;
@@ -788,7 +789,7 @@ std::optional<bson_iter_t> ElemMatchElement(const bson_t* doc, const std::string
   bson_iter_t elements;
   bson_iter_recurse(&it, &elements);
   for (size_t position = 0; bson_iter_next(&elements); ++position) {
-    if (position == *details.elem_match_index()) return elements;
+    if (position == *details.elem_match_index()) return bson::AlignedIter{elements};
   }
   return std::nullopt;
 }
@@ -842,7 +843,7 @@ StatusWith<bson::BsonDoc> ApplyAll(const bson_t* doc, const Node& root, bool inc
 
   // $elemMatch fields, computed from the input document.
   if (!ops.elem_matches.empty()) {
-    std::vector<std::optional<bson_iter_t>> found;
+    std::vector<std::optional<bson::AlignedIter>> found;
     for (const auto& em : ops.elem_matches) found.push_back(ElemMatchElement(doc, em.field, *em.matcher));
     bson::BsonDoc next;
     bson_t* out = next.mutable_get();
@@ -850,7 +851,7 @@ StatusWith<bson::BsonDoc> ApplyAll(const bson_t* doc, const Node& root, bool inc
       bson_t one;
       const std::string& field = ops.elem_matches[i].field;
       bson_append_array_begin(out, field.data(), static_cast<int>(field.size()), &one);
-      bson_append_iter(&one, "0", 1, &*found[i]);
+      bson_append_iter(&one, "0", 1, &found[i]->it);
       bson_append_array_end(out, &one);
     };
     std::vector<bool> placed(found.size(), false);

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <decimal/decimal>
 #include <limits>
 
 #include "engine/bson/decimal.h"
@@ -10,17 +9,17 @@
 namespace tigerdoc::update {
 namespace {
 
-using std::decimal::decimal128;
+using bson::Decimal128;
 
 using bson::DecimalFromBson;
 using bson::DecimalToBson;
 
-decimal128 ToDecimal(const bson_value_t* v) {
+Decimal128 ToDecimal(const bson_value_t* v) {
   switch (v->value_type) {
-    case BSON_TYPE_INT32: return decimal128(static_cast<long long>(v->value.v_int32));
-    case BSON_TYPE_INT64: return decimal128(static_cast<long long>(v->value.v_int64));
+    case BSON_TYPE_INT32: return Decimal128(static_cast<long long>(v->value.v_int32));
+    case BSON_TYPE_INT64: return Decimal128(static_cast<long long>(v->value.v_int64));
     case BSON_TYPE_DOUBLE: {
-      // MongoDB converts doubles to Decimal128 rounded to 15 significant
+      // MongoDB converts doubles to decimal128 rounded to 15 significant
       // digits (0.1 becomes 0.100000000000000, keeping all 15 digits); go
       // through that decimal string to get the same value.
       char buf[64];
@@ -64,7 +63,7 @@ std::optional<query::OwnedValue> ApplyArithmetic(ArithmeticOp op, const bson_val
   const bson_type_t lt = lhs->value_type;
   const bson_type_t rt = rhs->value_type;
   if (lt == BSON_TYPE_DECIMAL128 || rt == BSON_TYPE_DECIMAL128) {
-    decimal128 a = ToDecimal(lhs), b = ToDecimal(rhs);
+    Decimal128 a = ToDecimal(lhs), b = ToDecimal(rhs);
     out.value_type = BSON_TYPE_DECIMAL128;
     out.value.v_decimal128 = DecimalToBson(op == ArithmeticOp::kAdd ? a + b : a * b);
     return Make(out);

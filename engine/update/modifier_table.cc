@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 
+#include "engine/bson/aligned_iter.h"
 #include "engine/bson/shell_string.h"
 #include "engine/query/matcher/element.h"
 #include "engine/query/matcher/operator_table.h"
@@ -293,7 +294,7 @@ Status ParsePush(std::string_view, const bson::FieldPath& path, const bson_iter_
                              std::vector<MutableValue>{MutableValue::FromIter(argument)},
                              std::nullopt, std::nullopt, std::nullopt));
   }
-  std::map<std::string, bson_iter_t> clauses;
+  std::map<std::string, bson::AlignedIter> clauses;
   bson_iter_t it;
   bson_iter_init(&it, &spec);
   while (bson_iter_next(&it)) {
@@ -301,11 +302,11 @@ Status ParsePush(std::string_view, const bson::FieldPath& path, const bson_iter_
     if (name != "$each" && name != "$slice" && name != "$sort" && name != "$position") {
       return Status(ErrorCode::kBadValue, "Unrecognized clause in $push: " + name);
     }
-    if (!clauses.emplace(name, it).second) {
+    if (!clauses.emplace(name, bson::AlignedIter{it}).second) {
       return Status(ErrorCode::kBadValue, "Only one " + name + " is supported.");
     }
   }
-  const bson_iter_t& each = clauses.at("$each");
+  const bson_iter_t& each = clauses.at("$each").it;
   if (!BSON_ITER_HOLDS_ARRAY(&each)) {
     return Status(ErrorCode::kBadValue,
                   std::string("The argument to $each in $push must be an array but it was of "
@@ -316,19 +317,19 @@ Status ParsePush(std::string_view, const bson::FieldPath& path, const bson_iter_
 
   std::optional<int64_t> slice;
   if (auto found = clauses.find("$slice"); found != clauses.end()) {
-    auto parsed = ParseIntegerToLong("$slice", &found->second);
+    auto parsed = ParseIntegerToLong("$slice", &found->second.it);
     if (!parsed.ok()) {
       return Status(ErrorCode::kBadValue,
                     std::string("The value for $slice must be an integer value but was given "
                                 "type: ") +
-                        TypeName(&found->second));
+                        TypeName(&found->second.it));
     }
     slice = parsed.value();
   }
 
   std::optional<PushSort> sort;
   if (auto found = clauses.find("$sort"); found != clauses.end()) {
-    const bson_iter_t* clause = &found->second;
+    const bson_iter_t* clause = &found->second.it;
     if (BSON_ITER_HOLDS_DOCUMENT(clause)) {
       ASSIGN_OR_RETURN(PushSort pattern, ParseSortPattern(clause));
       sort = std::move(pattern);
@@ -349,11 +350,11 @@ Status ParsePush(std::string_view, const bson::FieldPath& path, const bson_iter_
 
   std::optional<int64_t> position;
   if (auto found = clauses.find("$position"); found != clauses.end()) {
-    auto parsed = ParseIntegerToLong("$position", &found->second);
+    auto parsed = ParseIntegerToLong("$position", &found->second.it);
     if (!parsed.ok()) {
       return Status(ErrorCode::kBadValue,
                     std::string("The value for $position must be an integer value, not of type: ") +
-                        TypeName(&found->second));
+                        TypeName(&found->second.it));
     }
     position = parsed.value();
   }

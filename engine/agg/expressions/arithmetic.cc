@@ -32,14 +32,22 @@ StatusWith<Value> Add(std::vector<Value>& args) {
   for (const Value& v : args) {
     if (v.type() == BSON_TYPE_DATE_TIME) date = v.date();
   }
-  int64_t delta;
+  // MongoDB: the sum must stay within int64 milliseconds, else Overflow
+  // (NaN and infinities included). Checked here because int64 overflow is
+  // undefined behaviour, not a wrap.
+  const Status overflow(ErrorCode::kOverflow, "date overflow in $add");
+  int64_t delta = 0;
   if (total.type() == BSON_TYPE_DOUBLE || total.type() == BSON_TYPE_DECIMAL128) {
-    double d = std::llround(total.AsDouble());
-    delta = static_cast<int64_t>(d);
-  } else {
-    total.AsInt64Exact(&delta);
+    const double d = total.AsDouble();
+    // 2^63 is exact as a double; the upper bound is exclusive.
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return overflow;
+    delta = std::llround(d);
+  } else if (!total.AsInt64Exact(&delta)) {
+    return overflow;
   }
-  return Value::Date(date + delta);
+  int64_t sum = 0;
+  if (__builtin_add_overflow(date, delta, &sum)) return overflow;
+  return Value::Date(sum);
 }
 
 StatusWith<Value> Subtract(std::vector<Value>& args) {
@@ -48,11 +56,23 @@ StatusWith<Value> Subtract(std::vector<Value>& args) {
   if (a.nullish() || b.nullish()) return Value::Null();
   if (a.numeric() && b.numeric()) return NumSubtract(a, b);
   if (a.type() == BSON_TYPE_DATE_TIME) {
-    if (b.type() == BSON_TYPE_DATE_TIME) return Value::Long(a.date() - b.date());
+    // Differences outside int64 are refused like $add's (Overflow), rather
+    // than left to undefined signed overflow.
+    const Status overflow(ErrorCode::kOverflow, "date overflow in $subtract");
+    int64_t difference = 0;
+    if (b.type() == BSON_TYPE_DATE_TIME) {
+      if (__builtin_sub_overflow(a.date(), b.date(), &difference)) return overflow;
+      return Value::Long(difference);
+    }
     if (b.numeric()) {
-      int64_t delta;
-      if (!b.AsInt64Exact(&delta)) delta = std::llround(b.AsDouble());
-      return Value::Date(a.date() - delta);
+      int64_t delta = 0;
+      if (!b.AsInt64Exact(&delta)) {
+        const double d = b.AsDouble();
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return overflow;
+        delta = std::llround(d);
+      }
+      if (__builtin_sub_overflow(a.date(), delta, &difference)) return overflow;
+      return Value::Date(difference);
     }
   }
   return Error(16556, "cant $subtract a " + b.TypeName() + " from a " + a.TypeName());

@@ -149,6 +149,19 @@ StatusWith<Value> Range(std::vector<Value>& a) {
     if (!AsInt32(a[2], &step)) return Error(34448, "$range requires a step value that can be represented as a 32-bit integer, found value: " + a[2].ToString());
     if (step == 0) return Error(34449, "$range requires a non-zero step value");
   }
+  // MongoDB's internalQueryMaxRangeBytes (64 MiB): the array is refused
+  // before it is built when its estimated size (a vector plus 16 bytes a
+  // value, MongoDB's accounting) reaches the limit; int32 bounds alone would
+  // allow 2^32 elements, enough to exhaust the server's memory.
+  constexpr int64_t kMaxRangeBytes = 64 * 1024 * 1024;
+  const int64_t steps = (end - start) / step;
+  const int64_t mem_needed = 24 + (steps >= 0 ? 1 + steps : 0) * 16;
+  if (mem_needed >= kMaxRangeBytes) {
+    return Error(static_cast<int>(ErrorCode::kExceededMemoryLimit),
+                 "$range would use too much memory (" + std::to_string(mem_needed) +
+                     " bytes) and cannot spill to disk. Memory limit: " +
+                     std::to_string(kMaxRangeBytes) + " bytes");
+  }
   std::vector<Value> out;
   for (int64_t i = start; step > 0 ? i < end : i > end; i += step) {
     out.push_back(Value::Int(static_cast<int32_t>(i)));

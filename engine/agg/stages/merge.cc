@@ -170,7 +170,9 @@ class MergeStage : public Stage {
       case WhenMatched::kMerge: {
         std::vector<std::pair<std::string, Value>> fields = target.Fields();
         for (auto& [name, v] : input.Fields()) {
-          auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
+          // Named capture: clang 14 cannot capture a structured binding.
+          auto it = std::find_if(fields.begin(), fields.end(),
+                                 [&key = name](const auto& f) { return f.first == key; });
           if (it != fields.end()) {
             it->second = std::move(v);
           } else {

@@ -18,6 +18,7 @@
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
 #include "engine/agg/window/window_function.h"
+#include "engine/bson/aligned_iter.h"
 #include "engine/query/sort.h"
 #include "engine/query/sorter.h"
 
@@ -172,7 +173,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
   bson_t obj = bson::SubDocumentView(spec_it);
   auto spec = std::make_shared<WindowSpec>();
   ParseContext pctx(&ctx);
-  std::optional<bson_iter_t> output_it;
+  std::optional<bson::AlignedIter> output_it;
   bson_iter_t it;
   bson_iter_init(&it, &obj);
   while (bson_iter_next(&it)) {
@@ -195,7 +196,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
                      "BSON field '$setWindowFields.output' is the wrong type '" +
                          TypeNameOf(bson_iter_type(&it)) + "', expected type 'object'");
       }
-      output_it = it;
+      output_it = bson::AlignedIter{it};
     } else {
       return Error(40415, "BSON field '$setWindowFields." + key + "' is an unknown field.");
     }
@@ -206,7 +207,7 @@ StatusWith<StageSpecPtr> ParseSetWindowFieldsStage(const bson_iter_t* spec_it, c
     shape.fields = spec->sort_by->fields().size();
     shape.descending = spec->sort_by->fields()[0].direction == keystring::Direction::kDescending;
   }
-  bson_t output = bson::SubDocumentView(&*output_it);
+  bson_t output = bson::SubDocumentView(&output_it->it);
   bson_iter_init(&it, &output);
   while (bson_iter_next(&it)) {
     std::string field = bson_iter_key(&it);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <decimal/decimal>
 #include <limits>
 #include <optional>
 

@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <cstring>
-#include <decimal/decimal>
 
 #include "engine/bson/compare.h"
+#include "engine/bson/decimal.h"
 
 namespace tigerdoc::query {
 
@@ -19,9 +19,7 @@ bool IsNaN(const bson_value_t* v) {
   if (v == nullptr) return false;
   if (v->value_type == BSON_TYPE_DOUBLE) return std::isnan(v->value.v_double);
   if (v->value_type == BSON_TYPE_DECIMAL128) {
-    std::decimal::decimal128 d;
-    std::memcpy(static_cast<void*>(&d), &v->value.v_decimal128, sizeof(d));
-    return d != d;
+    return bson::DecimalFromBson(v->value.v_decimal128).IsNaN();
   }
   return false;
 }

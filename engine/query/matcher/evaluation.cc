@@ -5,9 +5,10 @@
 
 #include <cmath>
 #include <cstring>
-#include <decimal/decimal>
 #include <limits>
 #include <optional>
+
+#include "engine/bson/decimal.h"
 
 namespace tigerdoc::query {
 
@@ -110,18 +111,14 @@ std::optional<int64_t> TruncatedInt64(const bson_iter_t* value) {
     case BSON_TYPE_DECIMAL128: {
       bson_decimal128_t raw;
       bson_iter_decimal128(value, &raw);
-      // libbson's decimal128 and GCC's decimal128 are both IEEE 754-2008
-      // BID encodings with the low word first on little-endian machines.
-      std::decimal::decimal128 d;
-      static_assert(sizeof(d) == sizeof(raw));
-      std::memcpy(static_cast<void*>(&d), &raw, sizeof(raw));
-      if (d != d) return std::nullopt;  // NaN
+      const bson::Decimal128 d = bson::DecimalFromBson(raw);
+      if (d.IsNaN()) return std::nullopt;
       // Values whose truncation leaves int64: d >= 2^63 or d <= -2^63 - 1
       // (decimal128 holds 34 digits, so these bounds are exact).
-      const std::decimal::decimal128 two_to_63 =
-          std::decimal::decimal128(std::numeric_limits<int64_t>::max()) + 1;
+      const bson::Decimal128 two_to_63 =
+          bson::Decimal128(std::numeric_limits<int64_t>::max()) + 1;
       if (d >= two_to_63 || d <= -two_to_63 - 1) return std::nullopt;
-      return std::decimal::decimal128_to_long_long(d);  // truncates toward zero
+      return d.TruncateToInt64();  // truncates toward zero
     }
     default:
       return std::nullopt;

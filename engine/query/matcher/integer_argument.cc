@@ -2,15 +2,15 @@
 
 #include <cmath>
 #include <cstring>
-#include <decimal/decimal>
 #include <limits>
 
+#include "engine/bson/decimal.h"
 #include "engine/bson/shell_string.h"
 
 namespace tigerdoc::query {
 namespace {
 
-using std::decimal::decimal128;
+using bson::Decimal128;
 
 // 2^63 as a double: the smallest double that does not fit in int64.
 constexpr double kTwoTo63 = 9223372036854775808.0;
@@ -19,18 +19,13 @@ Status FailedToParse(std::string message) {
   return Status(ErrorCode::kFailedToParse, std::move(message));
 }
 
-// libbson's decimal128 and GCC's decimal128 are both IEEE 754-2008 BID
-// encodings with the low word first on little-endian machines.
-decimal128 ToDecimal(const bson_iter_t* it) {
+Decimal128 ToDecimal(const bson_iter_t* it) {
   bson_decimal128_t raw;
   bson_iter_decimal128(it, &raw);
-  decimal128 d;
-  static_assert(sizeof(d) == sizeof(raw));
-  std::memcpy(static_cast<void*>(&d), &raw, sizeof(raw));
-  return d;
+  return bson::DecimalFromBson(raw);
 }
 
-bool IsNaN(decimal128 d) { return d != d; }
+bool IsNaN(Decimal128 d) { return d.IsNaN(); }
 
 // BID128: combination field 11110 in bits 62..58 of the high word.
 bool IsInfinite(const bson_iter_t* it) {
@@ -39,17 +34,17 @@ bool IsInfinite(const bson_iter_t* it) {
   return (raw.high & 0x7C00000000000000ull) == 0x7800000000000000ull;
 }
 
-const decimal128& Int64MaxDecimal() {
-  static const decimal128 v(std::numeric_limits<int64_t>::max());
+const Decimal128& Int64MaxDecimal() {
+  static const Decimal128 v(std::numeric_limits<int64_t>::max());
   return v;
 }
-const decimal128& Int64MinDecimal() {
-  static const decimal128 v(std::numeric_limits<int64_t>::min());
+const Decimal128& Int64MinDecimal() {
+  static const Decimal128 v(std::numeric_limits<int64_t>::min());
   return v;
 }
 
 // Truncates a finite decimal within int64 range toward zero.
-int64_t TruncateDecimal(decimal128 d) { return std::decimal::decimal128_to_long_long(d); }
+int64_t TruncateDecimal(Decimal128 d) { return d.TruncateToInt64(); }
 
 }  // namespace
 
@@ -79,9 +74,9 @@ StatusWith<int64_t> ParseIntegerElementToLong(const bson_iter_t* it) {
     }
     case BSON_TYPE_DECIMAL128: {
       // Decimal128::toLongExact: anything but an exact int64 is refused.
-      const decimal128 d = ToDecimal(it);
+      const Decimal128 d = ToDecimal(it);
       if (IsNaN(d) || d > Int64MaxDecimal() || d < Int64MinDecimal() ||
-          decimal128(TruncateDecimal(d)) != d) {
+          Decimal128(TruncateDecimal(d)) != d) {
         return FailedToParse("Cannot represent as a 64-bit integer: " + ElementString(it));
       }
       return TruncateDecimal(d);
@@ -126,7 +121,7 @@ StatusWith<int64_t> CoerceToLong(const bson_iter_t* it) {
       return static_cast<int64_t>(d);  // truncates toward zero
     }
     default: {
-      const decimal128 d = ToDecimal(it);
+      const Decimal128 d = ToDecimal(it);
       if (IsNaN(d) || IsInfinite(it)) return nan_inf;
       // Round toward zero first, then check the range (MongoDB's order):
       // -9223372036854775808.9 truncates into range.
@@ -149,13 +144,13 @@ int32_t NumberInt(const bson_iter_t* it) {
       return static_cast<int32_t>(d);
     }
     case BSON_TYPE_DECIMAL128: {
-      const decimal128 d = ToDecimal(it);
-      if (IsNaN(d) || d >= decimal128(2147483648LL) || d <= decimal128(-2147483649LL)) {
+      const Decimal128 d = ToDecimal(it);
+      if (IsNaN(d) || d >= Decimal128(2147483648LL) || d <= Decimal128(-2147483649LL)) {
         return kIntMin;
       }
       const int64_t t = TruncateDecimal(d);
-      const decimal128 frac = d - decimal128(t);
-      const decimal128 half = decimal128(5) / decimal128(10);
+      const Decimal128 frac = d - Decimal128(t);
+      const Decimal128 half = Decimal128(5) / Decimal128(10);
       int64_t r = t;
       if (frac > half || (frac == half && (t % 2 != 0))) r = t + 1;
       if (frac < -half || (frac == -half && (t % 2 != 0))) r = t - 1;

@@ -258,6 +258,11 @@ INSTANTIATE_TEST_SUITE_P(Arrays, ExpressionTest, ::testing::Values(
     ExprCase{R"({"$range": [0, 10, 3]})", "{}", "[0, 3, 6, 9]"},
     ExprCase{R"({"$range": [5, 0, -2]})", "{}", "[5, 3, 1]"},
     ExprCase{R"({"$range": [0, 5, 0]})", "{}", "", 34449},
+    // MongoDB's 64 MiB $range limit (16 bytes a value): refused before any
+    // allocation, so one expression cannot exhaust the server's memory.
+    ExprCase{R"({"$range": [0, 4194303]})", "{}", "", 146},
+    ExprCase{R"({"$range": [-2147483648, 2147483647]})", "{}", "", 146},
+    ExprCase{R"({"$range": [2147483647, -2147483648, -1]})", "{}", "", 146},
     ExprCase{R"({"$zip": {"inputs": [[1, 2], ["a", "b", "c"]]}})", "{}", R"([[1, "a"], [2, "b"]])"},
     ExprCase{R"({"$zip": {"inputs": [[1], ["a", "b"]], "useLongestLength": true, "defaults": [0, "z"]}})", "{}", R"([[1, "a"], [0, "b"]])"},
     ExprCase{R"({"$arrayToObject": [[["a", 1], ["b", 2]]]})", "{}", R"({"a": 1, "b": 2})"},
@@ -306,6 +311,18 @@ INSTANTIATE_TEST_SUITE_P(AccumulatorExpressions, ExpressionTest, ::testing::Valu
     ExprCase{R"({"$lastN": {"n": 0, "input": [3]}})", "{}", "", 5787908}));
 
 INSTANTIATE_TEST_SUITE_P(Dates, ExpressionTest, ::testing::Values(
+    // Date arithmetic stays within int64 milliseconds: Overflow (15), as
+    // MongoDB's "date overflow in $add" (found by tests/fuzz, UBSan: signed
+    // overflow).
+    ExprCase{R"({"$add": ["$d", "$n"]})", R"({"d": )" DATE(-9223372036854775801) R"(, "n": -50331645})", "", 15},
+    ExprCase{R"({"$add": ["$d", )" L(9223372036854775807) "]}", R"({"d": )" DATE(1) "}", "", 15},
+    ExprCase{R"({"$add": ["$d", 1e300]})", R"({"d": )" DATE(1) "}", "", 15},
+    ExprCase{R"({"$add": ["$d", "$n"]})", R"({"d": )" DATE(1) R"(, "n": {"$numberDouble": "NaN"}})", "", 15},
+    ExprCase{R"({"$add": ["$d", -1]})", R"({"d": )" DATE(1) "}", DATE(0)},
+    ExprCase{R"({"$subtract": ["$d", "$e"]})",
+             R"({"d": )" DATE(9223372036854775807) R"(, "e": )" DATE(-1) "}", "", 15},
+    ExprCase{R"({"$subtract": ["$d", 1]})", R"({"d": )" DATE(-9223372036854775808) "}", "", 15},
+    ExprCase{R"({"$subtract": ["$d", "$e"]})", R"({"d": )" DATE(5) R"(, "e": )" DATE(7) "}", L(-2)},
     // 2014-01-01T08:15:39.736Z
     ExprCase{R"({"$year": "$d"})", R"({"d": )" DATE(1388564139736) "}", "2014"},
     ExprCase{R"({"$month": "$d"})", R"({"d": )" DATE(1388564139736) "}", "1"},
