@@ -1,3 +1,4 @@
+#include "engine/bson/aligned_iter.h"
 #include "engine/query/plan_executor.h"
 
 #include <algorithm>
@@ -53,7 +54,8 @@ StatusWith<std::string> IdBoundKey(const bson::BsonDoc& bound) {
 
 // Key values {"a.b": 1, c: 2} rebuilt as the document {a: {b: 1}, c: 2}
 // (missing fields stay absent).
-using KeyItem = std::pair<std::vector<std::string>, bson_iter_t>;
+// AlignedIter: see engine/bson/aligned_iter.h.
+using KeyItem = std::pair<std::vector<std::string>, bson::AlignedIter>;
 
 void AppendNested(bson_t* out, std::vector<KeyItem>& items, size_t begin, size_t end, size_t depth) {
   std::vector<bool> done(end - begin, false);
@@ -61,7 +63,7 @@ void AppendNested(bson_t* out, std::vector<KeyItem>& items, size_t begin, size_t
     if (done[i - begin]) continue;
     const std::string& name = items[i].first[depth];
     if (items[i].first.size() == depth + 1) {
-      bson_append_iter(out, name.c_str(), -1, &items[i].second);
+      bson_append_iter(out, name.c_str(), -1, &items[i].second.it);
       done[i - begin] = true;
       continue;
     }
@@ -86,7 +88,7 @@ bson::BsonDoc DocumentFromKeyValues(const bson_t* key_values) {
   if (bson_iter_init(&it, key_values)) {
     while (bson_iter_next(&it)) {
       bson::FieldPath path(bson_iter_key(&it));
-      items.emplace_back(path.parts(), it);
+      items.emplace_back(path.parts(), bson::AlignedIter{it});
     }
   }
   bson::BsonDoc out;

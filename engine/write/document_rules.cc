@@ -1,3 +1,4 @@
+#include "engine/bson/aligned_iter.h"
 #include "engine/write/document_rules.h"
 
 #include <string>
@@ -62,10 +63,10 @@ bson::BsonDoc Rename(const bson_t* one_value_doc, const char* field) {
 Status CheckStorageDepth(const bson_t* doc, bool is_update) {
   // One iterator per open level; a level is entered only when its document
   // or array has an element, so empty ones never count.
-  std::vector<bson_iter_t> stack(1);
-  if (!bson_iter_init(&stack.back(), doc)) return Status::OK();  // validated on the wire
+  std::vector<bson::AlignedIter> stack(1);  // see engine/bson/aligned_iter.h
+  if (!bson_iter_init(&stack.back().it, doc)) return Status::OK();  // validated on the wire
   while (!stack.empty()) {
-    bson_iter_t& it = stack.back();
+    bson_iter_t& it = stack.back().it;
     if (!bson_iter_next(&it)) {
       stack.pop_back();
       continue;
@@ -82,7 +83,7 @@ Status CheckStorageDepth(const bson_t* doc, bool is_update) {
                               : "cannot insert document because it exceeds " + limit +
                                     " levels of nesting");
     }
-    stack.push_back(child);
+    stack.push_back({child});
   }
   return Status::OK();
 }

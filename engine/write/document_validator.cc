@@ -1,3 +1,4 @@
+#include "engine/bson/aligned_iter.h"
 #include "engine/write/document_validator.h"
 
 #include <cstdio>
@@ -224,7 +225,7 @@ const char* LeafReason(const std::string& op) {
 // replaced by its elements (MongoDB's kTraverseOmitArray). nullopt when the
 // path is missing.
 std::optional<std::vector<const bson_iter_t*>> ConsideredValues(
-    const bson_t* doc, const std::string& path, std::vector<bson_iter_t>* storage) {
+    const bson_t* doc, const std::string& path, std::vector<bson::AlignedIter>* storage) {
   storage->reserve(256);
   bool found = false;
   bson::FieldPath fp(path);
@@ -234,15 +235,15 @@ std::optional<std::vector<const bson_iter_t*>> ConsideredValues(
     if (BSON_ITER_HOLDS_ARRAY(v)) {
       bson_iter_t e;
       bson_iter_recurse(v, &e);
-      while (bson_iter_next(&e) && storage->size() < 256) storage->push_back(e);
+      while (bson_iter_next(&e) && storage->size() < 256) storage->push_back({e});
     } else if (storage->size() < 256) {
-      storage->push_back(*v);
+      storage->push_back({*v});
     }
     return storage->size() < 256;
   });
   if (!found) return std::nullopt;
   std::vector<const bson_iter_t*> out;
-  for (const bson_iter_t& v : *storage) out.push_back(&v);
+  for (const bson::AlignedIter& v : *storage) out.push_back(&v.it);
   return out;
 }
 
@@ -377,7 +378,7 @@ bson::BsonDoc ExplainClause(const Clause& c, const bson_t* doc, bool inverted) {
     }
     return out;
   }
-  std::vector<bson_iter_t> storage;
+  std::vector<bson::AlignedIter> storage;  // see engine/bson/aligned_iter.h
   auto values = ConsideredValues(doc, c.path, &storage);
   if (c.op == "$exists") {
     const bool reports_missing = c.exists_false == inverted;

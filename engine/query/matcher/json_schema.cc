@@ -1,3 +1,4 @@
+#include "engine/bson/aligned_iter.h"
 #include "engine/query/matcher/json_schema.h"
 
 #include <algorithm>
@@ -124,22 +125,22 @@ void AppendDoc(bson_t* arr, size_t* n, const bson_t* doc) {
 // so 1 and 1.0 are equal), in O(n log n): sorting positions by value puts
 // equal values side by side. Sets `*dup` to it and returns its position.
 std::optional<size_t> FindDuplicate(const bson_t* arr, bson_iter_t* dup) {
-  std::vector<bson_iter_t> items;
+  std::vector<bson::AlignedIter> items;  // see engine/bson/aligned_iter.h
   bson_iter_t it;
   bson_iter_init(&it, arr);
-  while (bson_iter_next(&it)) items.push_back(it);
+  while (bson_iter_next(&it)) items.push_back({it});
   std::vector<size_t> order(items.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return bson::CompareValues(&items[a], &items[b]) < 0;
+    return bson::CompareValues(&items[a].it, &items[b].it) < 0;
   });
   std::optional<size_t> first;
   for (size_t k = 1; k < order.size(); ++k) {
-    if (bson::CompareValues(&items[order[k - 1]], &items[order[k]]) != 0) continue;
+    if (bson::CompareValues(&items[order[k - 1]].it, &items[order[k]].it) != 0) continue;
     // Stable: order[k] comes after order[k - 1] in the array.
     if (!first || order[k] < *first) first = order[k];
   }
-  if (first) *dup = items[*first];
+  if (first) *dup = items[*first].it;
   return first;
 }
 
