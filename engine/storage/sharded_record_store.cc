@@ -87,6 +87,25 @@ Status ShardedRecordStore::LoadStats(Session& session) {
   return Status::OK();
 }
 
+Status ShardedRecordStore::ForEachDocument(
+    Session& session, const std::function<Status(int shard, const bson_t* doc)>& fn) const {
+  for (int shard = 0; shard < num_shards_; ++shard) {
+    ASSIGN_OR_RETURN(Cursor cursor, session.Scan(TableName(shard), "", ""));
+    Status status;
+    while (cursor.Next(&status)) {
+      bson_t doc;
+      if (!bson_init_static(&doc, reinterpret_cast<const uint8_t*>(cursor.value().data()),
+                            cursor.value().size())) {
+        return Status(ErrorCode::kInternalError,
+                      "a record of " + TableName(shard) + " is not a BSON document");
+      }
+      RETURN_IF_ERROR(fn(shard, &doc));
+    }
+    RETURN_IF_ERROR(status);
+  }
+  return Status::OK();
+}
+
 // Walks `shard_key_field_` one component at a time: libbson's
 // bson_iter_find_descendant would step into arrays ("a.0", or "a.b" matching
 // nothing inside an array), and MongoDB refuses shard key paths that cross

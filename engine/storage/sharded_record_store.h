@@ -29,6 +29,7 @@
 #include <bson/bson.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +60,13 @@ class ShardedRecordStore {
   // Scans every shard once to load counts and sizes. Call once after
   // constructing a store for existing data.
   Status LoadStats(Session& session);
+
+  // Calls fn(shard, doc) for every stored document, shard by shard in
+  // record-key order, in the session's snapshot; stops at the first non-OK
+  // status fn returns. `doc` is valid during the call only. InternalError
+  // for a record that is not BSON.
+  Status ForEachDocument(Session& session,
+                         const std::function<Status(int shard, const bson_t* doc)>& fn) const;
 
   const std::string& ident() const { return ident_; }
   int num_shards() const { return num_shards_; }

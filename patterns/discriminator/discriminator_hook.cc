@@ -4,44 +4,12 @@
 #include <map>
 
 #include "engine/bson/shell_string.h"
+#include "patterns/common/counts.h"
 
 namespace tigerdoc::patterns::discriminator {
 namespace {
 
-constexpr int kStripes = 16;
 constexpr char kMarker[] = "m";
-
-int ThreadStripe() {
-  static std::atomic<int> next{0};
-  thread_local const int stripe = next.fetch_add(1) % kStripes;
-  return stripe;
-}
-
-struct Counts {
-  int64_t count = 0;
-  int64_t bytes = 0;
-};
-
-std::string Encode(const Counts& c) {
-  std::string out;
-  for (int64_t v : {c.count, c.bytes}) {
-    auto u = static_cast<uint64_t>(v);
-    for (int i = 7; i >= 0; --i) out.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
-  }
-  return out;
-}
-
-Counts Decode(std::string_view bytes) {
-  Counts c;
-  if (bytes.size() < 16) return c;
-  uint64_t v[2] = {0, 0};
-  for (int k = 0; k < 2; ++k) {
-    for (int i = 0; i < 8; ++i) v[k] = (v[k] << 8) | static_cast<uint8_t>(bytes[k * 8 + i]);
-  }
-  c.count = static_cast<int64_t>(v[0]);
-  c.bytes = static_cast<int64_t>(v[1]);
-  return c;
-}
 
 // bucket ("t<key>\0", "n", "u") -> summed counts, from the table.
 StatusWith<std::map<std::string, Counts>> ReadBuckets(storage::Session& session,
@@ -52,10 +20,8 @@ StatusWith<std::map<std::string, Counts>> ReadBuckets(storage::Session& session,
   while (cursor.Next(&status)) {
     std::string_view key = cursor.key();
     if (key == kMarker || key.empty()) continue;
-    Counts c = Decode(cursor.value());
-    Counts& sum = out[std::string(key.substr(0, key.size() - 1))];  // without the stripe
-    sum.count += c.count;
-    sum.bytes += c.bytes;
+    ASSIGN_OR_RETURN(Counts c, DecodeCounts(cursor.value()));
+    out[std::string(key.substr(0, key.size() - 1))] += c;  // without the stripe
   }
   RETURN_IF_ERROR(status);
   return out;
@@ -155,12 +121,8 @@ Status DiscriminatorHook::BeforeStore(engine::HookContext&, const engine::WriteE
 
 Status DiscriminatorHook::Add(storage::Session& session, const std::string& bucket,
                               int64_t count, int64_t bytes) {
-  const std::string key = bucket + static_cast<char>(ThreadStripe());
-  ASSIGN_OR_RETURN(std::optional<std::string> current, session.Get(table_, key));
-  Counts c = current ? Decode(*current) : Counts{};
-  c.count += count;
-  c.bytes += bytes;
-  return session.Put(table_, key, Encode(c));
+  return AddToCountsRow(session, table_, bucket + static_cast<char>(ThreadStripe()),
+                        Counts{count, bytes});
 }
 
 Status DiscriminatorHook::AfterStore(engine::HookContext& ctx, const engine::WriteEvent& event) {
@@ -224,29 +186,20 @@ StatusWith<std::map<std::string, Counts>> CountDocuments(storage::Session& sessi
                                                          const DiscriminatorHook& hook,
                                                          bool check) {
   std::map<std::string, Counts> out;
-  const storage::ShardedRecordStore& store = *coll.store;
-  for (int shard = 0; shard < store.num_shards(); ++shard) {
-    ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(store.TableName(shard), "", ""));
-    Status status;
-    while (cursor.Next(&status)) {
-      const auto* data = reinterpret_cast<const uint8_t*>(cursor.value().data());
-      ASSIGN_OR_RETURN(bson::BsonDoc doc, bson::BsonDoc::FromBytes(data, cursor.value().size()));
-      if (check) {
-        Status broken = hook.Check(doc.get());
-        if (!broken.ok()) {
-          return Status(broken.code(),
-                        "the new discriminator rules would make existing documents invalid "
-                        "(first: " + broken.reason() +
-                            "); fix or remove them, or use validationLevel: \"moderate\"",
-                        broken.extra_bson());
-        }
+  RETURN_IF_ERROR(coll.store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+    if (check) {
+      Status broken = hook.Check(doc);
+      if (!broken.ok()) {
+        return Status(broken.code(),
+                      "the new discriminator rules would make existing documents invalid "
+                      "(first: " + broken.reason() +
+                          "); fix or remove them, or use validationLevel: \"moderate\"",
+                      broken.extra_bson());
       }
-      Counts& c = out[hook.BucketOf(doc.get())];
-      c.count += 1;
-      c.bytes += static_cast<int64_t>(doc.size());
     }
-    RETURN_IF_ERROR(status);
-  }
+    out[hook.BucketOf(doc)] += Counts{1, static_cast<int64_t>(doc->len)};
+    return Status::OK();
+  }));
   return out;
 }
 
@@ -269,7 +222,7 @@ Status RebuildTypes(storage::Session& session, const catalog::CollectionEntry& c
     }
     for (const std::string& key : old_keys) RETURN_IF_ERROR(session.Remove(table, key));
     for (const auto& [bucket, c] : counts) {
-      RETURN_IF_ERROR(session.Put(table, bucket + static_cast<char>(0), Encode(c)));
+      RETURN_IF_ERROR(session.Put(table, bucket + static_cast<char>(0), EncodeCounts(c)));
     }
     return session.Put(table, kMarker, "\x01");
   };

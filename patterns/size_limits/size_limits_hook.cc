@@ -12,14 +12,6 @@
 namespace tigerdoc::patterns::size_limits {
 namespace {
 
-// Each thread adds to its own stripe of a shard's totals, so concurrent
-// writers (one per connection thread) rarely touch the same row.
-int ThreadStripe() {
-  static std::atomic<int> next{0};
-  thread_local const int stripe = next.fetch_add(1) % kStripes;
-  return stripe;
-}
-
 constexpr int kLargestPartitions = 10;
 
 }  // namespace
@@ -111,15 +103,9 @@ Status SizeLimitsHook::Apply(engine::HookContext& ctx, const bson_t* doc, int64_
 
   if (bytes > 0 && limits_.shard > 0) RETURN_IF_ERROR(ReserveShard(ctx, shard, bytes));
 
-  const std::string stripe_key = StripeKey(shard, ThreadStripe());
-  ASSIGN_OR_RETURN(std::optional<std::string> stripe, session.Get(table_, stripe_key));
-  Counts counts;
-  if (stripe) {
-    ASSIGN_OR_RETURN(counts, DecodeCounts(*stripe));
-  }
-  counts.count += count;
-  counts.bytes += bytes;
-  return session.Put(table_, stripe_key, EncodeCounts(counts));
+  // Each thread adds to its own stripe of the shard's totals, so concurrent
+  // writers rarely touch the same row (common/counts.h).
+  return AddToCountsRow(session, table_, StripeKey(shard, ThreadStripe()), Counts{count, bytes});
 }
 
 Status SizeLimitsHook::ReserveShard(engine::HookContext& ctx, int shard, int64_t bytes) {

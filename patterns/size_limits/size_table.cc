@@ -9,10 +9,6 @@
 namespace tigerdoc::patterns::size_limits {
 namespace {
 
-void PutBe64(std::string* out, int64_t v) {
-  auto u = static_cast<uint64_t>(v);
-  for (int i = 7; i >= 0; --i) out->push_back(static_cast<char>((u >> (8 * i)) & 0xff));
-}
 void PutBe32(std::string* out, uint32_t v) {
   for (int i = 3; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
@@ -43,18 +39,6 @@ std::string StripeKey(int shard, int stripe) {
   return key;
 }
 
-std::string EncodeCounts(const Counts& counts) {
-  std::string out;
-  PutBe64(&out, counts.count);
-  PutBe64(&out, counts.bytes);
-  return out;
-}
-
-StatusWith<Counts> DecodeCounts(std::string_view bytes) {
-  if (bytes.size() < 16) return Corrupt("counts");
-  return Counts{static_cast<int64_t>(GetBe(bytes, 0, 8)), static_cast<int64_t>(GetBe(bytes, 8, 8))};
-}
-
 std::string EncodePartitionRow(const PartitionRow& row) {
   std::string out = EncodeCounts(row.counts);
   PutBe32(&out, static_cast<uint32_t>(row.shard));
@@ -78,30 +62,22 @@ StatusWith<Recount> CountDocuments(storage::Session& session,
   Recount out;
   const storage::ShardedRecordStore& store = *coll.store;
   out.shards.resize(store.num_shards());
-  for (int shard = 0; shard < store.num_shards(); ++shard) {
-    ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(store.TableName(shard), "", ""));
-    Status status;
-    while (cursor.Next(&status)) {
-      const auto* data = reinterpret_cast<const uint8_t*>(cursor.value().data());
-      ASSIGN_OR_RETURN(bson::BsonDoc doc, bson::BsonDoc::FromBytes(data, cursor.value().size()));
-      ASSIGN_OR_RETURN(bson::BsonDoc value, store.ShardKeyOf(doc.get()));
-      bson_iter_t it;
-      bson_iter_init(&it, value.get());
-      bson_iter_next(&it);
-      std::string prefix = storage::ShardedRecordStore::PartitionPrefix(bson_iter_value(&it));
-      PartitionRow& row = out.partitions[prefix];
-      if (row.value.empty()) {
-        row.value = std::move(value);
-        row.shard = shard;
-      }
-      const auto bytes = static_cast<int64_t>(doc.size());
-      row.counts.count += 1;
-      row.counts.bytes += bytes;
-      out.shards[shard].count += 1;
-      out.shards[shard].bytes += bytes;
+  RETURN_IF_ERROR(store.ForEachDocument(session, [&](int shard, const bson_t* doc) -> Status {
+    ASSIGN_OR_RETURN(bson::BsonDoc value, store.ShardKeyOf(doc));
+    bson_iter_t it;
+    bson_iter_init(&it, value.get());
+    bson_iter_next(&it);
+    std::string prefix = storage::ShardedRecordStore::PartitionPrefix(bson_iter_value(&it));
+    PartitionRow& row = out.partitions[prefix];
+    if (row.value.empty()) {
+      row.value = std::move(value);
+      row.shard = shard;
     }
-    RETURN_IF_ERROR(status);
-  }
+    const Counts one{1, static_cast<int64_t>(doc->len)};
+    row.counts += one;
+    out.shards[shard] += one;
+    return Status::OK();
+  }));
   return out;
 }
 

@@ -27,15 +27,10 @@
 #include "engine/bson/bson_doc.h"
 #include "engine/catalog/catalog.h"
 #include "engine/storage/storage_engine.h"
+#include "patterns/common/counts.h"
 
 namespace tigerdoc::patterns::size_limits {
 
-inline constexpr int kStripes = 16;
-
-struct Counts {
-  int64_t count = 0;
-  int64_t bytes = 0;
-};
 
 struct PartitionRow {
   Counts counts;
@@ -50,8 +45,6 @@ inline constexpr char kMarkerKey[] = "m";
 
 std::string EncodePartitionRow(const PartitionRow& row);
 StatusWith<PartitionRow> DecodePartitionRow(std::string_view bytes);
-std::string EncodeCounts(const Counts& counts);
-StatusWith<Counts> DecodeCounts(std::string_view bytes);
 
 // What the documents say, computed by a scan of every shard table.
 struct Recount {
