@@ -14,18 +14,7 @@ load(__dirname + "/lib/assert.js");
 const tdb = db.getSiblingDB("shell_errors");
 assert.commandWorked(tdb.dropDatabase());
 
-// A command's reply, ok: 0 included (mongosh's runCommand throws on ok: 0;
-// the thrown MongoServerError carries the reply's fields). The result is
-// assigned before returning because mongosh does not await a bare
-// `return call()` inside try, so the catch would miss the error.
-function reply(cmd) {
-  try {
-    const res = tdb.runCommand(cmd);
-    return res;
-  } catch (e) {
-    return { ok: 0, code: e.code, codeName: e.codeName, errmsg: e.errmsg };
-  }
-}
+const reply = (cmd) => commandReply(tdb, cmd);  // lib/assert.js
 // The single write error of an update/insert command reply.
 function writeError(res) {
   assert.eq(res.ok, 1, "write errors come with ok: 1: " + EJSON.stringify(res));

@@ -118,3 +118,17 @@
 
   globalThis.assert = assert;
 })();
+
+// A command's reply on `database`, ok: 0 included: mongosh's runCommand
+// throws on ok: 0, and the thrown MongoServerError carries the reply's
+// fields. The result is assigned before returning because mongosh does not
+// await a bare `return call()` inside try, so the catch would miss the error.
+function commandReply(database, cmd) {
+  try {
+    const res = database.runCommand(cmd);
+    return res;
+  } catch (e) {
+    return { ok: 0, code: e.code, codeName: e.codeName, errmsg: e.errmsg, errInfo: e.errInfo };
+  }
+}
+globalThis.commandReply = commandReply;

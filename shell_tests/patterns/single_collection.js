@@ -7,14 +7,7 @@ load(__dirname + "/../lib/assert.js");
 
 const tdb = db.getSiblingDB("shell_single_collection");
 assert.commandWorked(tdb.dropDatabase());
-function reply(cmd) {
-  try {
-    const res = tdb.runCommand(cmd);
-    return res;
-  } catch (e) {
-    return { ok: 0, code: e.code, codeName: e.codeName, errmsg: e.errmsg, errInfo: e.errInfo };
-  }
-}
+const reply = (cmd) => commandReply(tdb, cmd);  // lib/assert.js
 const events = [
   { type: "user.login", userId: "user123", timestamp: ISODate("2026-04-15T10:00:00Z"),
     data: { ipAddress: "192.168.1.100" } },

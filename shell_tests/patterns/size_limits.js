@@ -8,15 +8,7 @@ load(__dirname + "/../lib/assert.js");
 const tdb = db.getSiblingDB("shell_size_limits");
 assert.commandWorked(tdb.dropDatabase());
 
-// A command's reply, ok: 0 included (mongosh throws on ok: 0).
-function reply(cmd) {
-  try {
-    const res = tdb.runCommand(cmd);
-    return res;
-  } catch (e) {
-    return { ok: 0, code: e.code, codeName: e.codeName, errmsg: e.errmsg };
-  }
-}
+const reply = (cmd) => commandReply(tdb, cmd);  // lib/assert.js
 const pad = (n) => "x".repeat(n);
 // The collStats command: its `patterns.sizeLimits` holds what the pattern
 // reports. (mongosh's db.c.stats() builds its answer from $collStats'
