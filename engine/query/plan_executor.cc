@@ -495,6 +495,7 @@ void PlanExecutor::Target() {
       ranges_.push_back(ScanRange{shard, "", ""});
     }
   }
+  if (!point_reads_) NarrowToIdBounds();
   // Sharded by _id, a record key is keystring(_id) ++ keystring(_id): the
   // _id bounds are record-key bounds.
   if (store.shard_key_is_id() && (!min_id_key_.empty() || !max_id_key_.empty())) {
@@ -546,6 +547,39 @@ void PlanExecutor::NarrowToPointReads() {
                points.end());
   ranges_ = std::move(points);
   point_reads_ = true;
+}
+
+void PlanExecutor::NarrowToIdBounds() {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  if (!store.shard_key_is_id() && !targeted_) return;
+  planner::IndexShape id_shape;
+  id_shape.fields.push_back(planner::IndexKeyField{"_id", keystring::Direction::kAscending, false, false});
+  planner::ConjunctionBounds cb = planner::BoundsForConjunction(matcher_->root(), id_shape);
+  if (!cb.leading_field_bounded) return;
+  size_t enforced = 0;
+  // _id ranges as keystring ranges; a record key whose _id lies in one
+  // starts with a keystring inside it (keystrings are self-delimiting).
+  std::vector<planner::KeyRange> id_ranges = cb.bounds.ToKeyRanges(id_shape, &enforced);
+  std::vector<ScanRange> narrowed;
+  for (const ScanRange& range : ranges_) {
+    // The part of the record key before _id: none when sharded by _id,
+    // else the partition prefix (the range is one partition).
+    const std::string prefix = store.shard_key_is_id() ? "" : range.lower;
+    for (const planner::KeyRange& ids : id_ranges) {
+      ScanRange piece = range;
+      piece.lower = std::max(range.lower, prefix + ids.lower);
+      std::string upper;  // empty: to the end of the table
+      if (!ids.upper.empty()) {
+        upper = prefix + ids.upper;
+      } else if (!prefix.empty()) {
+        upper = keystring::PrefixSuccessor(prefix);
+      }
+      if (!upper.empty() && (range.upper.empty() || upper < range.upper)) piece.upper = upper;
+      if (piece.upper.empty() || piece.lower < piece.upper) narrowed.push_back(std::move(piece));
+    }
+  }
+  ranges_ = std::move(narrowed);
+  id_bounds_ = std::move(cb.bounds);
 }
 
 void PlanExecutor::ChooseAccess() {

@@ -188,6 +188,8 @@ class PlanExecutor {
   bool targeted() const { return targeted_; }
   // Every range is one record key (the filter fixes the shard key and _id).
   bool point_reads() const { return point_reads_; }
+  // The filter's _id bounds that narrowed the ranges; null when none did.
+  const planner::IndexBounds* id_bounds() const { return id_bounds_ ? &*id_bounds_ : nullptr; }
   bool sorted() const { return sort_.has_value(); }
   Access access() const { return access_; }
   // A blocking sort runs (sorted() and no merge in sort order).
@@ -266,6 +268,10 @@ class PlanExecutor {
   // REQUIRES: targeted by the shard key. Makes each range one record key
   // when the filter also fixes _id (point_reads()).
   void NarrowToPointReads();
+  // Narrows the ranges to the _id bounds of the filter where record keys
+  // order by _id: every shard of an _id-sharded collection, each targeted
+  // partition of another (record key = shard key ++ _id).
+  void NarrowToIdBounds();
   void ChooseAccess();
   // Next matching document of one range; false at its end.
   StatusWith<bool> NextMatchIn(storage::Session& session, RangeState& state, std::string* key,
@@ -291,6 +297,8 @@ class PlanExecutor {
   std::vector<ScanRange> ranges_;
   bool targeted_ = false;
   bool point_reads_ = false;
+  // The filter's _id bounds narrowed the ranges (explain: CLUSTERED_IXSCAN).
+  std::optional<planner::IndexBounds> id_bounds_;
   Access access_ = Access::kCollScan;
   // Keystring bounds on _id from min/max; empty = none. Checked per
   // document unless folded into the ranges (collections sharded by _id).
