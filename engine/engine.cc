@@ -28,6 +28,7 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   ASSIGN_OR_RETURN(engine->storage_, storage::StorageEngine::Open(options.storage));
   ASSIGN_OR_RETURN(engine->catalog_, catalog::Catalog::Open(engine->storage_.get()));
   engine->patterns_ = options.patterns ? options.patterns : std::make_shared<PatternRegistry>();
+  for (const auto& pattern : engine->patterns_->patterns()) pattern->BindCatalog(engine->catalog_.get());
   // Before the TTL monitor or any client can write.
   RETURN_IF_ERROR(engine->AttachAllPatterns());
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);

@@ -60,6 +60,21 @@ class CollectionWriter {
   // `from_update`: an upsert's insert (errors speak of an update).
   Status Insert(storage::Session& session, const bson_t* doc, bool from_update = false);
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  // An update command's change: `update` is the operator update (nullptr
+  // for a replacement or a pipeline, `is_pipeline`) that hooks may route
+  // (WriteEvent::update). When hooks reshaped the document, *stored (if
+  // given) receives what was stored; it is left empty otherwise.
+  struct UpdateSpec {
+    const bson_t* update = nullptr;
+    bool is_pipeline = false;
+  };
+  Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
+                const UpdateSpec& spec, bson::BsonDoc* stored);
+  // True when the collection's hooks change something for an update that
+  // leaves `doc` as it is (PatternHook::ChangesUnmodified); the caller then
+  // calls Update(doc, doc, spec, ...). REQUIRES: in a transaction.
+  StatusWith<bool> ChangesUnmodified(storage::Session& session, const bson_t* doc,
+                                     const UpdateSpec& spec);
   Status Remove(storage::Session& session, const bson_t* doc);
 
   const index::IndexSet& indexes() const { return *indexes_; }

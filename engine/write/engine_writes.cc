@@ -99,6 +99,7 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalo
                                       catalog::CollectionEntry& coll, const bson::BsonDoc& id,
                                       const query::Matcher& matcher,
                                       const update::UpdateDriver& driver,
+                                      const CollectionWriter::UpdateSpec& spec,
                                       bool bypass_validation) {
   DocumentChange change;
   CollectionWriter writer(catalog, coll);
@@ -119,10 +120,19 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalo
       positional = details.elem_match_index();
     }
     ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false, positional));
-    if (applied.modified) {
+    bool modified = applied.modified;
+    if (!modified) {
+      // A pattern may keep part of the document elsewhere ($pull of items
+      // in an outlier's overflow).
+      ASSIGN_OR_RETURN(modified, writer.ChangesUnmodified(session, current->get(), spec));
+    }
+    if (modified) {
       RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll.metadata.max_document_bytes, true));
       // The store moves the document when its shard key value changed.
-      RETURN_IF_ERROR(writer.Update(session, current->get(), applied.doc.get()));
+      bson::BsonDoc stored;
+      RETURN_IF_ERROR(writer.Update(session, current->get(), applied.doc.get(), spec, &stored));
+      // What was stored, when a pattern reshaped it (findAndModify's new).
+      if (!stored.empty()) applied.doc = std::move(stored);
       change.modified = true;
     }
     change.after = std::move(applied.doc);
@@ -271,6 +281,9 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
   }
   UpdateResult result;
+  CollectionWriter::UpdateSpec spec;
+  spec.is_pipeline = statement.update_is_pipeline;
+  if (!driver.is_replacement() && !statement.update_is_pipeline) spec.update = statement.update.get();
   storage::Session session = storage_->NewSession();
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   if (coll) {
@@ -282,7 +295,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
       // server shuts down (what it changed so far stays, as in MongoDB).
       RETURN_IF_ERROR(query::CheckShutdown());
       ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver,
-                                                                statement.bypass_document_validation));
+                                                                spec, statement.bypass_document_validation));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
     }
@@ -359,8 +372,11 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
       ASSIGN_OR_RETURN(result.value, shaped(std::move(*removed)));
       return result;
     }
+    CollectionWriter::UpdateSpec spec;
+    spec.is_pipeline = params.update_is_pipeline;
+    if (!driver->is_replacement() && !params.update_is_pipeline) spec.update = params.update->get();
     ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver,
-                                                                params.bypass_document_validation));
+                                                                spec, params.bypass_document_validation));
     if (!change.matched) continue;
     result.n = 1;
     result.updated_existing = true;

@@ -39,6 +39,14 @@ Status HookRunner::AfterRemove(HookContext& ctx, const WriteEvent& event) const 
   return Status::OK();
 }
 
+StatusWith<bool> HookRunner::ChangesUnmodified(HookContext& ctx, const WriteEvent& event) const {
+  for (const Named& named : hooks_) {
+    ASSIGN_OR_RETURN(bool changes, named.hook->ChangesUnmodified(ctx, event));
+    if (changes) return true;
+  }
+  return false;
+}
+
 StatusWith<bson::BsonDoc> HookRunner::Stats(storage::Session& session,
                                             const catalog::CollectionEntry& coll) const {
   bson::BsonDoc out;

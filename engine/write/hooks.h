@@ -70,6 +70,15 @@ struct WriteEvent {
   const bson_t* after = nullptr;
   // An insert made by an upsert: errors speak of an update (17419, not 10334).
   bool from_update = false;
+  // kUpdate: the operator update that produced `after` ({$push: {...}}), so
+  // a pattern that keeps part of a document elsewhere can route it; nullptr
+  // for replacements and pipelines and writes without one ($merge).
+  const bson_t* update = nullptr;
+  // kUpdate: `after` came from a pipeline update (update is nullptr).
+  bool update_is_pipeline = false;
+  // kInsert / kUpdate: the document as the write proposed it, before any
+  // hook reshaped it (AfterStore's `after` is the stored, reshaped one).
+  const bson_t* proposed = nullptr;
 };
 
 // What a hook sees of the write it joins.
@@ -102,6 +111,14 @@ class PatternHook {
   }
   virtual Status AfterRemove(HookContext& /*ctx*/, const WriteEvent& /*event*/) {
     return Status::OK();
+  }
+  // An update that leaves the stored document as it was (the engine would
+  // skip the write) may still change what the pattern keeps elsewhere (a
+  // $pull of items kept in another collection): true makes the write go
+  // through as a modification (BeforeStore / AfterStore run, with `after`
+  // equal to `before`). May read, must not write.
+  virtual StatusWith<bool> ChangesUnmodified(HookContext& /*ctx*/, const WriteEvent& /*event*/) {
+    return false;
   }
 
   // collStats: appends what the pattern reports to `out` (the pattern's own

@@ -70,6 +70,15 @@ class Pattern {
                         const catalog::CollectionEntry& /*coll*/) const {
     return Status::OK();
   }
+
+  // The catalog of the engine that uses this pattern, bound by Engine::Open
+  // before any Attach, for hooks that read other collections outside writes
+  // (collStats, validate, creating a view of their collection).
+  void BindCatalog(catalog::Catalog* catalog) { catalog_ = catalog; }
+  catalog::Catalog* catalog() const { return catalog_; }
+
+ private:
+  catalog::Catalog* catalog_ = nullptr;
 };
 
 class PatternRegistry {

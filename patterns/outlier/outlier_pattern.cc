@@ -1,0 +1,51 @@
+#include "patterns/outlier/outlier_pattern.h"
+
+#include "patterns/outlier/outlier_config.h"
+#include "patterns/outlier/outlier_hook.h"
+
+namespace tigerdoc::patterns::outlier {
+namespace {
+
+class OutlierPattern : public engine::Pattern {
+ public:
+  std::string_view name() const override { return kPatternName; }
+  std::vector<std::string> option_names() const override { return {kOption}; }
+
+  StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* given,
+                                      const bson_t* previous) const override {
+    // Given whole (collMod replaces it); null removes it.
+    bson_iter_t it;
+    if (!bson_iter_init_find(&it, given, kOption) || BSON_ITER_HOLDS_NULL(&it)) {
+      return bson::BsonDoc();
+    }
+    ASSIGN_OR_RETURN(OutlierConfig config, OutlierConfig::Parse(command, &it));
+    bson_iter_t old;
+    if (previous != nullptr && bson_iter_init_find(&old, previous, kPatternName) &&
+        BSON_ITER_HOLDS_DOCUMENT(&old)) {
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&old, &len, &data);
+      bson::BsonDoc old_config = bson::BsonDoc::CopyOf(data, len);
+      ASSIGN_OR_RETURN(OutlierConfig before, OutlierConfig::FromCanonical(old_config.get()));
+      RETURN_IF_ERROR(config.CheckChange(command, before));
+    }
+    return config.ToCanonical();
+  }
+
+  StatusWith<std::shared_ptr<engine::PatternHook>> Attach(
+      storage::Session& session, const catalog::CollectionEntry& coll, const bson_t* config,
+      engine::AttachReason reason) const override {
+    ASSIGN_OR_RETURN(OutlierConfig parsed, OutlierConfig::FromCanonical(config));
+    RETURN_IF_ERROR(parsed.CheckAgainst(
+        reason == engine::AttachReason::kModify ? "collMod" : "create", coll.metadata.name));
+    RETURN_IF_ERROR(session.CreateTable(CountersTableName(coll.metadata.ident)));
+    return std::shared_ptr<engine::PatternHook>(
+        std::make_shared<OutlierHook>(std::move(parsed), coll, catalog()));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<engine::Pattern> MakeOutlierPattern() { return std::make_unique<OutlierPattern>(); }
+
+}  // namespace tigerdoc::patterns::outlier
