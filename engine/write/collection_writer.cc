@@ -209,15 +209,16 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
   return Status::OK();
 }
 
-StatusWith<bool> CollectionWriter::ChangesUnmodified(storage::Session& session, const bson_t* doc,
-                                                     const UpdateSpec& spec) {
-  if (hooks_ == nullptr) return false;
+StatusWith<bool> CollectionWriter::UpdateModifies(storage::Session& session,
+                                                  const bson_t* old_doc, const bson_t* new_doc,
+                                                  const UpdateSpec& spec, bool modified) {
+  if (hooks_ == nullptr) return modified;
   Context ctx(*this, session);
-  WriteEvent event{WriteKind::kUpdate, doc, doc, true};
+  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
   event.update = spec.update;
   event.update_is_pipeline = spec.is_pipeline;
-  event.proposed = doc;
-  return hooks_->ChangesUnmodified(ctx, event);
+  event.proposed = new_doc;
+  return hooks_->UpdateModifies(ctx, event, modified);
 }
 
 Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {

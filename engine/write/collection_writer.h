@@ -70,11 +70,11 @@ class CollectionWriter {
   };
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
                 const UpdateSpec& spec, bson::BsonDoc* stored);
-  // True when the collection's hooks change something for an update that
-  // leaves `doc` as it is (PatternHook::ChangesUnmodified); the caller then
-  // calls Update(doc, doc, spec, ...). REQUIRES: in a transaction.
-  StatusWith<bool> ChangesUnmodified(storage::Session& session, const bson_t* doc,
-                                     const UpdateSpec& spec);
+  // Whether an update of `old_doc` into `new_doc` changes anything,
+  // `modified` being the engine's verdict, which the collection's hooks may
+  // overrule (PatternHook::EffectOfUpdate). REQUIRES: in a transaction.
+  StatusWith<bool> UpdateModifies(storage::Session& session, const bson_t* old_doc,
+                                  const bson_t* new_doc, const UpdateSpec& spec, bool modified);
   Status Remove(storage::Session& session, const bson_t* doc);
 
   const index::IndexSet& indexes() const { return *indexes_; }

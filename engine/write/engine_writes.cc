@@ -120,12 +120,10 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalo
       positional = details.elem_match_index();
     }
     ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false, positional));
-    bool modified = applied.modified;
-    if (!modified) {
-      // A pattern may keep part of the document elsewhere ($pull of items
-      // in an outlier's overflow).
-      ASSIGN_OR_RETURN(modified, writer.ChangesUnmodified(session, current->get(), spec));
-    }
+    // A pattern may keep part of the document elsewhere (an outlier's
+    // overflow) and know better whether the update changes anything.
+    ASSIGN_OR_RETURN(bool modified, writer.UpdateModifies(session, current->get(), applied.doc.get(),
+                                                          spec, applied.modified));
     if (modified) {
       RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll.metadata.max_document_bytes, true));
       // The store moves the document when its shard key value changed.

@@ -112,13 +112,19 @@ class PatternHook {
   virtual Status AfterRemove(HookContext& /*ctx*/, const WriteEvent& /*event*/) {
     return Status::OK();
   }
-  // An update that leaves the stored document as it was (the engine would
-  // skip the write) may still change what the pattern keeps elsewhere (a
-  // $pull of items kept in another collection): true makes the write go
-  // through as a modification (BeforeStore / AfterStore run, with `after`
-  // equal to `before`). May read, must not write.
-  virtual StatusWith<bool> ChangesUnmodified(HookContext& /*ctx*/, const WriteEvent& /*event*/) {
-    return false;
+  // Whether an update changes anything, for updates a pattern routes
+  // partly elsewhere (the engine compares only the stored document): a $pull
+  // of items kept in another collection changes something although the
+  // document stays as it was; an $addToSet of items kept elsewhere changes
+  // nothing although the document grew. `event.after` is the engine's
+  // result; `modified` is the engine's verdict. kChanges makes the write go
+  // through (BeforeStore / AfterStore run; `after` may equal `before`),
+  // kNoChange skips it (nModified 0). May read, must not write.
+  enum class UpdateEffect { kAsComputed, kChanges, kNoChange };
+  virtual StatusWith<UpdateEffect> EffectOfUpdate(HookContext& /*ctx*/,
+                                                  const WriteEvent& /*event*/,
+                                                  bool /*modified*/) {
+    return UpdateEffect::kAsComputed;
   }
 
   // collStats: appends what the pattern reports to `out` (the pattern's own

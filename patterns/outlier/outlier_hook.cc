@@ -289,20 +289,34 @@ Status OutlierHook::AfterRemove(engine::HookContext& ctx, const WriteEvent& even
   return AddCounts(ctx.session(), -1, delta.documents);
 }
 
-StatusWith<bool> OutlierHook::ChangesUnmodified(engine::HookContext& ctx, const WriteEvent& event) {
-  if (event.update == nullptr || !IsFlagged(event.before)) return false;
+StatusWith<engine::PatternHook::UpdateEffect> OutlierHook::EffectOfUpdate(
+    engine::HookContext& ctx, const WriteEvent& event, bool modified) {
+  if (event.update == nullptr || !IsFlagged(event.before)) return UpdateEffect::kAsComputed;
   ASSIGN_OR_RETURN(ArrayChange change,
                    ClassifyUpdate(event.update, config_.path, Where(event.before)));
-  if (change != ArrayChange::kPull) return false;
-  // The embedded part had nothing to pull; the chunks may.
-  ASSIGN_OR_RETURN(std::vector<Chunk> chunks, Chunks(ctx, event.before));
-  ASSIGN_OR_RETURN(update::UpdateDriver pull,
-                   update::UpdateDriver::Parse(PullForChunk(event.update, config_.path).get()));
-  for (const Chunk& chunk : chunks) {
-    ASSIGN_OR_RETURN(update::ApplyResult pulled, pull.Apply(chunk.doc.get(), false));
-    if (pulled.modified) return true;
+  if (change == ArrayChange::kPull && !modified) {
+    // The embedded part had nothing to pull; the chunks may.
+    ASSIGN_OR_RETURN(std::vector<Chunk> chunks, Chunks(ctx, event.before));
+    ASSIGN_OR_RETURN(update::UpdateDriver pull,
+                     update::UpdateDriver::Parse(PullForChunk(event.update, config_.path).get()));
+    for (const Chunk& chunk : chunks) {
+      ASSIGN_OR_RETURN(update::ApplyResult pulled, pull.Apply(chunk.doc.get(), false));
+      if (pulled.modified) return UpdateEffect::kChanges;
+    }
+    return UpdateEffect::kNoChange;
   }
-  return false;
+  if (change == ArrayChange::kAddToSet && modified) {
+    // Items the embedded part lacked may all be in the chunks; then only
+    // other operators of the update can have changed something.
+    ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, event.after));
+    if (layout.chunks == Layout::Chunks::kKeep &&
+        layout.parent.bytes() == std::string_view(reinterpret_cast<const char*>(
+                                                      bson_get_data(event.before)),
+                                                  event.before->len)) {
+      return UpdateEffect::kNoChange;
+    }
+  }
+  return UpdateEffect::kAsComputed;
 }
 
 Status OutlierHook::AddCounts(storage::Session& session, int64_t flagged, int64_t chunks) const {

@@ -53,8 +53,9 @@ class OutlierHook : public engine::PatternHook {
                      bson::BsonDoc* reshaped) override;
   Status AfterStore(engine::HookContext& ctx, const engine::WriteEvent& event) override;
   Status AfterRemove(engine::HookContext& ctx, const engine::WriteEvent& event) override;
-  StatusWith<bool> ChangesUnmodified(engine::HookContext& ctx,
-                                     const engine::WriteEvent& event) override;
+  StatusWith<UpdateEffect> EffectOfUpdate(engine::HookContext& ctx,
+                                          const engine::WriteEvent& event,
+                                          bool modified) override;
   Status AppendStats(storage::Session& session, const catalog::CollectionEntry& coll,
                      bson_t* out) override;
   void AppendExplain(const catalog::CollectionEntry& coll, bson_t* out) const override;

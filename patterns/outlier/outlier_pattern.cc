@@ -19,14 +19,8 @@ class OutlierPattern : public engine::Pattern {
       return bson::BsonDoc();
     }
     ASSIGN_OR_RETURN(OutlierConfig config, OutlierConfig::Parse(command, &it));
-    bson_iter_t old;
-    if (previous != nullptr && bson_iter_init_find(&old, previous, kPatternName) &&
-        BSON_ITER_HOLDS_DOCUMENT(&old)) {
-      uint32_t len = 0;
-      const uint8_t* data = nullptr;
-      bson_iter_document(&old, &len, &data);
-      bson::BsonDoc old_config = bson::BsonDoc::CopyOf(data, len);
-      ASSIGN_OR_RETURN(OutlierConfig before, OutlierConfig::FromCanonical(old_config.get()));
+    if (previous != nullptr && !bson_empty(previous)) {
+      ASSIGN_OR_RETURN(OutlierConfig before, OutlierConfig::FromCanonical(previous));
       RETURN_IF_ERROR(config.CheckChange(command, before));
     }
     return config.ToCanonical();
