@@ -71,7 +71,10 @@ Status Engine::CreateCollection(const CreateParams& params) {
   request.options = params.options.Copy();
   ASSIGN_OR_RETURN(request.patterns,
                    patterns_->Configure("create", params.options.get(), nullptr));
-  return CreateCollectionEntry(std::move(request)).status();
+  RETURN_IF_ERROR(SyncPatternViews(params.db, params.name, request.patterns.get(), false));
+  const bson::BsonDoc configs = request.patterns.Copy();
+  RETURN_IF_ERROR(CreateCollectionEntry(std::move(request)).status());
+  return SyncPatternViews(params.db, params.name, configs.get(), true);
 }
 
 Status Engine::DropCollection(std::string_view db, std::string_view name) {

@@ -121,6 +121,11 @@ StatusWith<OutlierConfig> OutlierConfig::Parse(std::string_view command,
       return Bad(command, "countField", "must differ from path and flag");
     }
   }
+  if (!config.view.empty() && config.count_field.empty()) {
+    return Bad(command, "view",
+               "needs countField: the view reads a flagged document's overflow documents by _id, "
+               "numbered from the count");
+  }
   if (!config.view.empty() && config.view == config.overflow) {
     return Bad(command, "view", "must differ from overflow");
   }

@@ -2,6 +2,7 @@
 
 #include "patterns/outlier/outlier_config.h"
 #include "patterns/outlier/outlier_hook.h"
+#include "patterns/outlier/outlier_view.h"
 
 namespace tigerdoc::patterns::outlier {
 namespace {
@@ -24,6 +25,14 @@ class OutlierPattern : public engine::Pattern {
       RETURN_IF_ERROR(config.CheckChange(command, before));
     }
     return config.ToCanonical();
+  }
+
+  std::vector<CompanionView> ViewsOf(std::string_view, const bson_t* config) const override {
+    StatusWith<OutlierConfig> parsed = OutlierConfig::FromCanonical(config);
+    if (!parsed.ok() || parsed.value().view.empty()) return {};
+    std::vector<CompanionView> views;
+    views.push_back(CompanionView{parsed.value().view, ViewPipeline(parsed.value())});
+    return views;
   }
 
   StatusWith<std::shared_ptr<engine::PatternHook>> Attach(

@@ -76,7 +76,8 @@ TEST_F(OutlierConfigTest, BadOptionsNameTheField) {
       {R"({"outlier": {"path": "c", "threshold": 3, "overflow": "o", "flag": "c"}})", ErrorCode::kBadValue, "create.outlier.flag"},
       {R"({"outlier": {"path": "c", "threshold": 3, "overflow": "o", "countField": "isOutlier"}})",
        ErrorCode::kBadValue, "create.outlier.countField"},
-      {R"({"outlier": {"path": "c", "threshold": 3, "overflow": "o", "view": "o"}})", ErrorCode::kBadValue, "create.outlier.view"},
+      {R"({"outlier": {"path": "c", "threshold": 3, "overflow": "o", "countField": "n", "view": "o"}})", ErrorCode::kBadValue, "create.outlier.view"},
+      {R"({"outlier": {"path": "c", "threshold": 3, "overflow": "o", "view": "v"}})", ErrorCode::kBadValue, "create.outlier.view"},
   };
   for (const Case& c : cases) {
     auto parsed = Parse(c.json);
