@@ -175,6 +175,11 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
 }
 
 Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update) {
+  return Insert(session, doc, from_update, nullptr);
+}
+
+Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update,
+                                bson::BsonDoc* stored) {
   if (hooks_ == nullptr) return StoreInsert(session, doc);
   Context ctx(*this, session);
   WriteEvent event{WriteKind::kInsert, nullptr, doc, from_update};
@@ -183,7 +188,9 @@ Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bo
   RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
   if (!reshaped.empty()) event.after = reshaped.get();
   RETURN_IF_ERROR(StoreInsert(session, event.after));
-  return hooks_->AfterStore(ctx, event);
+  RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
+  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
+  return Status::OK();
 }
 
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,

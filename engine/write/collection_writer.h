@@ -59,6 +59,10 @@ class CollectionWriter {
   // REQUIRES (all three): `session` is in a transaction.
   // `from_update`: an upsert's insert (errors speak of an update).
   Status Insert(storage::Session& session, const bson_t* doc, bool from_update = false);
+  // As Insert; when hooks reshaped the document, *stored receives what was
+  // stored (left empty otherwise).
+  Status Insert(storage::Session& session, const bson_t* doc, bool from_update,
+                bson::BsonDoc* stored);
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
   // An update command's change: `update` is the operator update (nullptr
   // for a replacement or a pipeline, `is_pipeline`) that hooks may route

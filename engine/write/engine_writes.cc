@@ -43,12 +43,14 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
 // Inserts documents that already have their _id first, in one write unit.
 Status InsertUnit(storage::Session& session, catalog::Catalog& catalog,
                   catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count,
-                  bool bypass_validation, bool from_update = false) {
+                  bool bypass_validation, bool from_update = false,
+                  bson::BsonDoc* stored = nullptr) {
   CollectionWriter writer(catalog, coll);
   if (bypass_validation) writer.BypassDocumentValidation();
   return RunWriteUnit(session, [&]() -> Status {
     for (size_t i = 0; i < count; ++i) {
-      RETURN_IF_ERROR(writer.Insert(session, docs[i].get(), from_update));
+      RETURN_IF_ERROR(writer.Insert(session, docs[i].get(), from_update,
+                                    i == 0 ? stored : nullptr));
     }
     return Status::OK();
   });
@@ -262,8 +264,11 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
   ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
   ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
-  RETURN_IF_ERROR(
-      InsertUnit(session, *catalog_, *coll, &doc, 1, bypass_validation, /*from_update=*/true));
+  // What was stored, when a pattern reshaped it (findAndModify's new).
+  bson::BsonDoc stored;
+  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1, bypass_validation,
+                             /*from_update=*/true, &stored));
+  if (!stored.empty()) return stored;
   return doc;
 }
 
