@@ -28,6 +28,31 @@ std::optional<ItemList> ArrayAt(const bson_t* doc, const std::string& path) {
   return ItemList::OfArray(&it);
 }
 
+size_t ArraySize(const bson_t* doc, const std::string& path) {
+  bson_iter_t it, child;
+  if (doc == nullptr || !bson_iter_init_find(&it, doc, path.c_str()) ||
+      !BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &child)) {
+    return 0;
+  }
+  size_t n = 0;
+  while (bson_iter_next(&child)) ++n;
+  return n;
+}
+
+// Items [start, end) of the array at `path`.
+ItemList ItemsFrom(const bson_t* doc, const std::string& path, size_t start) {
+  ItemList out;
+  bson_iter_t it, child;
+  if (doc == nullptr || !bson_iter_init_find(&it, doc, path.c_str()) ||
+      !BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &child)) {
+    return out;
+  }
+  for (size_t i = 0; bson_iter_next(&child); ++i) {
+    if (i >= start) out.Append(bson_iter_value(&child));
+  }
+  return out;
+}
+
 const bson_value_t* IdValue(const bson_t* doc, bson_iter_t* it) {
   if (!bson_iter_init_find(it, doc, "_id")) return nullptr;
   return bson_iter_value(it);
@@ -70,18 +95,32 @@ StatusWith<engine::CollectionWriter*> OutlierHook::Overflow(engine::HookContext&
 }
 
 StatusWith<std::vector<Chunk>> OutlierHook::Chunks(engine::HookContext& ctx,
-                                                   const bson_t* parent) const {
+                                                   const bson_t* parent, int64_t from_seq) const {
   ASSIGN_OR_RETURN(engine::CollectionWriter * writer, Overflow(ctx));
   bson_iter_t it;
   const bson_value_t* id = IdValue(parent, &it);
   if (id == nullptr) return std::vector<Chunk>();
-  return ReadChunks(ctx.session(), *writer->collection().store, id);
+  return ReadChunks(ctx.session(), *writer->collection().store, id, from_seq);
 }
 
 // The parent as stored: `proposed` with the array, flag and count of the
 // layout, each field where the document had it (new ones at the end).
+std::optional<int64_t> OutlierHook::CountOf(const bson_t* doc) const {
+  bson_iter_t it;
+  if (doc == nullptr || config_.count_field.empty() ||
+      !bson_iter_init_find(&it, doc, config_.count_field.c_str()) || !BSON_ITER_HOLDS_NUMBER(&it)) {
+    return std::nullopt;
+  }
+  return bson_iter_as_int64(&it);
+}
+
 bson::BsonDoc OutlierHook::Parent(const bson_t* proposed, const ItemList* embedded,
-                                  size_t embedded_end, bool flagged, int64_t count) const {
+                                  size_t embedded_end, bool flagged, int64_t count,
+                                  const bson_t* array_from) const {
+  // The array as `array_from` stores it (copied whole, not item by item).
+  bson_iter_t kept;
+  const bool keep = array_from != nullptr &&
+                    bson_iter_init_find(&kept, array_from, config_.path.c_str());
   bson::BsonDoc out;
   bson_t* doc = out.mutable_get();
   bool saw_flag = false, saw_count = false;
@@ -89,7 +128,9 @@ bson::BsonDoc OutlierHook::Parent(const bson_t* proposed, const ItemList* embedd
   bson_iter_init(&it, proposed);
   while (bson_iter_next(&it)) {
     const std::string_view key = bson_iter_key(&it);
-    if (key == config_.path && embedded != nullptr) {
+    if (key == config_.path && keep) {
+      bson_append_iter(doc, config_.path.c_str(), static_cast<int>(config_.path.size()), &kept);
+    } else if (key == config_.path && embedded != nullptr) {
       embedded->AppendArray(doc, config_.path, 0, embedded_end);
     } else if (key == config_.flag) {
       saw_flag = true;
@@ -136,7 +177,7 @@ StatusWith<Layout> OutlierHook::LayOut(engine::HookContext& ctx, const bson_t* p
 }
 
 StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent& event,
-                                     const bson_t* proposed) const {
+                                     const bson_t* proposed, bool need_chunks) const {
   const bson_t* before = event.kind == WriteKind::kUpdate ? event.before : nullptr;
   const bool was_flagged = IsFlagged(before);
   if (!was_flagged) {
@@ -156,7 +197,7 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
                       "$pullAll or $set of the whole array");
   }
 
-  ItemList embedded_before = ArrayAt(before, config_.path).value_or(ItemList());
+  auto embedded_before = [&]() { return ArrayAt(before, config_.path).value_or(ItemList()); };
   auto whole_array = [&](ItemList head, const std::vector<Chunk>& chunks) {
     ItemList all = std::move(head);
     for (const Chunk& chunk : chunks) all.AppendRange(chunk.items, 0, chunk.items.size());
@@ -165,30 +206,45 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
   switch (change) {
     case ArrayChange::kNone: {
       // The array and chunks stay; only the count must survive the write.
-      int64_t count = 0;
-      bson_iter_t it;
-      if (!config_.count_field.empty() &&
-          bson_iter_init_find(&it, before, config_.count_field.c_str()) &&
-          BSON_ITER_HOLDS_NUMBER(&it)) {
-        count = bson_iter_as_int64(&it);
-      } else if (!config_.count_field.empty()) {
+      int64_t count = CountOf(before).value_or(0);
+      if (!config_.count_field.empty() && !CountOf(before)) {
         ASSIGN_OR_RETURN(std::vector<Chunk> chunks, Chunks(ctx, before));
-        count = static_cast<int64_t>(whole_array(std::move(embedded_before), chunks).size());
+        count = static_cast<int64_t>(whole_array(embedded_before(), chunks).size());
       }
       Layout layout;
-      std::optional<ItemList> embedded = ArrayAt(proposed, config_.path);
-      layout.parent = Parent(proposed, embedded ? &*embedded : nullptr,
-                             embedded ? embedded->size() : 0, true, count);
+      layout.parent = Parent(proposed, nullptr, 0, true, count, proposed);
       layout.flagged = true;
       return layout;
     }
     case ArrayChange::kAppend:
     case ArrayChange::kAddToSet: {
+      const size_t embedded_size = ArraySize(before, config_.path);
+      const std::optional<int64_t> count_before = CountOf(before);
+      // The common case, one $push onto a full embedded part with a count:
+      // neither the embedded part nor the chunks before the last are read.
+      if (change == ArrayChange::kAppend && count_before &&
+          embedded_size == static_cast<size_t>(config_.threshold)) {
+        ItemList added = ItemsFrom(proposed, config_.path, embedded_size);
+        Layout layout;
+        layout.parent = Parent(proposed, nullptr, 0, true,
+                               *count_before + static_cast<int64_t>(added.size()), before);
+        layout.flagged = true;
+        layout.chunks = added.empty() ? Layout::Chunks::kKeep : Layout::Chunks::kAppend;
+        if (need_chunks && !added.empty()) {
+          const int64_t overflow_items = *count_before - static_cast<int64_t>(embedded_size);
+          const int64_t last = (overflow_items + config_.chunk - 1) / config_.chunk - 1;
+          ASSIGN_OR_RETURN(std::vector<Chunk> tail, Chunks(ctx, before, std::max<int64_t>(last, 0)));
+          layout.existing = std::move(tail);
+          layout.existing_owned = true;
+        }
+        layout.items = std::move(added);
+        return layout;
+      }
       ItemList proposed_embedded = ArrayAt(proposed, config_.path).value_or(ItemList());
       ASSIGN_OR_RETURN(std::vector<Chunk> chunks, Chunks(ctx, before));
       // The update appended to the embedded part: what lies past it is new.
       ItemList added;
-      for (size_t i = embedded_before.size(); i < proposed_embedded.size(); ++i) {
+      for (size_t i = embedded_size; i < proposed_embedded.size(); ++i) {
         const bson_value_t* item = proposed_embedded.at(i);
         if (change == ArrayChange::kAddToSet) {
           bool in_overflow = false;
@@ -197,13 +253,13 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
         }
         added.Append(item);
       }
-      if (embedded_before.size() == static_cast<size_t>(config_.threshold)) {
+      if (embedded_size == static_cast<size_t>(config_.threshold)) {
         size_t overflow_items = 0;
         for (const Chunk& chunk : chunks) overflow_items += chunk.items.size();
         Layout layout;
-        layout.parent = Parent(proposed, &embedded_before, embedded_before.size(), true,
-                               static_cast<int64_t>(embedded_before.size() + overflow_items +
-                                                    added.size()));
+        layout.parent = Parent(proposed, nullptr, 0, true,
+                               static_cast<int64_t>(embedded_size + overflow_items + added.size()),
+                               before);
         layout.flagged = true;
         layout.existing = std::move(chunks);
         layout.existing_owned = true;
@@ -212,7 +268,7 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
         return layout;
       }
       // The threshold changed (collMod) since the parent was laid out.
-      ItemList all = whole_array(std::move(embedded_before), chunks);
+      ItemList all = whole_array(embedded_before(), chunks);
       all.AppendRange(added, 0, added.size());
       return LayOut(ctx, proposed, std::move(all), true, before, true);
     }
@@ -240,7 +296,7 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
 
 Status OutlierHook::BeforeStore(engine::HookContext& ctx, const WriteEvent& event,
                                 bson::BsonDoc* reshaped) {
-  ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, event.after));
+  ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, event.after, /*need_chunks=*/false));
   if (layout.parent.bytes() != std::string_view(reinterpret_cast<const char*>(bson_get_data(event.after)),
                                                 event.after->len)) {
     *reshaped = std::move(layout.parent);
@@ -250,7 +306,7 @@ Status OutlierHook::BeforeStore(engine::HookContext& ctx, const WriteEvent& even
 
 Status OutlierHook::AfterStore(engine::HookContext& ctx, const WriteEvent& event) {
   const bson_t* proposed = event.proposed != nullptr ? event.proposed : event.after;
-  ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, proposed));
+  ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, proposed, /*need_chunks=*/true));
   const bool was_flagged = event.kind == WriteKind::kUpdate && IsFlagged(event.before);
   ChunkDelta delta;
   if (layout.chunks != Layout::Chunks::kKeep) {
@@ -308,7 +364,7 @@ StatusWith<engine::PatternHook::UpdateEffect> OutlierHook::EffectOfUpdate(
   if (change == ArrayChange::kAddToSet && modified) {
     // Items the embedded part lacked may all be in the chunks; then only
     // other operators of the update can have changed something.
-    ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, event.after));
+    ASSIGN_OR_RETURN(Layout layout, Plan(ctx, event, event.after, /*need_chunks=*/false));
     if (layout.chunks == Layout::Chunks::kKeep &&
         layout.parent.bytes() == std::string_view(reinterpret_cast<const char*>(
                                                       bson_get_data(event.before)),

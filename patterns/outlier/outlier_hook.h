@@ -32,6 +32,7 @@
 // Thread-safety: immutable; state lives in WiredTiger.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/write/hooks.h"
@@ -75,17 +76,26 @@ class OutlierHook : public engine::PatternHook {
     std::vector<Chunk> existing;     // chunks read (kAppend, kRewrite, kClear)
     bool existing_owned = false;     // they are the parent's (it was flagged)
   };
+  // `need_chunks`: the caller writes the chunks (AfterStore); without it
+  // only the parent must be right (BeforeStore), and the common $push reads
+  // no chunk.
   StatusWith<Layout> Plan(engine::HookContext& ctx, const engine::WriteEvent& event,
-                          const bson_t* proposed) const;
+                          const bson_t* proposed, bool need_chunks) const;
 
  private:
   StatusWith<engine::CollectionWriter*> Overflow(engine::HookContext& ctx) const;
-  StatusWith<std::vector<Chunk>> Chunks(engine::HookContext& ctx, const bson_t* parent) const;
+  // The chunks of `parent` from seq `from_seq` on.
+  StatusWith<std::vector<Chunk>> Chunks(engine::HookContext& ctx, const bson_t* parent,
+                                        int64_t from_seq = 0) const;
+  // countField of `doc` when configured and numeric.
+  std::optional<int64_t> CountOf(const bson_t* doc) const;
   // The whole array `items` laid out: first threshold embedded, rest chunks.
   StatusWith<Layout> LayOut(engine::HookContext& ctx, const bson_t* proposed, ItemList items,
                             bool has_array, const bson_t* before, bool owned) const;
+  // `proposed` with the array (items [0, embedded_end) of `embedded`, or
+  // the array of `array_from` copied whole), the flag and the count.
   bson::BsonDoc Parent(const bson_t* proposed, const ItemList* embedded, size_t embedded_end,
-                       bool flagged, int64_t count) const;
+                       bool flagged, int64_t count, const bson_t* array_from = nullptr) const;
   // " of the document {_id: ..} of db.c, whose items past N live in ..."
   std::string Where(const bson_t* doc) const;
   Status AddCounts(storage::Session& session, int64_t flagged, int64_t chunks) const;

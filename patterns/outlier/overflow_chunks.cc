@@ -44,9 +44,9 @@ bson::BsonDoc ChunkIdOf(const bson_value_t* parent_id, int64_t seq) {
 
 StatusWith<std::vector<Chunk>> ReadChunks(storage::Session& session,
                                           storage::ShardedRecordStore& store,
-                                          const bson_value_t* parent_id) {
+                                          const bson_value_t* parent_id, int64_t from_seq) {
   std::vector<Chunk> out;
-  for (int64_t seq = 0;; ++seq) {
+  for (int64_t seq = from_seq;; ++seq) {
     bson::BsonDoc id = ChunkIdOf(parent_id, seq);
     bson_iter_t it;
     bson_iter_init(&it, id.get());
@@ -106,7 +106,7 @@ Status OverflowWriter::Rewrite(const std::vector<Chunk>& existing, bool owned,
 Status OverflowWriter::Append(std::vector<Chunk>& existing, const ItemList& items,
                               ChunkDelta* delta) {
   size_t next = 0;
-  int64_t seq = static_cast<int64_t>(existing.size());
+  int64_t seq = existing.empty() ? 0 : existing.back().seq + 1;
   if (!existing.empty() && existing.back().items.size() < static_cast<size_t>(chunk_)) {
     // Fill the last chunk first: chunks stay packed.
     Chunk& last = existing.back();

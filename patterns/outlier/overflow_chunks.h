@@ -39,10 +39,11 @@ struct Chunk {
 // The chunk _id {parentId, seq} as a one-field document {"": <_id>}.
 bson::BsonDoc ChunkIdOf(const bson_value_t* parent_id, int64_t seq);
 
-// Every chunk of `parent_id`, in seq order (reads only).
+// The chunks of `parent_id` from seq `from_seq` to the last, in seq order
+// (reads only).
 StatusWith<std::vector<Chunk>> ReadChunks(storage::Session& session,
                                           storage::ShardedRecordStore& store,
-                                          const bson_value_t* parent_id);
+                                          const bson_value_t* parent_id, int64_t from_seq = 0);
 
 // What a change did to the overflow collection (for the counters).
 struct ChunkDelta {
@@ -62,7 +63,8 @@ class OverflowWriter {
   // writing only chunks whose items changed.
   Status Rewrite(const std::vector<Chunk>& existing, bool owned, const ItemList& items,
                  size_t begin, ChunkDelta* delta);
-  // Appends `items` after the last chunk's items.
+  // Appends `items` after the last chunk's items (`existing` holds at
+  // least the last chunk, or nothing when there is none).
   Status Append(std::vector<Chunk>& existing, const ItemList& items, ChunkDelta* delta);
   // Removes every chunk.
   Status Clear(const std::vector<Chunk>& existing, bool owned, ChunkDelta* delta);

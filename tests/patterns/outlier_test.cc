@@ -319,6 +319,20 @@ TEST_F(OutlierEngineTest, PushesOneByOneAndInBatchesKeepTheWholeArrayInOrder) {
   EXPECT_TRUE(Recount().empty());
 }
 
+TEST_F(OutlierEngineTest, PushesWithoutCountFieldReadTheChunksInstead) {
+  ASSERT_TRUE(Create("books", R"({"outlier": {"path": "c", "threshold": 3, "overflow": "ov",
+                                   "chunk": 2, "flag": "big"}})").ok());
+  ASSERT_TRUE(Insert(R"({"_id": 1, "c": [0]})").ok());
+  for (int i = 1; i < 12; ++i) {
+    ASSERT_TRUE(Update(1, "{\"$push\": {\"c\": " + std::to_string(i) + "}}").ok());
+    Book book = Read(1);
+    ASSERT_EQ(book.Whole(), Range(0, i + 1));
+    EXPECT_EQ(book.count, -1);
+    EXPECT_EQ(book.flagged, i + 1 > 3);
+  }
+  EXPECT_TRUE(Recount().empty());
+}
+
 TEST_F(OutlierEngineTest, AddToSetSkipsItemsInEitherPart) {
   CreateBooks();
   ASSERT_TRUE(Insert(R"({"_id": 1, "c": [0, 1, 2, 3, 4, 5]})").ok());
