@@ -95,12 +95,13 @@ StatusWith<engine::CollectionWriter*> OutlierHook::Overflow(engine::HookContext&
 }
 
 StatusWith<std::vector<Chunk>> OutlierHook::Chunks(engine::HookContext& ctx,
-                                                   const bson_t* parent, int64_t from_seq) const {
+                                                   const bson_t* parent, int64_t from_seq,
+                                                   bool with_items) const {
   ASSIGN_OR_RETURN(engine::CollectionWriter * writer, Overflow(ctx));
   bson_iter_t it;
   const bson_value_t* id = IdValue(parent, &it);
   if (id == nullptr) return std::vector<Chunk>();
-  return ReadChunks(ctx.session(), *writer->collection().store, id, from_seq);
+  return ReadChunks(ctx.session(), *writer->collection().store, id, from_seq, with_items);
 }
 
 // The parent as stored: `proposed` with the array, flag and count of the
@@ -233,7 +234,8 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
         if (need_chunks && !added.empty()) {
           const int64_t overflow_items = *count_before - static_cast<int64_t>(embedded_size);
           const int64_t last = (overflow_items + config_.chunk - 1) / config_.chunk - 1;
-          ASSIGN_OR_RETURN(std::vector<Chunk> tail, Chunks(ctx, before, std::max<int64_t>(last, 0)));
+          ASSIGN_OR_RETURN(std::vector<Chunk> tail,
+                           Chunks(ctx, before, std::max<int64_t>(last, 0), /*with_items=*/false));
           layout.existing = std::move(tail);
           layout.existing_owned = true;
         }

@@ -86,7 +86,7 @@ class OutlierHook : public engine::PatternHook {
   StatusWith<engine::CollectionWriter*> Overflow(engine::HookContext& ctx) const;
   // The chunks of `parent` from seq `from_seq` on.
   StatusWith<std::vector<Chunk>> Chunks(engine::HookContext& ctx, const bson_t* parent,
-                                        int64_t from_seq = 0) const;
+                                        int64_t from_seq = 0, bool with_items = true) const;
   // countField of `doc` when configured and numeric.
   std::optional<int64_t> CountOf(const bson_t* doc) const;
   // The whole array `items` laid out: first threshold embedded, rest chunks.

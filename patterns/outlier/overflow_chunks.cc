@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "engine/write/collection_writer.h"
 
@@ -44,7 +45,8 @@ bson::BsonDoc ChunkIdOf(const bson_value_t* parent_id, int64_t seq) {
 
 StatusWith<std::vector<Chunk>> ReadChunks(storage::Session& session,
                                           storage::ShardedRecordStore& store,
-                                          const bson_value_t* parent_id, int64_t from_seq) {
+                                          const bson_value_t* parent_id, int64_t from_seq,
+                                          bool with_items) {
   std::vector<Chunk> out;
   for (int64_t seq = from_seq;; ++seq) {
     bson::BsonDoc id = ChunkIdOf(parent_id, seq);
@@ -57,7 +59,15 @@ StatusWith<std::vector<Chunk>> ReadChunks(storage::Session& session,
     chunk.seq = seq;
     bson_iter_t items;
     if (bson_iter_init_find(&items, doc->get(), "items") && BSON_ITER_HOLDS_ARRAY(&items)) {
-      chunk.items = ItemList::OfArray(&items);
+      if (with_items) {
+        chunk.items = ItemList::OfArray(&items);
+        chunk.item_count = chunk.items.size();
+      } else {
+        bson_iter_t child;
+        if (bson_iter_recurse(&items, &child)) {
+          while (bson_iter_next(&child)) ++chunk.item_count;
+        }
+      }
     }
     chunk.doc = std::move(*doc);
     out.push_back(std::move(chunk));
@@ -107,15 +117,38 @@ Status OverflowWriter::Append(std::vector<Chunk>& existing, const ItemList& item
                               ChunkDelta* delta) {
   size_t next = 0;
   int64_t seq = existing.empty() ? 0 : existing.back().seq + 1;
-  if (!existing.empty() && existing.back().items.size() < static_cast<size_t>(chunk_)) {
-    // Fill the last chunk first: chunks stay packed.
-    Chunk& last = existing.back();
-    const size_t room = static_cast<size_t>(chunk_) - last.items.size();
-    next = std::min(room, items.size());
-    ItemList filled;
-    filled.AppendRange(last.items, 0, last.items.size());
-    filled.AppendRange(items, 0, next);
-    RETURN_IF_ERROR(Put(&last, last.seq, filled, 0, filled.size(), true, delta));
+  if (!existing.empty() && existing.back().item_count < static_cast<size_t>(chunk_)) {
+    // Fill the last chunk first (chunks stay packed): its items are copied
+    // as they are stored, the new ones appended after them.
+    const Chunk& last = existing.back();
+    next = std::min(static_cast<size_t>(chunk_) - last.item_count, items.size());
+    bson::BsonDoc doc;
+    bson_t* out = doc.mutable_get();
+    AppendChunkId(out, "_id", parent_id_, last.seq);
+    bson_append_value(out, "parentId", 8, parent_id_);
+    BSON_APPEND_INT64(out, "seq", last.seq);
+    bson_t array;
+    bson_append_array_begin(out, "items", 5, &array);
+    bson_iter_t it, child;
+    size_t n = 0;
+    char buf[16];
+    auto key = [&]() {
+      const char* index = nullptr;
+      const size_t len = bson_uint32_to_string(static_cast<uint32_t>(n++), &index, buf, sizeof(buf));
+      return std::pair<const char*, int>(index, static_cast<int>(len));
+    };
+    if (bson_iter_init_find(&it, last.doc.get(), "items") && bson_iter_recurse(&it, &child)) {
+      while (bson_iter_next(&child)) {
+        auto [index, len] = key();
+        bson_append_iter(&array, index, len, &child);
+      }
+    }
+    for (size_t i = 0; i < next; ++i) {
+      auto [index, len] = key();
+      bson_append_value(&array, index, len, items.at(i));
+    }
+    bson_append_array_end(out, &array);
+    RETURN_IF_ERROR(writer_.Update(session_, last.doc.get(), doc.get()));
   }
   for (; next < items.size(); next += static_cast<size_t>(chunk_), ++seq) {
     const size_t end = std::min(items.size(), next + static_cast<size_t>(chunk_));

@@ -33,7 +33,8 @@ namespace tigerdoc::patterns::outlier {
 struct Chunk {
   int64_t seq = 0;
   bson::BsonDoc doc;
-  ItemList items;
+  ItemList items;         // empty when read without items
+  size_t item_count = 0;  // always set
 };
 
 // The chunk _id {parentId, seq} as a one-field document {"": <_id>}.
@@ -41,9 +42,11 @@ bson::BsonDoc ChunkIdOf(const bson_value_t* parent_id, int64_t seq);
 
 // The chunks of `parent_id` from seq `from_seq` to the last, in seq order
 // (reads only).
+// `with_items`: parse the items (else only item_count is set).
 StatusWith<std::vector<Chunk>> ReadChunks(storage::Session& session,
                                           storage::ShardedRecordStore& store,
-                                          const bson_value_t* parent_id, int64_t from_seq = 0);
+                                          const bson_value_t* parent_id, int64_t from_seq = 0,
+                                          bool with_items = true);
 
 // What a change did to the overflow collection (for the counters).
 struct ChunkDelta {
