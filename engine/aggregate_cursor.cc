@@ -43,6 +43,8 @@ class ScanSource : public agg::DocumentSource {
     buffer_.pop_front();
     return std::optional<bson::BsonDoc>(std::move(doc));
   }
+  int64_t docs_examined() const override { return exec_->total_docs_examined(); }
+  int64_t keys_examined() const override { return exec_->total_keys_examined(); }
 
  private:
   static constexpr int64_t kReadAhead = 256;

@@ -117,6 +117,11 @@ for (const id of ["a", "b", "c"]) {
   assert.eq(full.customers.every((c, i) => c.n === i), true);
   assert.eq(tdb.books_full.findOne({ _id: "c" }).customers.length, 10);
   assert.commandFailedWithCode(reply({ insert: "books_full", documents: [{ x: 1 }] }), 166);
+  // Only flagged books read overflow documents: the view's $lookup examined
+  // exactly the big book's 2 chunks (by _id), none for the three others.
+  const lookupOf = (ex) => ex.splitPipeline.mergerPart.find((stage) => stage.$lookup);
+  const ex = tdb.books_full.explain("executionStats").aggregate([]);
+  assert.eq(Number(lookupOf(ex).totalDocsExamined), 2, JSON.stringify(lookupOf(ex)));
   const stats = reply({ collStats: "books" }).patterns.outlier;
   assert.eq(Number(stats.flaggedDocuments), 1);
   assert.eq(Number(stats.overflowDocuments), 2);
@@ -185,6 +190,12 @@ for (const id of ["a", "b", "c"]) {
   const stats = reply({ collStats: "books" }).patterns.outlier;
   assert.eq(Number(stats.flaggedDocuments), 0);
   assert.eq(Number(stats.overflowDocuments), 0);
+  // No flagged book left: reading the view examines no overflow document.
+  const ex = tdb.books_full.explain("executionStats").find({ _id: "a" }).finish();
+  const lookup = ex.splitPipeline.mergerPart.find((stage) => stage.$lookup);
+  assert.eq(Number(lookup.totalDocsExamined), 0, JSON.stringify(lookup));
+  assert.eq(Number(lookup.totalKeysExamined), 0);
+  assert.eq(tdb.books_full.findOne({ _id: "big" }).customers.length, 1000);
   // Unflagged again: array updates work as plain MongoDB.
   assert.eq(tdb.books.updateOne({ _id: "big" }, { $set: { "customers.0.n": -1 } }).modifiedCount, 1);
 }
