@@ -4,6 +4,7 @@
 #include "patterns/outlier/outlier_hook.h"
 
 #include <map>
+#include <set>
 
 #include "engine/bson/shell_string.h"
 #include "engine/ops.h"
@@ -484,8 +485,36 @@ Status OutlierHook::Validate(storage::Session& session, const catalog::Collectio
     }
     return Status::OK();
   });
+  // Overflow documents no flagged parent owns (a parent dropped by $out,
+  // chunks written by hand): listed, at most a few.
+  std::set<std::string> owned_ids;  // shell strings of the parents' chunk _ids
+  int64_t orphans = 0;
+  std::string first_orphan;
+  if (walked.ok() && overflow != nullptr) {
+    walked = coll.store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+      if (!IsFlagged(doc)) return Status::OK();
+      bson_iter_t it;
+      const bson_value_t* id = IdValue(doc, &it);
+      if (id == nullptr) return Status::OK();
+      ASSIGN_OR_RETURN(std::vector<Chunk> chunks,
+                       ReadChunks(session, *overflow->store, id, 0, /*with_items=*/false));
+      for (const Chunk& chunk : chunks) owned_ids.insert(IdText(chunk.doc.get()));
+      return Status::OK();
+    });
+    if (walked.ok()) {
+      walked = overflow->store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+        if (owned_ids.count(IdText(doc)) == 0 && ++orphans == 1) first_orphan = IdText(doc);
+        return Status::OK();
+      });
+    }
+  }
   session.Rollback();
   RETURN_IF_ERROR(walked);
+  if (orphans > 0) {
+    problems->push_back("outlier: " + std::to_string(orphans) + " documents of " + db_ + "." +
+                        config_.overflow + " belong to no flagged parent (first: " + first_orphan +
+                        ")");
+  }
   if (found.flagged != kept.flagged) {
     problems->push_back("outlier: collStats counts " + std::to_string(kept.flagged) +
                         " flagged documents, the collection has " + std::to_string(found.flagged));

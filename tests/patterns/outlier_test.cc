@@ -452,6 +452,8 @@ TEST_F(OutlierEngineTest, ValidateReportsCountersThatDisagree) {
   for (const auto& p : problems) all += p + "\n";
   EXPECT_NE(all.find("collStats counts 3 overflow documents, the flagged documents have 0"),
             std::string::npos) << all;
+  // The chunks after the missing one belong to nobody now.
+  EXPECT_NE(all.find("2 documents of db.ov belong to no flagged parent"), std::string::npos) << all;
 }
 
 }  // namespace
