@@ -183,6 +183,18 @@ StatusWith<Layout> OutlierHook::Plan(engine::HookContext& ctx, const WriteEvent&
   const bson_t* before = event.kind == WriteKind::kUpdate ? event.before : nullptr;
   const bool was_flagged = IsFlagged(before);
   if (!was_flagged) {
+    // The common case, an unflagged document that stays small: the array
+    // is counted and copied whole, never taken apart.
+    bson_iter_t it;
+    const bool small =
+        !bson_iter_init_find(&it, proposed, config_.path.c_str()) || !BSON_ITER_HOLDS_ARRAY(&it) ||
+        ArraySize(proposed, config_.path) <= static_cast<size_t>(config_.threshold);
+    if (small) {
+      Layout layout;
+      layout.parent = Parent(proposed, nullptr, 0, false,
+                             static_cast<int64_t>(ArraySize(proposed, config_.path)), proposed);
+      return layout;
+    }
     std::optional<ItemList> array = ArrayAt(proposed, config_.path);
     const bool has_array = array.has_value();
     return LayOut(ctx, proposed, has_array ? std::move(*array) : ItemList(), has_array, before,
