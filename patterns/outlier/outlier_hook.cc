@@ -422,6 +422,14 @@ StatusWith<OutlierCounts> ReadCounters(storage::Session& session, const std::str
 
 }  // namespace
 
+StatusWith<int64_t> FlaggedDocuments(storage::Session& session, const std::string& ident) {
+  RETURN_IF_ERROR(session.Begin());
+  StatusWith<OutlierCounts> read = ReadCounters(session, CountersTableName(ident));
+  session.Rollback();
+  RETURN_IF_ERROR(read.status());
+  return read.value().flagged;
+}
+
 Status OutlierHook::AppendStats(storage::Session& session, const catalog::CollectionEntry&,
                                 bson_t* out) {
   RETURN_IF_ERROR(session.Begin());

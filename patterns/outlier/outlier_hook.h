@@ -107,6 +107,9 @@ class OutlierHook : public engine::PatternHook {
   catalog::Catalog* const catalog_;
 };
 
+// Flagged parents of the collection with ident `ident`, from its counters.
+StatusWith<int64_t> FlaggedDocuments(storage::Session& session, const std::string& ident);
+
 // Flagged parents and overflow chunks recounted from the documents.
 struct OutlierCounts {
   int64_t flagged = 0;

@@ -35,6 +35,18 @@ class OutlierPattern : public engine::Pattern {
     return views;
   }
 
+  // Without the option, flagged documents would lose their overflow from
+  // every read and write: they must fit again first.
+  Status Detach(storage::Session& session, const catalog::CollectionEntry& coll) const override {
+    ASSIGN_OR_RETURN(int64_t flagged, FlaggedDocuments(session, coll.metadata.ident));
+    if (flagged == 0) return Status::OK();
+    return Status(ErrorCode::kBadValue,
+                  "BSON field 'collMod.outlier' cannot be removed while " + std::to_string(flagged) +
+                      " documents of " + coll.metadata.ns +
+                      " have items in the overflow collection; $pull or $set their arrays down "
+                      "to the threshold first");
+  }
+
   StatusWith<std::shared_ptr<engine::PatternHook>> Attach(
       storage::Session& session, const catalog::CollectionEntry& coll, const bson_t* config,
       engine::AttachReason reason) const override {

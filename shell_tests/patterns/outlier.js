@@ -230,6 +230,15 @@ for (const id of ["a", "b", "c"]) {
   assert.eq(tdb.tiny_overflow.countDocuments({}), 0);
   const v = tdb.tiny.validate();
   assert.eq(v.valid, true, JSON.stringify(v));
+  // The option cannot go while documents have overflow; it can once they fit.
+  tdb.tiny.insertOne({ _id: 10, xs: [1, 2, 3, 4, 5] });
+  const refused = assert.commandFailedWithCode(reply({ collMod: "tiny", outlier: null }), 2);
+  assert.eq(refused.errmsg.includes("while 1 documents"), true, refused.errmsg);
+  tdb.tiny.updateOne({ _id: 10 }, { $pull: { xs: { $gt: 3 } } });
+  assert.commandWorked(reply({ collMod: "tiny", outlier: null }));
+  assert.eq(tdb.getCollectionInfos({ name: "tiny" })[0].options.outlier, undefined);
+  tdb.tiny.updateOne({ _id: 10 }, { $push: { xs: { $each: [4, 5, 6] } } });
+  assert.eq(tdb.tiny.findOne({ _id: 10 }).xs.length, 6, "a plain collection again");
 }
 
 // collMod: threshold may change, the layout fields may not.
