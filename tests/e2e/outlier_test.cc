@@ -160,6 +160,85 @@ TEST_F(OutlierE2eTest, ConcurrentPushesKeepEveryItemExactlyOnceInOrder) {
   ExpectValidAndStatsExact(flagged);
 }
 
+TEST_F(OutlierE2eTest, ConcurrentPullsAndPushesOnOneBookLeaveExactlyWhatWasNotPulled) {
+  ASSERT_OK_REPLY(Run(kCreateBooks));
+  ASSERT_OK_REPLY(Run(R"({"insert": "books", "documents": [{"_id": 0, "customers": []}]})"));
+  // Pushers add their own items; a puller removes every even item of
+  // pusher 0 once it was acknowledged (they sit in the embedded part or in
+  // any chunk by then), while the pushes go on.
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> acked0{-1};  // highest acknowledged item of pusher 0
+  std::vector<std::vector<int64_t>> pushed(3);
+  std::set<int64_t> pulled;
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(uri);
+      for (int64_t i = 0; i < 120; ++i) {
+        const int64_t item = int64_t{t} * 1000000 + i;
+        BsonDoc r = client.RunCommand(db, R"({"update": "books", "updates": [{"q": {"_id": 0},
+            "u": {"$push": {"customers": )" + std::to_string(item) + "}}}]}");
+        if (!testutil::IsOk(r) || Integer(r, "nModified") != 1) return;
+        pushed[t].push_back(item);
+        if (t == 0) acked0.store(i);
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    MongoClient client(uri);
+    int64_t next = 0;
+    while (next < 120) {
+      if (next > acked0.load()) {
+        std::this_thread::yield();
+        continue;
+      }
+      BsonDoc r = client.RunCommand(db, R"({"update": "books", "updates": [{"q": {"_id": 0},
+          "u": {"$pull": {"customers": {"$in": [)" + std::to_string(next) + "]}}}}]}");
+      if (!testutil::IsOk(r) || Integer(r, "nModified") != 1) {
+        ADD_FAILURE() << "pull of " << next << ": " << Json(r);
+        return;
+      }
+      pulled.insert(next);
+      next += 2;
+    }
+  });
+  for (auto& thread : threads) thread.join();
+  std::multiset<int64_t> want;
+  for (const auto& items : pushed) {
+    EXPECT_EQ(items.size(), 120u);
+    for (int64_t item : items) {
+      if (!pulled.count(item)) want.insert(item);
+    }
+  }
+  Book book = ReadBook(0);
+  ExpectConsistent(book, 0);
+  EXPECT_EQ(std::multiset<int64_t>(book.whole.begin(), book.whole.end()), want);
+  ExpectValidAndStatsExact(1);
+}
+
+TEST_F(OutlierE2eTest, OutReplacesParentsAndValidateListsLeftOverflow) {
+  ASSERT_OK_REPLY(Run(kCreateBooks));
+  ASSERT_OK_REPLY(Run(R"({"insert": "books", "documents": [
+      {"_id": 1, "customers": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]},
+      {"_id": 2, "customers": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}]})"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "src", "documents": [
+      {"_id": 1, "customers": [9, 8, 7, 6, 5, 4, 3]}, {"_id": 3, "customers": [1]}]})"));
+  ASSERT_OK_REPLY(Run(R"({"aggregate": "src", "pipeline": [{"$out": "books"}], "cursor": {}})"));
+  Book book = ReadBook(1);
+  EXPECT_EQ(book.whole, (std::vector<int64_t>{9, 8, 7, 6, 5, 4, 3}));
+  ExpectConsistent(book, 1);
+  EXPECT_EQ(ReadBook(3).whole, (std::vector<int64_t>{1}));
+  // Book 2 went with the old collection; its 3 chunks are left over.
+  BsonDoc validate = Run(R"({"validate": "books"})");
+  EXPECT_NE(Json(validate).find("3 documents of " + db_ + ".books_overflow belong to no flagged parent"),
+            std::string::npos) << Json(validate);
+  BsonDoc stats = Run(R"({"collStats": "books"})");
+  EXPECT_EQ(Integer(stats, "patterns.outlier.flaggedDocuments"), 1) << Json(stats);
+  EXPECT_EQ(Integer(stats, "patterns.outlier.overflowDocuments"), 1) << Json(stats);
+}
+
 TEST_F(OutlierE2eTest, KillNineDuringConcurrentPushesKeepsExactlyTheAcknowledged) {
   ASSERT_OK_REPLY(Run(kCreateBooks));
   for (int b = 0; b < kBooks; ++b) {
