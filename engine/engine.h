@@ -214,6 +214,11 @@ class Engine {
   std::string SortSpillDirectory() const;
   // Attaches the hooks of every configured collection (Open).
   Status AttachAllPatterns();
+  // The patterns' companion views of `coll` under `configs`
+  // (Pattern::ViewsOf); with `create_missing` false only checks that their
+  // names are free or already such views.
+  Status SyncPatternViews(std::string_view db, std::string_view coll, const bson_t* configs,
+                          bool create_missing);
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
   StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
 #include "patterns/discriminator/discriminator_pattern.h"
+#include "patterns/outlier/outlier_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/server/server.h"
@@ -130,6 +131,7 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   using namespace tigerdoc;
   auto registry = std::make_shared<engine::PatternRegistry>();
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
+  registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
   return registry;
 }

@@ -175,26 +175,57 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
 }
 
 Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update) {
+  return Insert(session, doc, from_update, nullptr);
+}
+
+Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update,
+                                bson::BsonDoc* stored) {
   if (hooks_ == nullptr) return StoreInsert(session, doc);
   Context ctx(*this, session);
   WriteEvent event{WriteKind::kInsert, nullptr, doc, from_update};
+  event.proposed = doc;
   bson::BsonDoc reshaped;
   RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
   if (!reshaped.empty()) event.after = reshaped.get();
   RETURN_IF_ERROR(StoreInsert(session, event.after));
-  return hooks_->AfterStore(ctx, event);
+  RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
+  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
+  return Status::OK();
 }
 
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
                                 const bson_t* new_doc) {
+  return Update(session, old_doc, new_doc, UpdateSpec{}, nullptr);
+}
+
+Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
+                                const bson_t* new_doc, const UpdateSpec& spec,
+                                bson::BsonDoc* stored) {
   if (hooks_ == nullptr) return StoreUpdate(session, old_doc, new_doc);
   Context ctx(*this, session);
   WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
+  event.update = spec.update;
+  event.update_is_pipeline = spec.is_pipeline;
+  event.proposed = new_doc;
   bson::BsonDoc reshaped;
   RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
   if (!reshaped.empty()) event.after = reshaped.get();
   RETURN_IF_ERROR(StoreUpdate(session, old_doc, event.after));
-  return hooks_->AfterStore(ctx, event);
+  RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
+  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
+  return Status::OK();
+}
+
+StatusWith<bool> CollectionWriter::UpdateModifies(storage::Session& session,
+                                                  const bson_t* old_doc, const bson_t* new_doc,
+                                                  const UpdateSpec& spec, bool modified) {
+  if (hooks_ == nullptr) return modified;
+  Context ctx(*this, session);
+  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
+  event.update = spec.update;
+  event.update_is_pipeline = spec.is_pipeline;
+  event.proposed = new_doc;
+  return hooks_->UpdateModifies(ctx, event, modified);
 }
 
 Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {

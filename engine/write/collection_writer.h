@@ -59,7 +59,26 @@ class CollectionWriter {
   // REQUIRES (all three): `session` is in a transaction.
   // `from_update`: an upsert's insert (errors speak of an update).
   Status Insert(storage::Session& session, const bson_t* doc, bool from_update = false);
+  // As Insert; when hooks reshaped the document, *stored receives what was
+  // stored (left empty otherwise).
+  Status Insert(storage::Session& session, const bson_t* doc, bool from_update,
+                bson::BsonDoc* stored);
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  // An update command's change: `update` is the operator update (nullptr
+  // for a replacement or a pipeline, `is_pipeline`) that hooks may route
+  // (WriteEvent::update). When hooks reshaped the document, *stored (if
+  // given) receives what was stored; it is left empty otherwise.
+  struct UpdateSpec {
+    const bson_t* update = nullptr;
+    bool is_pipeline = false;
+  };
+  Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
+                const UpdateSpec& spec, bson::BsonDoc* stored);
+  // Whether an update of `old_doc` into `new_doc` changes anything,
+  // `modified` being the engine's verdict, which the collection's hooks may
+  // overrule (PatternHook::EffectOfUpdate). REQUIRES: in a transaction.
+  StatusWith<bool> UpdateModifies(storage::Session& session, const bson_t* old_doc,
+                                  const bson_t* new_doc, const UpdateSpec& spec, bool modified);
   Status Remove(storage::Session& session, const bson_t* doc);
 
   const index::IndexSet& indexes() const { return *indexes_; }

@@ -100,15 +100,50 @@ Status Engine::ModifyPatterns(std::string_view db, std::string_view coll, const 
       options.bytes() == entry->metadata.options.bytes()) {
     return Status::OK();
   }
+  RETURN_IF_ERROR(SyncPatternViews(db, coll, configs.get(), false));
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::shared_ptr<const HookRunner> hooks,
                    AttachHooks(*patterns_, session, *entry, configs.get(), state->configs.get(),
                                AttachReason::kModify));
-  return catalog_->SetPatterns(
+  bson::BsonDoc view_configs = configs.Copy();
+  RETURN_IF_ERROR(catalog_->SetPatterns(
       *entry,
       std::make_shared<catalog::PatternState>(
           catalog::PatternState{std::move(configs), std::move(hooks)}),
-      options.get());
+      options.get()));
+  return SyncPatternViews(db, coll, view_configs.get(), true);
+}
+
+Status Engine::SyncPatternViews(std::string_view db, std::string_view coll, const bson_t* configs,
+                                bool create_missing) {
+  bson_iter_t it;
+  bson_iter_init(&it, configs);
+  while (bson_iter_next(&it)) {
+    const Pattern* pattern = patterns_->ByName(bson_iter_key(&it));
+    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
+    for (Pattern::CompanionView& view : pattern->ViewsOf(coll, config.get())) {
+      const std::string ns = Namespace(db, view.name);
+      std::shared_ptr<const catalog::ViewDefinition> existing = catalog_->LookupView(ns);
+      if (catalog_->Lookup(ns) != nullptr || (existing && existing->view_on != coll)) {
+        return Status(ErrorCode::kNamespaceExists,
+                      "Collection " + ns + " already exists; the " + std::string(pattern->name()) +
+                          " option of " + Namespace(db, coll) + " needs that name for its view");
+      }
+      if (!create_missing) continue;
+      CreateViewParams params;
+      params.db = std::string(db);
+      params.name = view.name;
+      params.view_on = std::string(coll);
+      params.pipeline = std::move(view.pipeline);
+      if (existing && existing->pipeline.bytes() == params.pipeline.bytes()) continue;
+      RETURN_IF_ERROR(existing ? ModifyView(params) : CreateView(params));
+    }
+  }
+  return Status::OK();
 }
 
 StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& coll) {

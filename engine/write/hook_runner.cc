@@ -39,6 +39,17 @@ Status HookRunner::AfterRemove(HookContext& ctx, const WriteEvent& event) const 
   return Status::OK();
 }
 
+StatusWith<bool> HookRunner::UpdateModifies(HookContext& ctx, const WriteEvent& event,
+                                            bool modified) const {
+  for (const Named& named : hooks_) {
+    ASSIGN_OR_RETURN(PatternHook::UpdateEffect effect,
+                     named.hook->EffectOfUpdate(ctx, event, modified));
+    if (effect == PatternHook::UpdateEffect::kChanges) return true;
+    if (effect == PatternHook::UpdateEffect::kNoChange) return false;
+  }
+  return modified;
+}
+
 StatusWith<bson::BsonDoc> HookRunner::Stats(storage::Session& session,
                                             const catalog::CollectionEntry& coll) const {
   bson::BsonDoc out;

@@ -38,6 +38,10 @@ class HookRunner : public catalog::PatternAttachment {
   Status BeforeStore(HookContext& ctx, const WriteEvent& event, bson::BsonDoc* reshaped) const;
   Status AfterStore(HookContext& ctx, const WriteEvent& event) const;
   Status AfterRemove(HookContext& ctx, const WriteEvent& event) const;
+  // Whether the update changes anything, `modified` being the engine's
+  // verdict (PatternHook::EffectOfUpdate; the first hook with an opinion
+  // decides).
+  StatusWith<bool> UpdateModifies(HookContext& ctx, const WriteEvent& event, bool modified) const;
 
   // {<pattern>: {...}, ...} for collStats; empty when no hook reports.
   StatusWith<bson::BsonDoc> Stats(storage::Session& session,

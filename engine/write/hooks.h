@@ -70,6 +70,15 @@ struct WriteEvent {
   const bson_t* after = nullptr;
   // An insert made by an upsert: errors speak of an update (17419, not 10334).
   bool from_update = false;
+  // kUpdate: the operator update that produced `after` ({$push: {...}}), so
+  // a pattern that keeps part of a document elsewhere can route it; nullptr
+  // for replacements and pipelines and writes without one ($merge).
+  const bson_t* update = nullptr;
+  // kUpdate: `after` came from a pipeline update (update is nullptr).
+  bool update_is_pipeline = false;
+  // kInsert / kUpdate: the document as the write proposed it, before any
+  // hook reshaped it (AfterStore's `after` is the stored, reshaped one).
+  const bson_t* proposed = nullptr;
 };
 
 // What a hook sees of the write it joins.
@@ -102,6 +111,20 @@ class PatternHook {
   }
   virtual Status AfterRemove(HookContext& /*ctx*/, const WriteEvent& /*event*/) {
     return Status::OK();
+  }
+  // Whether an update changes anything, for updates a pattern routes
+  // partly elsewhere (the engine compares only the stored document): a $pull
+  // of items kept in another collection changes something although the
+  // document stays as it was; an $addToSet of items kept elsewhere changes
+  // nothing although the document grew. `event.after` is the engine's
+  // result; `modified` is the engine's verdict. kChanges makes the write go
+  // through (BeforeStore / AfterStore run; `after` may equal `before`),
+  // kNoChange skips it (nModified 0). May read, must not write.
+  enum class UpdateEffect { kAsComputed, kChanges, kNoChange };
+  virtual StatusWith<UpdateEffect> EffectOfUpdate(HookContext& /*ctx*/,
+                                                  const WriteEvent& /*event*/,
+                                                  bool /*modified*/) {
+    return UpdateEffect::kAsComputed;
   }
 
   // collStats: appends what the pattern reports to `out` (the pattern's own

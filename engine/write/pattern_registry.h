@@ -70,6 +70,28 @@ class Pattern {
                         const catalog::CollectionEntry& /*coll*/) const {
     return Status::OK();
   }
+
+  // Views the pattern keeps beside a collection named `coll` configured
+  // with `config` (a name and a pipeline on the collection): the engine
+  // creates them after create, and creates or redefines them after collMod.
+  // A name taken by a collection or another view refuses the command.
+  struct CompanionView {
+    std::string name;
+    bson::BsonDoc pipeline;  // an array document
+  };
+  virtual std::vector<CompanionView> ViewsOf(std::string_view /*coll*/,
+                                             const bson_t* /*config*/) const {
+    return {};
+  }
+
+  // The catalog of the engine that uses this pattern, bound by Engine::Open
+  // before any Attach, for hooks that read other collections outside writes
+  // (collStats, validate, creating a view of their collection).
+  void BindCatalog(catalog::Catalog* catalog) { catalog_ = catalog; }
+  catalog::Catalog* catalog() const { return catalog_; }
+
+ private:
+  catalog::Catalog* catalog_ = nullptr;
 };
 
 class PatternRegistry {
