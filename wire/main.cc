@@ -13,6 +13,7 @@
 #include "engine/write/pattern_registry.h"
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
+#include "patterns/subset/subset_pattern.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/server/server.h"
 
@@ -135,6 +136,7 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   auto registry = std::make_shared<engine::PatternRegistry>();
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
+  registry->Add(patterns::subset::MakeSubsetPattern());
   return registry;
 }
 

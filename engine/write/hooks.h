@@ -47,6 +47,7 @@
 
 #include <bson/bson.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,11 @@ struct WriteEvent {
   const bson_t* after = nullptr;
   // An insert made by an upsert: errors speak of an update (17419, not 10334).
   bool from_update = false;
+  // Who makes the write: empty for a command's own write; for a write a
+  // hook makes through WriterFor, what that hook set with
+  // CollectionWriter::SetOrigin (e.g. "subset db.reviews"), so that a guard
+  // (Pattern::GuardFor) can let its own pattern's writes through.
+  std::string_view origin;
 };
 
 // What a hook sees of the write it joins.
@@ -86,6 +92,12 @@ class HookContext {
   // hooks; BadValue when hooks nest deeper than a few levels (a cycle of
   // patterns writing each other).
   virtual StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll) = 0;
+  // Another collection's entry without creating it (nullptr when absent),
+  // for hooks that read it or must leave a missing collection missing.
+  virtual std::shared_ptr<catalog::CollectionEntry> Lookup(std::string_view /*db*/,
+                                                           std::string_view /*coll*/) {
+    return nullptr;
+  }
 };
 
 class PatternHook {
@@ -117,6 +129,13 @@ class PatternHook {
   virtual Status Validate(storage::Session& /*session*/, const catalog::CollectionEntry& /*coll*/,
                           std::vector<std::string>* /*problems*/) {
     return Status::OK();
+  }
+  // validate with the catalog, for patterns that relate collections (the
+  // subset's parent); what the engine calls. By default, Validate above.
+  virtual Status ValidateWith(storage::Session& session, catalog::Catalog& /*catalog*/,
+                              const catalog::CollectionEntry& coll,
+                              std::vector<std::string>* problems) {
+    return Validate(session, coll, problems);
   }
 };
 

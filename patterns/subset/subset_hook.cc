@@ -1,0 +1,305 @@
+#include "patterns/subset/subset_hook.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "engine/bson/compare.h"
+#include "engine/bson/shell_string.h"
+#include "engine/query/projection.h"
+#include "engine/write/collection_writer.h"
+#include "patterns/subset/subset_sync.h"
+
+namespace tigerdoc::patterns::subset {
+namespace {
+
+// The element at `path` of `doc` as {"v": value}; empty when missing.
+std::string ValueBytes(const bson_t* doc, const std::string& path) {
+  bson_iter_t root, it;
+  if (!bson_iter_init(&root, doc) || !bson_iter_find_descendant(&root, path.c_str(), &it)) {
+    return std::string();
+  }
+  bson::BsonDoc one;
+  bson_append_iter(one.mutable_get(), "v", 1, &it);
+  return std::string(one.bytes());
+}
+
+std::string Shown(const std::string& value_bytes) {
+  if (value_bytes.empty()) return "missing";
+  bson::BsonDoc doc = bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(value_bytes.data()),
+                                            value_bytes.size());
+  bson_iter_t it;
+  bson_iter_init(&it, doc.get());
+  bson_iter_next(&it);
+  return bson::ToShellString(&it);
+}
+
+// Children in the pattern's order: its sort, then _id ascending; a missing
+// field sorts as null, as in a find's sort.
+class ChildOrder {
+ public:
+  explicit ChildOrder(const bson::BsonDoc& sort) {
+    bson_iter_t it;
+    bson_iter_init(&it, sort.get());
+    while (bson_iter_next(&it)) fields_.emplace_back(bson_iter_key(&it), bson_iter_as_int64(&it));
+  }
+  bool operator()(const bson::BsonDoc& a, const bson::BsonDoc& b) const {
+    for (const auto& [field, direction] : fields_) {
+      bson_value_t null_value;
+      null_value.value_type = BSON_TYPE_NULL;
+      bson_iter_t ra, rb, ia, ib;
+      const bson_value_t* va = &null_value;
+      const bson_value_t* vb = &null_value;
+      if (bson_iter_init(&ra, a.get()) && bson_iter_find_descendant(&ra, field.c_str(), &ia)) {
+        va = bson_iter_value(&ia);
+      }
+      if (bson_iter_init(&rb, b.get()) && bson_iter_find_descendant(&rb, field.c_str(), &ib)) {
+        vb = bson_iter_value(&ib);
+      }
+      const int c = bson::CompareValues(va, vb);
+      if (c != 0) return direction > 0 ? c < 0 : c > 0;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::pair<std::string, int64_t>> fields_;
+};
+
+}  // namespace
+
+SubsetHook::SubsetHook(SubsetConfig config, const catalog::CollectionEntry& child)
+    : config_(std::move(config)),
+      table_(StateTableName(child.metadata.ident)),
+      child_db_(child.metadata.db),
+      child_name_(child.metadata.name),
+      parent_ns_(child.metadata.db + "." + config_.parent()) {
+  auto protection = std::make_shared<Protection>();
+  protection->origin = std::string(kPatternName) + " " + child.metadata.ns;
+  protection->child_ns = child.metadata.ns;
+  protection->paths = config_.OwnedPaths();
+  protection_ = std::move(protection);
+}
+
+Status SubsetHook::AfterStore(engine::HookContext& ctx, const engine::WriteEvent& event) {
+  if (event.before != nullptr && !config_.ChildChangeMatters(event.before, event.after)) {
+    return Status::OK();
+  }
+  return Change(ctx, event.before, event.after);
+}
+
+Status SubsetHook::AfterRemove(engine::HookContext& ctx, const engine::WriteEvent& event) {
+  return Change(ctx, event.before, nullptr);
+}
+
+Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const bson_t* after) {
+  const catalog::CollectionEntry& child = ctx.collection();
+  std::optional<ParentKey> old_key, new_key;
+  if (before != nullptr) {
+    ASSIGN_OR_RETURN(old_key, KeyOf(config_, child.metadata.ns, before));
+  }
+  if (after != nullptr) {
+    ASSIGN_OR_RETURN(new_key, KeyOf(config_, child.metadata.ns, after));
+  }
+  if (!old_key && !new_key) return Status::OK();
+  const bool same = old_key && new_key && old_key->row == new_key->row;
+  storage::Session& session = ctx.session();
+  const size_t n = config_.counters().size();
+
+  // The counter rows first (kept whether or not the parent exists).
+  auto adjust = [&](const ParentKey& key, const bson_t* removed,
+                    const bson_t* added) -> StatusWith<CounterState> {
+    if (n == 0) return CounterState(0);
+    ASSIGN_OR_RETURN(CounterState state, ReadState(session, table_, key.row, n));
+    if (removed != nullptr) state.Apply(config_, removed, -1);
+    if (added != nullptr) state.Apply(config_, added, 1);
+    RETURN_IF_ERROR(WriteState(session, table_, key.row, state));
+    return state;
+  };
+  std::shared_ptr<catalog::CollectionEntry> parent = ctx.Lookup(child_db_, config_.parent());
+  std::shared_ptr<catalog::CollectionEntry> self = ctx.Lookup(child.metadata.db, child.metadata.name);
+  auto refresh = [&](const ParentKey& key, const CounterState& state) -> Status {
+    if (parent == nullptr || self == nullptr) return Status::OK();
+    ASSIGN_OR_RETURN(engine::CollectionWriter * writer, ctx.WriterFor(child_db_, config_.parent()));
+    writer->SetOrigin(protection_->origin);
+    bson_iter_t it;
+    Status status = RefreshParents(session, self, parent, *writer, config_, key.get(&it), state);
+    writer->SetOrigin("");
+    return status;
+  };
+  if (same) {
+    ASSIGN_OR_RETURN(CounterState state, adjust(*old_key, before, after));
+    return refresh(*old_key, state);
+  }
+  if (old_key) {
+    ASSIGN_OR_RETURN(CounterState state, adjust(*old_key, before, nullptr));
+    RETURN_IF_ERROR(refresh(*old_key, state));
+  }
+  if (new_key) {
+    ASSIGN_OR_RETURN(CounterState state, adjust(*new_key, nullptr, after));
+    RETURN_IF_ERROR(refresh(*new_key, state));
+  }
+  return Status::OK();
+}
+
+Status SubsetHook::AppendStats(storage::Session& session, const catalog::CollectionEntry&,
+                               bson_t* out) {
+  BSON_APPEND_UTF8(out, "parent", parent_ns_.c_str());
+  BSON_APPEND_UTF8(out, "as", config_.as().c_str());
+  BSON_APPEND_INT32(out, "limit", config_.limit());
+  if (config_.counters().empty()) return Status::OK();
+  RETURN_IF_ERROR(session.Begin());
+  int64_t keys = 0;
+  auto count = [&]() -> Status {
+    ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table_, "p", "q"));
+    Status status;
+    while (cursor.Next(&status)) ++keys;
+    return status;
+  };
+  Status status = count();
+  session.Rollback();
+  RETURN_IF_ERROR(status);
+  BSON_APPEND_INT64(out, "parentKeys", keys);
+  return Status::OK();
+}
+
+void SubsetHook::AppendExplain(const catalog::CollectionEntry&, bson_t* out) const {
+  BSON_APPEND_UTF8(out, "parent", parent_ns_.c_str());
+  BSON_APPEND_UTF8(out, "as", config_.as().c_str());
+}
+
+Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& catalog,
+                                const catalog::CollectionEntry& coll,
+                                std::vector<std::string>* problems) {
+  const size_t n = config_.counters().size();
+  struct Group {
+    CounterState state;
+    std::vector<bson::BsonDoc> children;
+  };
+  RETURN_IF_ERROR(session.Begin());
+  auto body = [&]() -> Status {
+    // Recomputed from the children alone (no index, no counter row).
+    std::map<std::string, Group> groups;
+    RETURN_IF_ERROR(coll.store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+      StatusWith<std::optional<ParentKey>> key = KeyOf(config_, coll.metadata.ns, doc);
+      if (!key.ok()) {
+        problems->push_back(key.status().reason());
+        return Status::OK();
+      }
+      if (!key.value()) return Status::OK();
+      auto [it, inserted] = groups.try_emplace(key.value()->row, Group{CounterState(n), {}});
+      it->second.state.Apply(config_, doc, 1);
+      it->second.children.push_back(bson::BsonDoc::CopyOf(doc));
+      return Status::OK();
+    }));
+    if (n > 0) {
+      std::map<std::string, CounterState> kept;
+      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table_, "p", "q"));
+      Status status;
+      while (cursor.Next(&status)) {
+        ASSIGN_OR_RETURN(CounterState state, CounterState::Decode(cursor.value(), n));
+        kept.emplace(std::string(cursor.key()), std::move(state));
+      }
+      RETURN_IF_ERROR(status);
+      for (const auto& [row, group] : groups) {
+        auto it = kept.find(row);
+        if (it == kept.end() || !(it->second == group.state)) {
+          problems->push_back("subset counters of " + coll.metadata.ns +
+                              " for a parent key differ from its children (rebuild with collMod or "
+                              "resyncSubset)");
+        }
+      }
+      for (const auto& [row, state] : kept) {
+        if (groups.count(row) == 0) {
+          problems->push_back("subset counters of " + coll.metadata.ns +
+                              " keep a parent key no child has");
+        }
+      }
+    }
+    std::shared_ptr<catalog::CollectionEntry> parent = catalog.Lookup(parent_ns_);
+    if (parent == nullptr) return Status::OK();
+    std::optional<query::Projection> projection;
+    if (!config_.project().empty()) {
+      ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(config_.project().get()));
+      projection.emplace(std::move(parsed));
+    }
+    const ChildOrder order(config_.SortWithId());
+    const std::vector<std::string> paths = config_.OwnedPaths();
+    return parent->store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+      bson_iter_t root, it;
+      if (!bson_iter_init(&root, doc) ||
+          !bson_iter_find_descendant(&root, config_.foreign_field().c_str(), &it)) {
+        return Status::OK();
+      }
+      ParentKey key = KeyFor(&it);
+      auto group = groups.find(key.row);
+      bool any_path = false;
+      for (const std::string& path : paths) any_path = any_path || !ValueBytes(doc, path).empty();
+      if (group == groups.end() && !any_path) return Status::OK();  // never had a child
+      std::vector<bson::BsonDoc> top;
+      CounterState state(n);
+      if (group != groups.end()) {
+        std::vector<bson::BsonDoc>& children = group->second.children;
+        std::sort(children.begin(), children.end(), order);
+        for (size_t i = 0; i < children.size() && i < static_cast<size_t>(config_.limit()); ++i) {
+          if (!projection) {
+            top.push_back(children[i].Copy());
+            continue;
+          }
+          ASSIGN_OR_RETURN(bson::BsonDoc projected, projection->Apply(children[i].get(), nullptr));
+          top.push_back(std::move(projected));
+        }
+        state = group->second.state;
+      }
+      bson::BsonDoc update = ParentUpdate(config_, top, state);
+      bson_iter_t set_it;
+      bson_iter_init_find(&set_it, update.get(), "$set");
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&set_it, &len, &data);
+      bson::BsonDoc expected = bson::BsonDoc::CopyOf(data, len);
+      for (const std::string& path : paths) {
+        bson_iter_t e;
+        bson::BsonDoc one;
+        if (bson_iter_init_find(&e, expected.get(), path.c_str())) {
+          bson_append_iter(one.mutable_get(), "v", 1, &e);
+        }
+        const std::string want(one.bytes());
+        const std::string have = ValueBytes(doc, path);
+        if (want == have) continue;
+        problems->push_back("parent " + bson::ToShellString(key.value.get()) + " of " + parent_ns_ +
+                            ": '" + path + "' is " + Shown(have) + " but the children in " +
+                            coll.metadata.ns + " give " + Shown(want));
+      }
+      return Status::OK();
+    });
+  };
+  Status status = body();
+  session.Rollback();
+  return status;
+}
+
+Status ParentGuard::BeforeStore(engine::HookContext& ctx, const engine::WriteEvent& event,
+                                bson::BsonDoc*) {
+  for (const auto& protection : protections_) {
+    if (event.origin == protection->origin) continue;
+    for (const std::string& path : protection->paths) {
+      const std::string before = event.before ? ValueBytes(event.before, path) : std::string();
+      if (before == ValueBytes(event.after, path)) continue;
+      const std::string owner = "the subset option of " + protection->child_ns;
+      if (event.kind == engine::WriteKind::kInsert && !event.from_update) {
+        return Status(ErrorCode::kImmutableField,
+                      "A document inserted into " + ctx.collection().metadata.ns + " sets '" + path +
+                          "', a field " + owner + " keeps; insert it without '" + path +
+                          "' (the subset fills it from " + protection->child_ns + ")");
+      }
+      return Status(ErrorCode::kImmutableField,
+                    "Performing an update on the path '" + path + "' would modify a field " + owner +
+                        " keeps (it follows the documents of " + protection->child_ns +
+                        "); change those documents instead, or rebuild it with resyncSubset");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace tigerdoc::patterns::subset
