@@ -178,9 +178,17 @@ class SubsetPattern : public engine::Pattern {
                                   &progress));
     bson::BsonDoc reply;
     BSON_APPEND_UTF8(reply.mutable_get(), "parent", hook->parent_ns().c_str());
-    BSON_APPEND_INT64(reply.mutable_get(), "parentsMatched", progress.parents_matched);
-    BSON_APPEND_INT64(reply.mutable_get(), "parentsUpdated", progress.parents_updated);
-    BSON_APPEND_INT64(reply.mutable_get(), "batches", progress.batches);
+    // Counts as MongoDB's write replies give them: int32 while they fit.
+    auto count = [&](const char* field, int64_t n) {
+      if (n <= INT32_MAX) {
+        BSON_APPEND_INT32(reply.mutable_get(), field, static_cast<int32_t>(n));
+      } else {
+        BSON_APPEND_INT64(reply.mutable_get(), field, n);
+      }
+    };
+    count("parentsMatched", progress.parents_matched);
+    count("parentsUpdated", progress.parents_updated);
+    count("batches", progress.batches);
     return reply;
   }
 
