@@ -211,6 +211,7 @@ StatusWith<SubsetConfig> SubsetConfig::Parse(std::string_view command, const bso
         return Status(ErrorCode::kFailedToParse,
                       FieldName(command, key) + ": " + projection.status().reason());
       }
+      config.projection_ = std::make_shared<const query::Projection>(std::move(projection).value());
     } else if (key == "counters") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return WrongType(command, key, "object");
       bson_iter_t c;
@@ -281,6 +282,11 @@ bson::BsonDoc SubsetConfig::ToCanonical() const {
     bson_append_document_end(doc, &counters);
   }
   return out;
+}
+
+StatusWith<bson::BsonDoc> SubsetConfig::Project(const bson_t* child) const {
+  if (projection_ == nullptr) return bson::BsonDoc::CopyOf(child);
+  return projection_->Apply(child, nullptr);
 }
 
 bson::BsonDoc SubsetConfig::SortWithId() const {

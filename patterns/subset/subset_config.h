@@ -13,12 +13,14 @@
 //
 // Thread-safety: immutable after Parse.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/query/projection.h"
 
 namespace tigerdoc::patterns::subset {
 
@@ -60,6 +62,8 @@ class SubsetConfig {
   bson::BsonDoc SortWithId() const;
   int limit() const { return limit_; }
   const bson::BsonDoc& project() const { return project_; }  // empty: the whole child
+  // A child as the parent embeds it (`project` applied, or a copy).
+  StatusWith<bson::BsonDoc> Project(const bson_t* child) const;
   const std::vector<Counter>& counters() const { return counters_; }
   // The parent paths the pattern owns: `as`, then each counter's path.
   std::vector<std::string> OwnedPaths() const;
@@ -77,6 +81,7 @@ class SubsetConfig {
   bson::BsonDoc sort_;
   int limit_ = 10;
   bson::BsonDoc project_;
+  std::shared_ptr<const query::Projection> projection_;  // null without `project`
   std::vector<Counter> counters_;
 };
 

@@ -6,7 +6,6 @@
 
 #include "engine/bson/compare.h"
 #include "engine/bson/shell_string.h"
-#include "engine/query/projection.h"
 #include "engine/write/collection_writer.h"
 #include "patterns/subset/subset_sync.h"
 
@@ -218,11 +217,6 @@ Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& cat
     }
     std::shared_ptr<catalog::CollectionEntry> parent = catalog.Lookup(parent_ns_);
     if (parent == nullptr) return Status::OK();
-    std::optional<query::Projection> projection;
-    if (!config_.project().empty()) {
-      ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(config_.project().get()));
-      projection.emplace(std::move(parsed));
-    }
     const ChildOrder order(config_.SortWithId());
     const std::vector<std::string> paths = config_.OwnedPaths();
     return parent->store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
@@ -242,11 +236,7 @@ Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& cat
         std::vector<bson::BsonDoc>& children = group->second.children;
         std::sort(children.begin(), children.end(), order);
         for (size_t i = 0; i < children.size() && i < static_cast<size_t>(config_.limit()); ++i) {
-          if (!projection) {
-            top.push_back(children[i].Copy());
-            continue;
-          }
-          ASSIGN_OR_RETURN(bson::BsonDoc projected, projection->Apply(children[i].get(), nullptr));
+          ASSIGN_OR_RETURN(bson::BsonDoc projected, config_.Project(children[i].get()));
           top.push_back(std::move(projected));
         }
         state = group->second.state;

@@ -97,8 +97,14 @@ StatusWith<std::vector<bson::BsonDoc>> TopChildren(storage::Session& session,
   spec.filter = EqualityFilter(config.local_field(), key);
   spec.sort = config.SortWithId();
   spec.limit = config.limit();
-  if (!config.project().empty()) spec.projection = config.project().Copy();
-  return RunQuery(session, std::move(child), std::move(spec));
+  // Whole children, projected here: a covered plan would give the fields
+  // in index order, and the parent must not depend on the plan.
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> children,
+                   RunQuery(session, std::move(child), std::move(spec)));
+  for (bson::BsonDoc& doc : children) {
+    ASSIGN_OR_RETURN(doc, config.Project(doc.get()));
+  }
+  return children;
 }
 
 StatusWith<CounterState> CountChildren(storage::Session& session,
