@@ -234,6 +234,13 @@ StatusWith<SubsetConfig> SubsetConfig::Parse(std::string_view command, const bso
     }
   }
   if (config.sort_.empty()) BSON_APPEND_INT32(config.sort_.mutable_get(), "_id", 1);
+  bson::BsonDoc order = config.SortWithId();
+  bson_iter_t field;
+  bson_iter_init(&field, order.get());
+  while (bson_iter_next(&field)) {
+    if (std::strcmp(bson_iter_key(&field), "_id") == 0) config.id_position_ = config.order_.size();
+    config.order_.emplace_back(bson_iter_key(&field), static_cast<int>(bson_iter_as_int64(&field)));
+  }
   // The paths the pattern writes must be distinct and leave the parent's
   // key alone.
   std::vector<std::string> owned = config.OwnedPaths();
@@ -307,6 +314,38 @@ bson::BsonDoc SubsetConfig::IndexKey() const {
     bson_append_iter(out.mutable_get(), bson_iter_key(&it), -1, &it);
   }
   return out;
+}
+
+bson::BsonDoc SubsetConfig::SortKeyOf(const bson_t* child) const {
+  bson::BsonDoc key;
+  for (size_t i = 0; i < order_.size(); ++i) {
+    const std::string index = std::to_string(i);
+    bson_iter_t root, it;
+    if (bson_iter_init(&root, child) && bson_iter_find_descendant(&root, order_[i].first.c_str(), &it)) {
+      bson_append_iter(key.mutable_get(), index.c_str(), -1, &it);
+    } else {
+      bson_append_null(key.mutable_get(), index.c_str(), -1);
+    }
+  }
+  return key;
+}
+
+int SubsetConfig::CompareSortKeys(const bson_t* a, const bson_t* b) const {
+  bson_iter_t ia, ib;
+  bson_iter_init(&ia, a);
+  bson_iter_init(&ib, b);
+  for (size_t i = 0; i < order_.size(); ++i) {
+    if (!bson_iter_next(&ia) || !bson_iter_next(&ib)) break;
+    const int c = bson::CompareValues(&ia, &ib);
+    if (c != 0) return order_[i].second > 0 ? c : -c;
+  }
+  return 0;
+}
+
+const bson_value_t* SubsetConfig::IdOfSortKey(const bson_t* key, bson_iter_t* it) const {
+  const std::string index = std::to_string(id_position_);
+  if (!bson_iter_init_find(it, key, index.c_str())) return nullptr;
+  return bson_iter_value(it);
 }
 
 std::vector<std::string> SubsetConfig::OwnedPaths() const {

@@ -73,12 +73,24 @@ class SubsetConfig {
   // The index the top-N reads: {localField: 1, <sort fields>, _id: 1}.
   bson::BsonDoc IndexKey() const;
 
+  // A child's place in the order: its values of SortWithId()'s fields as an
+  // array document {"0": v0, ..., "<k>": _id} (null for a missing field, as
+  // a find's sort treats it).
+  bson::BsonDoc SortKeyOf(const bson_t* child) const;
+  // <0 when the child with key `a` comes first (is better), >0 when `b`
+  // does; 0 only for the same _id.
+  int CompareSortKeys(const bson_t* a, const bson_t* b) const;
+  // The _id inside a sort key.
+  const bson_value_t* IdOfSortKey(const bson_t* key, bson_iter_t* it) const;
+
  private:
   std::string parent_;
   std::string local_field_;
   std::string foreign_field_ = "_id";
   std::string as_;
   bson::BsonDoc sort_;
+  std::vector<std::pair<std::string, int>> order_;  // SortWithId(): field, direction
+  size_t id_position_ = 0;                          // of _id in order_
   int limit_ = 10;
   bson::BsonDoc project_;
   std::shared_ptr<const query::Projection> projection_;  // null without `project`

@@ -33,38 +33,6 @@ std::string Shown(const std::string& value_bytes) {
   return bson::ToShellString(&it);
 }
 
-// Children in the pattern's order: its sort, then _id ascending; a missing
-// field sorts as null, as in a find's sort.
-class ChildOrder {
- public:
-  explicit ChildOrder(const bson::BsonDoc& sort) {
-    bson_iter_t it;
-    bson_iter_init(&it, sort.get());
-    while (bson_iter_next(&it)) fields_.emplace_back(bson_iter_key(&it), bson_iter_as_int64(&it));
-  }
-  bool operator()(const bson::BsonDoc& a, const bson::BsonDoc& b) const {
-    for (const auto& [field, direction] : fields_) {
-      bson_value_t null_value;
-      null_value.value_type = BSON_TYPE_NULL;
-      bson_iter_t ra, rb, ia, ib;
-      const bson_value_t* va = &null_value;
-      const bson_value_t* vb = &null_value;
-      if (bson_iter_init(&ra, a.get()) && bson_iter_find_descendant(&ra, field.c_str(), &ia)) {
-        va = bson_iter_value(&ia);
-      }
-      if (bson_iter_init(&rb, b.get()) && bson_iter_find_descendant(&rb, field.c_str(), &ib)) {
-        vb = bson_iter_value(&ib);
-      }
-      const int c = bson::CompareValues(va, vb);
-      if (c != 0) return direction > 0 ? c < 0 : c > 0;
-    }
-    return false;
-  }
-
- private:
-  std::vector<std::pair<std::string, int64_t>> fields_;
-};
-
 }  // namespace
 
 SubsetHook::SubsetHook(SubsetConfig config, const catalog::CollectionEntry& child)
@@ -91,6 +59,17 @@ Status SubsetHook::AfterRemove(engine::HookContext& ctx, const engine::WriteEven
   return Change(ctx, event.before, nullptr);
 }
 
+namespace {
+
+std::vector<bson::BsonDoc> CopyAll(const std::vector<bson::BsonDoc>& docs) {
+  std::vector<bson::BsonDoc> out;
+  out.reserve(docs.size());
+  for (const bson::BsonDoc& doc : docs) out.push_back(doc.Copy());
+  return out;
+}
+
+}  // namespace
+
 Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const bson_t* after) {
   const catalog::CollectionEntry& child = ctx.collection();
   std::optional<ParentKey> old_key, new_key;
@@ -101,43 +80,57 @@ Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const 
     ASSIGN_OR_RETURN(new_key, KeyOf(config_, child.metadata.ns, after));
   }
   if (!old_key && !new_key) return Status::OK();
-  const bool same = old_key && new_key && old_key->row == new_key->row;
   storage::Session& session = ctx.session();
-  const size_t n = config_.counters().size();
-
-  // The counter rows first (kept whether or not the parent exists).
-  auto adjust = [&](const ParentKey& key, const bson_t* removed,
-                    const bson_t* added) -> StatusWith<CounterState> {
-    if (n == 0) return CounterState(0);
-    ASSIGN_OR_RETURN(CounterState state, ReadState(session, table_, key.row, n));
-    if (removed != nullptr) state.Apply(config_, removed, -1);
-    if (added != nullptr) state.Apply(config_, added, 1);
-    RETURN_IF_ERROR(WriteState(session, table_, key.row, state));
-    return state;
-  };
   std::shared_ptr<catalog::CollectionEntry> parent = ctx.Lookup(child_db_, config_.parent());
   std::shared_ptr<catalog::CollectionEntry> self = ctx.Lookup(child.metadata.db, child.metadata.name);
-  auto refresh = [&](const ParentKey& key, const CounterState& state) -> Status {
-    if (parent == nullptr || self == nullptr) return Status::OK();
+  if (self == nullptr) return Status::OK();  // dropped under us: nothing to keep
+  const bson::BsonDoc before_key = before ? config_.SortKeyOf(before) : bson::BsonDoc();
+  const bson::BsonDoc after_key = after ? config_.SortKeyOf(after) : bson::BsonDoc();
+  const auto no_show = config_.counters().empty() ? ParentChange::Mode::kNone
+                                                  : ParentChange::Mode::kCounters;
+
+  // One key's row: `removed` leaves it, `added` joins it (either may be
+  // null). The row is written even when unchanged, so that writers of one
+  // key conflict.
+  auto update_key = [&](const ParentKey& key, const bson_t* removed,
+                        const bson_t* added) -> Status {
+    ASSIGN_OR_RETURN(KeyRow row, ReadRow(session, table_, key.row, config_));
+    ParentChange change;
+    change.old_top = CopyAll(row.top);
+    if (removed != nullptr) row.counters.Apply(config_, removed, -1);
+    if (added != nullptr) row.counters.Apply(config_, added, 1);
+    bson_iter_t key_it;
+    const bson_value_t* value = key.get(&key_it);
+    if (removed != nullptr && row.Has(config_, before_key.get())) {
+      // A member left or changed: the best are read again (this write's
+      // own change included).
+      ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> best, BestChildren(session, self, config_, value));
+      row.top.clear();
+      for (const bson::BsonDoc& doc : best) row.top.push_back(config_.SortKeyOf(doc.get()));
+      change.mode = ParentChange::Mode::kRebuild;
+      change.best_children = std::move(best);
+    } else if (added != nullptr &&
+               row.PositionOf(config_, after_key.get()) < static_cast<size_t>(config_.limit())) {
+      change.mode = ParentChange::Mode::kInsertAt;
+      change.position = row.PositionOf(config_, after_key.get());
+      ASSIGN_OR_RETURN(change.entry, config_.Project(added));
+      row.top.insert(row.top.begin() + static_cast<std::ptrdiff_t>(change.position), after_key.Copy());
+      if (row.top.size() > static_cast<size_t>(config_.limit())) row.top.pop_back();
+    } else {
+      change.mode = no_show;
+    }
+    RETURN_IF_ERROR(WriteRow(session, table_, key.row, row));
+    if (parent == nullptr) return Status::OK();
     ASSIGN_OR_RETURN(engine::CollectionWriter * writer, ctx.WriterFor(child_db_, config_.parent()));
     writer->SetOrigin(protection_->origin);
-    bson_iter_t it;
-    Status status = RefreshParents(session, self, parent, *writer, config_, key.get(&it), state);
+    Status status =
+        RefreshParents(session, self, parent, *writer, config_, value, row, std::move(change));
     writer->SetOrigin("");
     return status;
   };
-  if (same) {
-    ASSIGN_OR_RETURN(CounterState state, adjust(*old_key, before, after));
-    return refresh(*old_key, state);
-  }
-  if (old_key) {
-    ASSIGN_OR_RETURN(CounterState state, adjust(*old_key, before, nullptr));
-    RETURN_IF_ERROR(refresh(*old_key, state));
-  }
-  if (new_key) {
-    ASSIGN_OR_RETURN(CounterState state, adjust(*new_key, nullptr, after));
-    RETURN_IF_ERROR(refresh(*new_key, state));
-  }
+  if (old_key && new_key && old_key->row == new_key->row) return update_key(*old_key, before, after);
+  if (old_key) RETURN_IF_ERROR(update_key(*old_key, before, nullptr));
+  if (new_key) RETURN_IF_ERROR(update_key(*new_key, nullptr, after));
   return Status::OK();
 }
 
@@ -174,6 +167,7 @@ Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& cat
   struct Group {
     CounterState state;
     std::vector<bson::BsonDoc> children;
+    bson::BsonDoc key;  // {"v": <parent key>}
   };
   RETURN_IF_ERROR(session.Begin());
   auto body = [&]() -> Status {
@@ -186,38 +180,50 @@ Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& cat
         return Status::OK();
       }
       if (!key.value()) return Status::OK();
-      auto [it, inserted] = groups.try_emplace(key.value()->row, Group{CounterState(n), {}});
+      auto [it, inserted] =
+          groups.try_emplace(key.value()->row, Group{CounterState(n), {}, key.value()->value.Copy()});
       it->second.state.Apply(config_, doc, 1);
       it->second.children.push_back(bson::BsonDoc::CopyOf(doc));
       return Status::OK();
     }));
-    if (n > 0) {
-      std::map<std::string, CounterState> kept;
+    auto by_order = [&](const bson::BsonDoc& a, const bson::BsonDoc& b) {
+      return config_.CompareSortKeys(config_.SortKeyOf(a.get()).get(),
+                                     config_.SortKeyOf(b.get()).get()) < 0;
+    };
+    for (auto& [row, group] : groups) std::sort(group.children.begin(), group.children.end(), by_order);
+    std::map<std::string, KeyRow> kept;
+    {
       ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table_, "p", "q"));
       Status status;
-      while (cursor.Next(&status)) {
-        ASSIGN_OR_RETURN(CounterState state, CounterState::Decode(cursor.value(), n));
-        kept.emplace(std::string(cursor.key()), std::move(state));
-      }
+      while (cursor.Next(&status)) kept.emplace(std::string(cursor.key()), KeyRow());
       RETURN_IF_ERROR(status);
-      for (const auto& [row, group] : groups) {
-        auto it = kept.find(row);
-        if (it == kept.end() || !(it->second == group.state)) {
-          problems->push_back("subset counters of " + coll.metadata.ns +
-                              " for a parent key differ from its children (rebuild with collMod or "
-                              "resyncSubset)");
-        }
+    }
+    for (auto& [row, key_row] : kept) {
+      ASSIGN_OR_RETURN(key_row, ReadRow(session, table_, row, config_));
+    }
+    for (const auto& [row, group] : groups) {
+      auto it = kept.find(row);
+      bool same = it != kept.end() && it->second.counters == group.state;
+      const size_t best = std::min(group.children.size(), static_cast<size_t>(config_.limit()));
+      same = same && it->second.top.size() == best;
+      for (size_t i = 0; same && i < best; ++i) {
+        same = it->second.top[i].bytes() == config_.SortKeyOf(group.children[i].get()).bytes();
       }
-      for (const auto& [row, state] : kept) {
-        if (groups.count(row) == 0) {
-          problems->push_back("subset counters of " + coll.metadata.ns +
-                              " keep a parent key no child has");
-        }
+      if (!same) {
+        problems->push_back("the subset row of " + coll.metadata.ns + " for parent key " +
+                            bson::ToShellString(group.key.get()) +
+                            " differs from its children (counters or best children); rebuild it "
+                            "with resyncSubset");
+      }
+    }
+    for (const auto& [row, key_row] : kept) {
+      if (groups.count(row) == 0) {
+        problems->push_back("the subset rows of " + coll.metadata.ns +
+                            " keep a parent key no child has");
       }
     }
     std::shared_ptr<catalog::CollectionEntry> parent = catalog.Lookup(parent_ns_);
     if (parent == nullptr) return Status::OK();
-    const ChildOrder order(config_.SortWithId());
     const std::vector<std::string> paths = config_.OwnedPaths();
     return parent->store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
       bson_iter_t root, it;
@@ -233,15 +239,14 @@ Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& cat
       std::vector<bson::BsonDoc> top;
       CounterState state(n);
       if (group != groups.end()) {
-        std::vector<bson::BsonDoc>& children = group->second.children;
-        std::sort(children.begin(), children.end(), order);
+        const std::vector<bson::BsonDoc>& children = group->second.children;
         for (size_t i = 0; i < children.size() && i < static_cast<size_t>(config_.limit()); ++i) {
           ASSIGN_OR_RETURN(bson::BsonDoc projected, config_.Project(children[i].get()));
           top.push_back(std::move(projected));
         }
         state = group->second.state;
       }
-      bson::BsonDoc update = ParentUpdate(config_, top, state);
+      bson::BsonDoc update = ParentUpdate(config_, &top, state);
       bson_iter_t set_it;
       bson_iter_init_find(&set_it, update.get(), "$set");
       uint32_t len = 0;

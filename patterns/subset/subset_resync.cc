@@ -39,11 +39,17 @@ Status ResyncParents(catalog::Catalog& catalog, storage::StorageEngine& storage,
         ParentKey key = KeyFor(&it);
         bson_iter_t value_it;
         const bson_value_t* value = key.get(&value_it);
-        ASSIGN_OR_RETURN(CounterState state, CountChildren(session, child, config, value));
-        if (!config.counters().empty()) {
-          RETURN_IF_ERROR(WriteState(session, hook.table(), key.row, state));
+        KeyRow row;
+        ASSIGN_OR_RETURN(row.counters, CountChildren(session, child, config, value));
+        ParentChange change;
+        change.mode = ParentChange::Mode::kRebuild;
+        ASSIGN_OR_RETURN(change.best_children, BestChildren(session, child, config, value));
+        for (const bson::BsonDoc& best : *change.best_children) {
+          row.top.push_back(config.SortKeyOf(best.get()));
         }
-        RETURN_IF_ERROR(RefreshParents(session, child, parent, writer, config, value, state));
+        RETURN_IF_ERROR(WriteRow(session, hook.table(), key.row, row));
+        RETURN_IF_ERROR(
+            RefreshParents(session, child, parent, writer, config, value, row, std::move(change)));
         ++updated;
       }
       return Status::OK();
