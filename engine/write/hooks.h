@@ -30,6 +30,12 @@
 //   - AppendStats / AppendExplain / Validate: report (collStats, explain,
 //     validate). They run outside write transactions, on a session of their
 //     own.
+// Guards: a pattern may also check writes of a collection it does not
+// configure (Pattern::GuardFor: the parent a subset writes into); a guard's
+// BeforeStore runs after the collection's own hooks' and tells its
+// pattern's writes from others by WriteEvent::origin, which a hook writing
+// through WriterFor sets with CollectionWriter::SetOrigin.
+//
 // A refusal is a MongoDB-style Status with a message that says what to
 // change. Write conflicts (112) must be returned as they are: the write
 // unit retries the whole unit, hooks included, so hooks keep no state

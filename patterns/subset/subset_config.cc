@@ -262,12 +262,13 @@ StatusWith<SubsetConfig> SubsetConfig::Parse(std::string_view command, const bso
   return config;
 }
 
-StatusWith<SubsetConfig> SubsetConfig::FromCanonical(const bson_t* config, std::string_view child) {
+StatusWith<SubsetConfig> SubsetConfig::FromCanonical(const bson_t* config, std::string_view child,
+                                                     std::string_view command) {
   bson::BsonDoc wrapped;
   BSON_APPEND_DOCUMENT(wrapped.mutable_get(), "s", config);
   bson_iter_t it;
   bson_iter_init_find(&it, wrapped.get(), "s");
-  return Parse("catalog", &it, child);
+  return Parse(command, &it, child);
 }
 
 bson::BsonDoc SubsetConfig::ToCanonical() const {

@@ -49,8 +49,11 @@ class SubsetConfig {
   // collection the option is on.
   static StatusWith<SubsetConfig> Parse(std::string_view command, const bson_iter_t* it,
                                         std::string_view child);
-  // From the canonical config stored in the catalog.
-  static StatusWith<SubsetConfig> FromCanonical(const bson_t* config, std::string_view child);
+  // From the canonical config stored in the catalog; `command` names the
+  // command in errors (a check that needs the collection's name is first
+  // made here, at attach).
+  static StatusWith<SubsetConfig> FromCanonical(const bson_t* config, std::string_view child,
+                                                std::string_view command = "catalog");
   bson::BsonDoc ToCanonical() const;
 
   const std::string& parent() const { return parent_; }

@@ -74,7 +74,11 @@ class SubsetPattern : public engine::Pattern {
   StatusWith<std::shared_ptr<engine::PatternHook>> Attach(
       storage::Session& session, const catalog::CollectionEntry& coll, const bson_t* config,
       engine::AttachReason reason) const override {
-    ASSIGN_OR_RETURN(SubsetConfig parsed, SubsetConfig::FromCanonical(config, coll.metadata.name));
+    const char* command = reason == engine::AttachReason::kCreate   ? "create"
+                          : reason == engine::AttachReason::kModify ? "collMod"
+                                                                    : "catalog";
+    ASSIGN_OR_RETURN(SubsetConfig parsed,
+                     SubsetConfig::FromCanonical(config, coll.metadata.name, command));
     auto hook = std::make_shared<SubsetHook>(std::move(parsed), coll);
     const std::string table = StateTableName(coll.metadata.ident);
     RETURN_IF_ERROR(session.CreateTable(table));

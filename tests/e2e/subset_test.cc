@@ -183,6 +183,7 @@ TEST_F(SubsetE2eTest, OptionsAreValidatedShownAndPersisted) {
   auto create = [&](const std::string& option) {
     return Run(R"({"create": "bad", "subset": )" + option + "}");
   };
+  BsonDoc bad;
   EXPECT_ERROR_REPLY(create(R"({"parent": "p", "localField": "x", "as": "a", "colour": 1})"), 40415,
                      "Location40415");
   EXPECT_ERROR_REPLY(create(R"({"parent": "p", "localField": "x"})"), 40414, "Location40414");
@@ -202,7 +203,14 @@ TEST_F(SubsetE2eTest, OptionsAreValidatedShownAndPersisted) {
   EXPECT_ERROR_REPLY(create(R"({"parent": "p", "localField": "x", "as": "s.top",
                                "counters": {"s": {"$sum": 1}}})"), 2, "BadValue");
   EXPECT_ERROR_REPLY(create(R"({"parent": "p", "localField": "x", "as": "_id"})"), 2, "BadValue");
-  BsonDoc bad = create(R"({"parent": "p", "localField": "x", "as": "a", "limit": 0})");
+  // Its own parent: refused at create (and the collection is not made).
+  bad = create(R"({"parent": "bad", "localField": "x", "as": "a"})");
+  EXPECT_ERROR_REPLY(bad, 2, "BadValue");
+  EXPECT_NE(String(bad, "errmsg").value_or("").find("create.subset.parent"), std::string::npos)
+      << Json(bad);
+  EXPECT_EQ(testutil::ArrayLength(Run(R"({"listCollections": 1, "filter": {"name": "bad"}})"),
+                                  "cursor.firstBatch"), 0u);
+  bad = create(R"({"parent": "p", "localField": "x", "as": "a", "limit": 0})");
   EXPECT_NE(String(bad, "errmsg").value_or("").find("create.subset.limit"), std::string::npos)
       << Json(bad);
 
