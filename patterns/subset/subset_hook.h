@@ -7,8 +7,9 @@
 // (localField, sort, projected and counted fields) writes nothing.
 //
 // ParentGuard: runs on the parent's writes (Pattern::GuardFor) and refuses
-// (ImmutableField, 66) a write that is not the subset's own and changes a
-// path the subset owns (`as`, counter paths): those follow the children.
+// (ImmutableField, 66) a write that is not a subset's own (origin
+// "subset <child ns>") and changes a path a subset owns (`as`, counter
+// paths): those follow the children.
 // A parent inserted with such a path is refused too.
 //
 // Thread-safety: immutable; state lives in WiredTiger.

@@ -349,5 +349,27 @@ TEST_F(SubsetE2eTest, AParentOverItsSizeLimitFailsTheChildWrite) {
   ExpectParentsEqualRecomputation();
 }
 
+TEST_F(SubsetE2eTest, MergeAndOutIntoTheChildKeepParents) {
+  CreateProductsAndReviews();
+  std::string reviews;
+  for (int i = 0; i < 40; ++i) reviews += (i ? "," : "") + Review(i, i % kProducts, i, 1 + i % 5);
+  InsertJson("reviews", "[" + reviews + "]");
+  // $merge: new reviews inserted, existing ones promoted (whenMatched: merge).
+  std::string staged;
+  for (int i = 30; i < 60; ++i) staged += (i > 30 ? "," : "") + Review(i, i % kProducts, 100 + i, 1 + i % 3);
+  InsertJson("staging", "[" + staged + "]");
+  ASSERT_OK_REPLY(Run(R"({"aggregate": "staging", "pipeline": [{"$merge": {"into": "reviews",
+                        "whenMatched": "merge", "whenNotMatched": "insert"}}], "cursor": {}})"));
+  EXPECT_EQ(ExpectParentsEqualRecomputation(), 60u);
+  // $out replaces every review: products that keep reviews are current;
+  // one whose reviews all went keeps its old summary until resyncSubset.
+  ASSERT_OK_REPLY(Run(R"({"aggregate": "staging", "pipeline": [{"$match": {"productId": {"$ne": 3}}},
+                        {"$out": "reviews"}], "cursor": {}})"));
+  ASSERT_OK_REPLY(Run(R"({"resyncSubset": "reviews", "filter": {"_id": 3}})"));
+  EXPECT_EQ(ExpectParentsEqualRecomputation(), 22u);  // 30 staged, 8 of product 3
+  EXPECT_EQ(Integer(Run(R"({"find": "products", "filter": {"_id": 3}})"),
+                    "cursor.firstBatch.0.reviewSummary.totalCount"), 0);
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e
