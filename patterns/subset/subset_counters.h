@@ -11,8 +11,8 @@
 //       nd reaches 0, so it never carries rounding left by removed values
 //   nd  how many double/decimal values are in d
 //   v   $countByValue: {<value as text>: count}
-// Stored as BSON {c: [{n, i, d, nd, v}, ...]} (in counter order) in the
-// child's "<ident>-subset" table (subset_hook.h).
+// Encoded as BSON {c: [{n, i, d, nd, v}, ...]} (in counter order), the `s`
+// of a parent key's row in the child's "<ident>-subset" table (subset_sync.h).
 //
 // Rendering (the values written into the parent):
 //   {$sum: c}            c * n            int32 when it fits, else int64; double for a double c

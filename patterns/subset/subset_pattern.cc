@@ -131,8 +131,8 @@ class SubsetPattern : public engine::Pattern {
       if (first) {
         first = false;
         if (!BSON_ITER_HOLDS_UTF8(&it)) {
-          return Status(ErrorCode::kTypeMismatch, "collection name has invalid type " +
-                                                      std::string("(expected a string naming the child collection)"));
+          return Status(ErrorCode::kInvalidNamespace,
+                        "collection name has invalid type (expected the child collection's name)");
         }
         child_name = bson_iter_utf8(&it, nullptr);
         continue;

@@ -162,6 +162,23 @@ const expectedTop = (reviews) => reviews.slice()
   assert.eq(tdb.products3.findOne({ _id: 1 }).n, 55);
   assert.eq(tdb.products3.findOne({ _id: 2 }).top.length, 3);
 
+  // Multi-document writes, upserts and findAndModify keep the products too.
+  assert.commandWorked(tdb.reviews2.updateMany({ productId: 1 }, { $inc: { helpful: 1 } }));
+  assert.commandWorked(tdb.reviews2.updateOne({ _id: 400 }, { $set: { productId: 1, helpful: 5000,
+    rating: 5, title: "upserted" } }, { upsert: true }));
+  assert.eq(summary().topReviews[0]._id, 400);
+  tdb.reviews2.findOneAndDelete({ _id: 400 });
+  assert.commandWorked(tdb.reviews2.deleteMany({ productId: 2 }));
+  assert.eq(tdb.products2.findOne({ _id: 2 }).reviewSummary.totalCount, 0);
+  assert.eq(tdb.products2.findOne({ _id: 2 }).reviewSummary.topReviews, []);
+  assert.eq(tdb.runCommand({ validate: "reviews2" }).errors, []);
+
+  // Without the option (collMod subset: null) the product's fields are
+  // ordinary fields again.
+  assert.commandWorked(tdb.runCommand({ collMod: "reviews2", subset: null }));
+  assert.commandWorked(tdb.products2.updateOne({ _id: 1 }, { $set: { "reviewSummary.totalCount": 0 } }));
+  assert.eq(tdb.getCollectionInfos({ name: "reviews2" })[0].options.subset, undefined);
+
   // Errors name the field.
   r = reply({ create: "bad", subset: { parent: "products2", localField: "productId",
     as: "top", limit: 0 } });

@@ -326,6 +326,7 @@ TEST_F(SubsetE2eTest, CollModAddsTheOptionAndResyncRebuildsParents) {
   EXPECT_EQ(ExpectParentsEqualRecomputation(), 250u);
   EXPECT_ERROR_REPLY(Run(R"({"resyncSubset": "products"})"), 2, "BadValue");
   EXPECT_ERROR_REPLY(Run(R"({"resyncSubset": "nothing"})"), 26, "NamespaceNotFound");
+  EXPECT_ERROR_REPLY(Run(R"({"resyncSubset": 5})"), 73, "InvalidNamespace");
   EXPECT_ERROR_REPLY(Run(R"({"resyncSubset": "reviews", "batchSize": 0})"), 2, "BadValue");
   EXPECT_ERROR_REPLY(Run(R"({"resyncSubset": "reviews", "colour": 0})"), 40415, "Location40415");
 }
