@@ -27,8 +27,8 @@
 //     and so through their own rules and hooks. A non-OK Status refuses the
 //     whole write. Everything commits or rolls back with the write.
 //   - Take in-memory reservations with ctx.session().OnCommit/OnRollback.
-//   - AppendStats / AppendExplain / Validate: report (collStats, explain,
-//     validate). They run outside write transactions, on a session of their
+//   - AppendStats / AppendShardStats / AppendExplain / Validate: report
+//     (collStats, $collStats per shard, explain, validate). They run outside write transactions, on a session of their
 //     own.
 // Guards: a pattern may also check writes of a collection it does not
 // configure (Pattern::GuardFor: the parent a subset writes into); a guard's
@@ -126,6 +126,14 @@ class PatternHook {
   // sub-document of collStats' `patterns`).
   virtual Status AppendStats(storage::Session& /*session*/,
                              const catalog::CollectionEntry& /*coll*/, bson_t* /*out*/) {
+    return Status::OK();
+  }
+  // $collStats: one document per shard (the shape a sharded cluster gives,
+  // which mongosh's db.c.stats() shows under `shards.<name>`); appends what
+  // the pattern reports for shard `shard` alone.
+  virtual Status AppendShardStats(storage::Session& /*session*/,
+                                  const catalog::CollectionEntry& /*coll*/, int /*shard*/,
+                                  bson_t* /*out*/) {
     return Status::OK();
   }
   // explain: appends how the pattern shapes the collection's reads.
