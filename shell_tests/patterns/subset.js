@@ -161,6 +161,12 @@ const expectedTop = (reviews) => reviews.slice()
   assert.eq(resync.parentsMatched, 2);
   assert.eq(tdb.products3.findOne({ _id: 1 }).n, 55);
   assert.eq(tdb.products3.findOne({ _id: 2 }).top.length, 3);
+  // collStats and explain show the pattern.
+  const stats = tdb.runCommand({ collStats: "reviews3" });
+  assert.eq(stats.patterns.subset.parent, "shell_subset.products3");
+  assert.eq(Number(stats.patterns.subset.parentKeys), 2);
+  const explained = tdb.reviews3.find({ productId: 1 }).explain();
+  assert.eq(explained.queryPlanner.patterns.subset.as, "top");
 
   // Multi-document writes, upserts and findAndModify keep the products too.
   assert.commandWorked(tdb.reviews2.updateMany({ productId: 1 }, { $inc: { helpful: 1 } }));

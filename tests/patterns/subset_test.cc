@@ -13,7 +13,10 @@
 #include "engine/write/write_unit.h"
 #include "patterns/subset/subset_config.h"
 #include "patterns/subset/subset_counters.h"
+#include "engine/write/hook_runner.h"
+#include "patterns/subset/subset_hook.h"
 #include "patterns/subset/subset_pattern.h"
+#include "patterns/subset/subset_resync.h"
 
 namespace tigerdoc::patterns::subset {
 namespace {
@@ -292,6 +295,45 @@ TEST_F(SubsetEngineTest, GuardRefusesDirectWritesAndValidateFindsDamage) {
                                            BsonDoc::FromJson(R"({"resyncSubset": "reviews"})").get());
   ASSERT_TRUE(resync.ok()) << resync.status().ToString();
   EXPECT_TRUE(Validate().empty());
+}
+
+TEST_F(SubsetEngineTest, ResyncGoesInBatchesReportsProgressAndStopsWhenAsked) {
+  for (int p = 3; p <= 7; ++p) {
+    ASSERT_TRUE(Insert("products", R"({"_id": )" + std::to_string(p) + "}").ok());
+  }
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(Insert("reviews", R"({"_id": )" + std::to_string(i) + R"(, "pid": )" +
+                                      std::to_string(1 + i % 7) + R"(, "h": )" + std::to_string(i) +
+                                      R"(, "r": 3})").ok());
+  }
+  auto child = engine_->catalog().Lookup("db.reviews");
+  std::shared_ptr<SubsetHook> hook;
+  for (const auto& named : engine::HookRunner::Of(*child->patterns())->hooks()) {
+    hook = std::dynamic_pointer_cast<SubsetHook>(named.hook);
+  }
+  ASSERT_NE(hook, nullptr);
+  std::vector<int64_t> seen;
+  ResyncProgress progress;
+  ASSERT_TRUE(ResyncParents(engine_->catalog(), engine_->storage(), child, *hook, nullptr, 3,
+                            [&](const ResyncProgress& p) {
+                              seen.push_back(p.parents_matched);
+                              return Status::OK();
+                            },
+                            &progress)
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<int64_t>{3, 6, 7}));  // 7 products in batches of 3
+  EXPECT_EQ(progress.batches, 3);
+  EXPECT_EQ(progress.parents_updated, 7);
+  EXPECT_TRUE(Validate().empty());
+  // A progress callback that says stop (killOp) ends it after that batch.
+  Status stopped = ResyncParents(engine_->catalog(), engine_->storage(), child, *hook, nullptr, 2,
+                                 [](const ResyncProgress&) {
+                                   return Status(ErrorCode::kInterruptedAtShutdown, "interrupted at shutdown");
+                                 },
+                                 &progress);
+  EXPECT_EQ(stopped.code(), ErrorCode::kInterruptedAtShutdown);
+  EXPECT_EQ(progress.batches, 1);
+  EXPECT_EQ(progress.parents_matched, 2);
 }
 
 }  // namespace
