@@ -82,8 +82,15 @@ Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const 
   if (!old_key && !new_key) return Status::OK();
   storage::Session& session = ctx.session();
   std::shared_ptr<catalog::CollectionEntry> parent = ctx.Lookup(child_db_, config_.parent());
-  std::shared_ptr<catalog::CollectionEntry> self = ctx.Lookup(child.metadata.db, child.metadata.name);
-  if (self == nullptr) return Status::OK();  // dropped under us: nothing to keep
+  // The child's own entry, for index reads (only when the best change).
+  std::shared_ptr<catalog::CollectionEntry> self;
+  auto self_entry = [&]() -> StatusWith<std::shared_ptr<catalog::CollectionEntry>> {
+    if (self == nullptr) self = ctx.Lookup(child.metadata.db, child.metadata.name);
+    if (self == nullptr) {
+      return Status(ErrorCode::kNamespaceNotFound, child.metadata.ns + " was dropped");
+    }
+    return self;
+  };
   const bson::BsonDoc before_key = before ? config_.SortKeyOf(before) : bson::BsonDoc();
   const bson::BsonDoc after_key = after ? config_.SortKeyOf(after) : bson::BsonDoc();
   const auto no_show = config_.counters().empty() ? ParentChange::Mode::kNone
@@ -104,7 +111,8 @@ Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const 
     if (removed != nullptr && row.Has(config_, before_key.get())) {
       // A member left or changed: the best are read again (this write's
       // own change included).
-      ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> best, BestChildren(session, self, config_, value));
+      ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> entry, self_entry());
+      ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> best, BestChildren(session, entry, config_, value));
       row.top.clear();
       for (const bson::BsonDoc& doc : best) row.top.push_back(config_.SortKeyOf(doc.get()));
       change.mode = ParentChange::Mode::kRebuild;
@@ -123,8 +131,10 @@ Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const 
     if (parent == nullptr) return Status::OK();
     ASSIGN_OR_RETURN(engine::CollectionWriter * writer, ctx.WriterFor(child_db_, config_.parent()));
     writer->SetOrigin(protection_->origin);
-    Status status =
-        RefreshParents(session, self, parent, *writer, config_, value, row, std::move(change));
+    StatusWith<std::shared_ptr<catalog::CollectionEntry>> entry = self_entry();
+    if (!entry.ok()) return entry.status();
+    Status status = RefreshParents(session, entry.value(), parent, *writer, config_, value, row,
+                                   std::move(change));
     writer->SetOrigin("");
     return status;
   };
@@ -274,13 +284,22 @@ Status SubsetHook::ValidateWith(storage::Session& session, catalog::Catalog& cat
   return status;
 }
 
+bool ParentGuard::any_alive() const {
+  for (const auto& weak : protections_) {
+    if (!weak.expired()) return true;
+  }
+  return false;
+}
+
 Status ParentGuard::BeforeStore(engine::HookContext& ctx, const engine::WriteEvent& event,
                                 bson::BsonDoc*) {
   // Every subset's own writes pass: a $out into the child writes through
   // a temporary collection with the same option (its hook, its origin).
   const std::string prefix = std::string(kPatternName) + " ";
   if (event.origin.substr(0, prefix.size()) == prefix) return Status::OK();
-  for (const auto& protection : protections_) {
+  for (const auto& weak : protections_) {
+    std::shared_ptr<const Protection> protection = weak.lock();
+    if (protection == nullptr) continue;
     for (const std::string& path : protection->paths) {
       const std::string before = event.before ? ValueBytes(event.before, path) : std::string();
       if (before == ValueBytes(event.after, path)) continue;

@@ -63,13 +63,16 @@ class SubsetHook : public engine::PatternHook {
 
 class ParentGuard : public engine::PatternHook {
  public:
-  explicit ParentGuard(std::vector<std::shared_ptr<const Protection>> protections)
+  // Weak: a hook replaced by collMod or dropped with its collection stops
+  // protecting once the last write using it ends.
+  explicit ParentGuard(std::vector<std::weak_ptr<const Protection>> protections)
       : protections_(std::move(protections)) {}
   Status BeforeStore(engine::HookContext& ctx, const engine::WriteEvent& event,
                      bson::BsonDoc* reshaped) override;
+  bool any_alive() const;
 
  private:
-  std::vector<std::shared_ptr<const Protection>> protections_;
+  const std::vector<std::weak_ptr<const Protection>> protections_;
 };
 
 }  // namespace tigerdoc::patterns::subset

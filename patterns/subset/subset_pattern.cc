@@ -19,33 +19,34 @@ constexpr char kMarker[] = "m";
 constexpr int64_t kDefaultBatchSize = 100;
 constexpr int64_t kMaxBatchSize = 100000;
 
-// Parent namespace -> what the live subset hooks protect in it. Entries
-// are weak: a hook replaced by collMod or dropped with its collection
-// stops protecting when the last write using it ends.
+// Parent namespace -> the guard of what the live subset hooks protect in
+// it, built when a hook is attached (not per writer: every writer of every
+// collection asks). Entries are weak (ParentGuard).
 class Protections {
  public:
   void Add(const std::string& parent_ns, const std::shared_ptr<const Protection>& protection) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
-    std::vector<std::weak_ptr<const Protection>>& list = by_parent_[parent_ns];
-    std::erase_if(list, [](const auto& weak) { return weak.expired(); });
-    list.push_back(protection);
+    Entry& entry = by_parent_[parent_ns];
+    std::erase_if(entry.protections, [](const auto& weak) { return weak.expired(); });
+    entry.protections.push_back(protection);
+    entry.guard = std::make_shared<ParentGuard>(entry.protections);
     any_.store(true);
   }
-  std::vector<std::shared_ptr<const Protection>> For(const std::string& ns) const {
-    std::vector<std::shared_ptr<const Protection>> out;
-    if (!any_.load(std::memory_order_relaxed)) return out;  // the common case: no subset at all
+  std::shared_ptr<ParentGuard> For(const std::string& ns) const {
+    if (!any_.load(std::memory_order_relaxed)) return nullptr;  // the common case: no subset at all
     std::shared_lock<std::shared_mutex> lock(mutex_);
     auto it = by_parent_.find(ns);
-    if (it == by_parent_.end()) return out;
-    for (const auto& weak : it->second) {
-      if (auto live = weak.lock()) out.push_back(std::move(live));
-    }
-    return out;
+    if (it == by_parent_.end() || !it->second.guard->any_alive()) return nullptr;
+    return it->second.guard;
   }
 
  private:
+  struct Entry {
+    std::vector<std::weak_ptr<const Protection>> protections;
+    std::shared_ptr<ParentGuard> guard;
+  };
   mutable std::shared_mutex mutex_;
-  std::map<std::string, std::vector<std::weak_ptr<const Protection>>, std::less<>> by_parent_;
+  std::map<std::string, Entry, std::less<>> by_parent_;
   std::atomic<bool> any_{false};
 };
 
@@ -98,9 +99,7 @@ class SubsetPattern : public engine::Pattern {
   }
 
   std::shared_ptr<engine::PatternHook> GuardFor(const catalog::CollectionEntry& coll) const override {
-    std::vector<std::shared_ptr<const Protection>> live = protections_.For(coll.metadata.ns);
-    if (live.empty()) return nullptr;
-    return std::make_shared<ParentGuard>(std::move(live));
+    return protections_.For(coll.metadata.ns);
   }
 
   std::vector<bson::BsonDoc> IndexesFor(const bson_t* config) const override {
