@@ -39,7 +39,6 @@ SubsetHook::SubsetHook(SubsetConfig config, const catalog::CollectionEntry& chil
     : config_(std::move(config)),
       table_(StateTableName(child.metadata.ident)),
       child_db_(child.metadata.db),
-      child_name_(child.metadata.name),
       parent_ns_(child.metadata.db + "." + config_.parent()) {
   auto protection = std::make_shared<Protection>();
   protection->origin = std::string(kPatternName) + " " + child.metadata.ns;
@@ -129,12 +128,11 @@ Status SubsetHook::Change(engine::HookContext& ctx, const bson_t* before, const 
     }
     RETURN_IF_ERROR(WriteRow(session, table_, key.row, row));
     if (parent == nullptr) return Status::OK();
+    ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> entry, self_entry());
     ASSIGN_OR_RETURN(engine::CollectionWriter * writer, ctx.WriterFor(child_db_, config_.parent()));
     writer->SetOrigin(protection_->origin);
-    StatusWith<std::shared_ptr<catalog::CollectionEntry>> entry = self_entry();
-    if (!entry.ok()) return entry.status();
-    Status status = RefreshParents(session, entry.value(), parent, *writer, config_, value, row,
-                                   std::move(change));
+    Status status =
+        RefreshParents(session, entry, parent, *writer, config_, value, row, std::move(change));
     writer->SetOrigin("");
     return status;
   };
@@ -149,7 +147,6 @@ Status SubsetHook::AppendStats(storage::Session& session, const catalog::Collect
   BSON_APPEND_UTF8(out, "parent", parent_ns_.c_str());
   BSON_APPEND_UTF8(out, "as", config_.as().c_str());
   BSON_APPEND_INT32(out, "limit", config_.limit());
-  if (config_.counters().empty()) return Status::OK();
   RETURN_IF_ERROR(session.Begin());
   int64_t keys = 0;
   auto count = [&]() -> Status {

@@ -56,7 +56,6 @@ class SubsetHook : public engine::PatternHook {
   const SubsetConfig config_;
   const std::string table_;
   const std::string child_db_;
-  const std::string child_name_;
   const std::string parent_ns_;
   std::shared_ptr<const Protection> protection_;
 };
