@@ -94,6 +94,13 @@ class Engine {
   // For validate: what the patterns keep beside the documents, recomputed;
   // one line per difference.
   Status ValidatePatterns(const catalog::CollectionEntry& coll, std::vector<std::string>* problems);
+  // Builds the indexes the patterns of db.coll need (Pattern::IndexesFor)
+  // that it lacks (no index with the same key pattern).
+  Status CreatePatternIndexes(std::string_view db, std::string_view coll);
+  // A command a pattern answers (Pattern::command_names); CommandNotFound
+  // when none does.
+  StatusWith<bson::BsonDoc> RunPatternCommand(std::string_view command, std::string_view db,
+                                              const bson_t* body);
 
   // collMod of validator / validationLevel / validationAction (`changes`
   // holds those given): checked as create checks them, merged into the

@@ -14,6 +14,7 @@
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "patterns/outlier/outlier_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
+#include "patterns/subset/subset_pattern.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/server/server.h"
 
@@ -133,6 +134,7 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
   registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
+  registry->Add(patterns::subset::MakeSubsetPattern());
   return registry;
 }
 

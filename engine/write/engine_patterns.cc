@@ -111,7 +111,10 @@ Status Engine::ModifyPatterns(std::string_view db, std::string_view coll, const 
       std::make_shared<catalog::PatternState>(
           catalog::PatternState{std::move(configs), std::move(hooks)}),
       options.get()));
-  return SyncPatternViews(db, coll, view_configs.get(), true);
+  // Index builds take the write mutex themselves.
+  writes.unlock();
+  RETURN_IF_ERROR(SyncPatternViews(db, coll, view_configs.get(), true));
+  return CreatePatternIndexes(db, coll);
 }
 
 Status Engine::SyncPatternViews(std::string_view db, std::string_view coll, const bson_t* configs,
@@ -146,6 +149,46 @@ Status Engine::SyncPatternViews(std::string_view db, std::string_view coll, cons
   return Status::OK();
 }
 
+Status Engine::CreatePatternIndexes(std::string_view db, std::string_view coll) {
+  std::shared_ptr<catalog::CollectionEntry> entry = catalog_->Lookup(Namespace(db, coll));
+  if (!entry) return Status::OK();
+  std::shared_ptr<const catalog::PatternState> state = entry->patterns();
+  CreateIndexesParams params;
+  params.db = std::string(db);
+  params.coll = std::string(coll);
+  bson_iter_t it;
+  bson_iter_init(&it, state->configs.get());
+  while (bson_iter_next(&it)) {
+    const Pattern* pattern = patterns_->ByName(bson_iter_key(&it));
+    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
+    for (bson::BsonDoc& spec : pattern->IndexesFor(config.get())) {
+      bson_iter_t key;
+      if (!bson_iter_init_find(&key, spec.get(), "key") || !BSON_ITER_HOLDS_DOCUMENT(&key)) continue;
+      uint32_t key_len = 0;
+      const uint8_t* key_data = nullptr;
+      bson_iter_document(&key, &key_len, &key_data);
+      bson::BsonDoc key_pattern = bson::BsonDoc::CopyOf(key_data, key_len);
+      const bool present = !entry->indexes()->FindByKeyPattern(key_pattern.get()).empty();
+      if (!present) params.specs.push_back(std::move(spec));
+    }
+  }
+  if (params.specs.empty()) return Status::OK();
+  return CreateIndexes(params).status();
+}
+
+StatusWith<bson::BsonDoc> Engine::RunPatternCommand(std::string_view command, std::string_view db,
+                                                    const bson_t* body) {
+  const Pattern* pattern = patterns_->ForCommand(command);
+  if (pattern == nullptr) {
+    return Status(ErrorCode::kCommandNotFound, "no such command: '" + std::string(command) + "'");
+  }
+  return pattern->RunCommand(*this, command, db, body);
+}
+
 StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& coll) {
   std::shared_ptr<const catalog::PatternState> state = coll.patterns();
   const HookRunner* hooks = HookRunner::Of(*state);
@@ -176,7 +219,7 @@ Status Engine::ValidatePatterns(const catalog::CollectionEntry& coll,
   const HookRunner* hooks = HookRunner::Of(*state);
   if (hooks == nullptr) return Status::OK();
   storage::Session session = storage_->NewSession();
-  return hooks->Validate(session, coll, problems);
+  return hooks->Validate(session, *catalog_, coll, problems);
 }
 
 }  // namespace tigerdoc::engine

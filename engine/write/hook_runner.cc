@@ -83,9 +83,12 @@ bson::BsonDoc HookRunner::Explain(const catalog::CollectionEntry& coll) const {
   return out;
 }
 
-Status HookRunner::Validate(storage::Session& session, const catalog::CollectionEntry& coll,
+Status HookRunner::Validate(storage::Session& session, catalog::Catalog& catalog,
+                            const catalog::CollectionEntry& coll,
                             std::vector<std::string>* problems) const {
-  for (const Named& named : hooks_) RETURN_IF_ERROR(named.hook->Validate(session, coll, problems));
+  for (const Named& named : hooks_) {
+    RETURN_IF_ERROR(named.hook->ValidateWith(session, catalog, coll, problems));
+  }
   return Status::OK();
 }
 

@@ -30,6 +30,12 @@
 //   - AppendStats / AppendShardStats / AppendExplain / Validate: report
 //     (collStats, $collStats per shard, explain, validate). They run outside write transactions, on a session of their
 //     own.
+// Guards: a pattern may also check writes of a collection it does not
+// configure (Pattern::GuardFor: the parent a subset writes into); a guard's
+// BeforeStore runs after the collection's own hooks' and tells its
+// pattern's writes from others by WriteEvent::origin, which a hook writing
+// through WriterFor sets with CollectionWriter::SetOrigin.
+//
 // A refusal is a MongoDB-style Status with a message that says what to
 // change. Write conflicts (112) must be returned as they are: the write
 // unit retries the whole unit, hooks included, so hooks keep no state
@@ -47,6 +53,7 @@
 
 #include <bson/bson.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +86,11 @@ struct WriteEvent {
   // kInsert / kUpdate: the document as the write proposed it, before any
   // hook reshaped it (AfterStore's `after` is the stored, reshaped one).
   const bson_t* proposed = nullptr;
+  // Who makes the write: empty for a command's own write; for a write a
+  // hook makes through WriterFor, what that hook set with
+  // CollectionWriter::SetOrigin (e.g. "subset db.reviews"), so that a guard
+  // (Pattern::GuardFor) can let its own pattern's writes through.
+  std::string_view origin;
 };
 
 // What a hook sees of the write it joins.
@@ -95,6 +107,12 @@ class HookContext {
   // hooks; BadValue when hooks nest deeper than a few levels (a cycle of
   // patterns writing each other).
   virtual StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll) = 0;
+  // Another collection's entry without creating it (nullptr when absent),
+  // for hooks that read it or must leave a missing collection missing.
+  virtual std::shared_ptr<catalog::CollectionEntry> Lookup(std::string_view /*db*/,
+                                                           std::string_view /*coll*/) {
+    return nullptr;
+  }
 };
 
 class PatternHook {
@@ -148,6 +166,13 @@ class PatternHook {
   virtual Status Validate(storage::Session& /*session*/, const catalog::CollectionEntry& /*coll*/,
                           std::vector<std::string>* /*problems*/) {
     return Status::OK();
+  }
+  // validate with the catalog, for patterns that relate collections (the
+  // subset's parent); what the engine calls. By default, Validate above.
+  virtual Status ValidateWith(storage::Session& session, catalog::Catalog& /*catalog*/,
+                              const catalog::CollectionEntry& coll,
+                              std::vector<std::string>* problems) {
+    return Validate(session, coll, problems);
   }
 };
 

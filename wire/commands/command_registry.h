@@ -59,6 +59,8 @@ StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);
+// A command a pattern answers (Engine::RunPatternCommand): resyncSubset.
+StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);
