@@ -1,5 +1,7 @@
 #include "engine/aggregate_cursor.h"
 
+#include "engine/agg/timeseries/bucket_pushdown.h"
+
 #include "engine/agg/query_expressions.h"
 #include "engine/command_expressions.h"
 #include <random>
@@ -292,7 +294,9 @@ Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) co
     }
   }
   params->coll = resolved.coll;
-  params->pipeline = std::move(stages);
+  // Reads of a time-series collection or its bucket view skip whole
+  // buckets by their bounds.
+  params->pipeline = agg::PushDownBucketFilters(stages.get());
   return Status::OK();
 }
 

@@ -218,6 +218,27 @@ class Engine {
                                          const update::UpdateDriver& driver,
                                          bool bypass_validation = false);
 
+  // Time-series collections (engine_timeseries.cc). A time-series
+  // collection "c" is a view (catalog::ViewDefinition::timeseries set) over
+  // its buckets collection "system.buckets.c", whose bucket pattern stores
+  // the measurements inserted into "c" (PatternHook::InsertRouted).
+  // The time-series view db.coll, nullptr when db.coll is not one.
+  std::shared_ptr<const catalog::ViewDefinition> TimeseriesView(std::string_view db,
+                                                                std::string_view coll) const;
+  // create with `timeseries`: the buckets collection (with the pattern's
+  // config, its meta/time index and, with expireAfterSeconds, a TTL index
+  // on the buckets' greatest time), the view, and bucket.view if asked.
+  Status CreateTimeseries(const CreateParams& params);
+  // InsertMany into a time-series collection, with InsertMany's grouping.
+  StatusWith<std::vector<Status>> InsertMeasurements(const catalog::ViewDefinition& view,
+                                                     std::vector<bson::BsonDoc> docs, bool ordered);
+  // drop of a time-series collection: its views, then its buckets.
+  Status DropTimeseries(const catalog::ViewDefinition& view);
+  // The error a write other than an insert gets on a time-series
+  // collection; OK when db.coll is not one.
+  Status RefuseTimeseriesWrite(std::string_view db, std::string_view coll,
+                               std::string_view what) const;
+
   // A view resolved to the collection under it and the pipeline of every
   // view on the way (innermost first), as an array document.
   struct ResolvedView {

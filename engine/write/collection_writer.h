@@ -33,6 +33,7 @@
 #include <memory>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 #include "engine/base/status.h"
 #include "engine/catalog/catalog.h"
@@ -61,6 +62,10 @@ class CollectionWriter {
   Status Insert(storage::Session& session, const bson_t* doc, bool from_update = false);
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
   Status Remove(storage::Session& session, const bson_t* doc);
+  // Documents addressed to a namespace this collection stands behind (a
+  // time-series collection's measurements): its hooks store them
+  // (PatternHook::InsertRouted); NotImplemented when no hook takes them.
+  Status InsertRouted(storage::Session& session, const std::vector<const bson_t*>& docs);
 
   const index::IndexSet& indexes() const { return *indexes_; }
   catalog::CollectionEntry& collection() const { return coll_; }

@@ -39,6 +39,17 @@ Status HookRunner::AfterRemove(HookContext& ctx, const WriteEvent& event) const 
   return Status::OK();
 }
 
+Status HookRunner::InsertRouted(HookContext& ctx, CollectionWriter& writer,
+                                const std::vector<const bson_t*>& docs) const {
+  RETURN_IF_ERROR(RefuseMissing(ctx.collection()));
+  for (const Named& named : hooks_) {
+    Status status = named.hook->InsertRouted(ctx, writer, docs);
+    if (status.code() != ErrorCode::kNotImplemented) return status;
+  }
+  return Status(ErrorCode::kNotImplemented,
+                ctx.collection().metadata.ns + " takes no documents for another namespace");
+}
+
 StatusWith<bson::BsonDoc> HookRunner::Stats(storage::Session& session,
                                             const catalog::CollectionEntry& coll) const {
   bson::BsonDoc out;

@@ -38,6 +38,10 @@ class HookRunner : public catalog::PatternAttachment {
   Status BeforeStore(HookContext& ctx, const WriteEvent& event, bson::BsonDoc* reshaped) const;
   Status AfterStore(HookContext& ctx, const WriteEvent& event) const;
   Status AfterRemove(HookContext& ctx, const WriteEvent& event) const;
+  // The first hook that takes routed inserts stores `docs`
+  // (PatternHook::InsertRouted); NotImplemented when none does.
+  Status InsertRouted(HookContext& ctx, CollectionWriter& writer,
+                      const std::vector<const bson_t*>& docs) const;
 
   // {<pattern>: {...}, ...} for collStats; empty when no hook reports.
   StatusWith<bson::BsonDoc> Stats(storage::Session& session,

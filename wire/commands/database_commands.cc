@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine/agg/timeseries/timeseries_config.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/pattern_registry.h"
 #include "wire/commands/command_args.h"
@@ -47,8 +48,36 @@ void AppendIdIndexSpec(bson_t* doc) {
 
 int64_t Scaled(int64_t bytes, int64_t scale) { return bytes / scale; }
 
+// listCollections' entry of a time-series collection, as mongod shows it:
+// {name, type: "timeseries", options: {timeseries: {...}, [expireAfterSeconds]},
+//  info: {readOnly: false}}.
+bson::BsonDoc TimeseriesInfo(const catalog::ViewDefinition& view, bool name_only) {
+  bson::BsonDoc info;
+  bson_t* doc = info.mutable_get();
+  BSON_APPEND_UTF8(doc, "name", view.name.c_str());
+  BSON_APPEND_UTF8(doc, "type", "timeseries");
+  if (name_only) return info;
+  StatusWith<agg::TimeseriesConfig> config = agg::TimeseriesConfig::FromCanonical(view.timeseries.get());
+  bson_t options;
+  bson_append_document_begin(doc, "options", -1, &options);
+  if (config.ok()) {
+    bson::BsonDoc ts = config.value().TimeseriesOptions();
+    BSON_APPEND_DOCUMENT(&options, "timeseries", ts.get());
+    if (config.value().expire_after_seconds) {
+      BSON_APPEND_INT64(&options, "expireAfterSeconds", *config.value().expire_after_seconds);
+    }
+  }
+  bson_append_document_end(doc, &options);
+  bson_t sub;
+  bson_append_document_begin(doc, "info", -1, &sub);
+  BSON_APPEND_BOOL(&sub, "readOnly", false);
+  bson_append_document_end(doc, &sub);
+  return info;
+}
+
 // listCollections' entry of a view.
 bson::BsonDoc ViewInfo(const catalog::ViewDefinition& view, bool name_only) {
+  if (view.is_timeseries()) return TimeseriesInfo(view, name_only);
   bson::BsonDoc info;
   bson_t* doc = info.mutable_get();
   BSON_APPEND_UTF8(doc, "name", view.name.c_str());
@@ -179,7 +208,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
     return Status(ErrorCode::kBadValue, "'pipeline' requires 'viewOn' to also be specified");
   }
   // Options tigerdoc does not have yet are refused, not ignored.
-  for (const char* unsupported : {"capped", "timeseries", "clusteredIndex",
+  for (const char* unsupported : {"capped", "clusteredIndex",
                                   "collation", "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
