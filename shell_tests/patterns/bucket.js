@@ -1,0 +1,217 @@
+// The bucket pattern (reference: five-schema-patterns.txt, "Apply the bucket
+// pattern"): first the article's example as written (hand-made hourly
+// buckets), then the built-in version (patterns/README.md, "bucket"):
+// MongoDB's time-series collections whose buckets keep the article's
+// statistics, and a bucket view in the article's shape on which the
+// article's daily-statistics aggregation runs as written.
+load(__dirname + "/../lib/assert.js");
+
+const tdb = db.getSiblingDB("shell_bucket");
+assert.commandWorked(tdb.dropDatabase());
+const reply = (cmd) => commandReply(tdb, cmd);  // lib/assert.js
+const close = (a, b, what) => assert(Math.abs(a - b) < 1e-9, what + ": " + a + " vs " + b);
+
+// --- The article, as written --------------------------------------------------
+{
+  const handMade = tdb.getSiblingDB("shell_bucket_article");
+  assert.commandWorked(handMade.dropDatabase());
+  handMade.sensorBuckets.insertOne({
+    sensorId: "SENSOR-7834",
+    bucketDate: ISODate("2026-04-15T10:00:00Z"),
+    bucketEndDate: ISODate("2026-04-15T11:00:00Z"),
+    measurements: [
+      { ts: ISODate("2026-04-15T10:00:00Z"), temp: 22.5, humidity: 45.2 },
+      { ts: ISODate("2026-04-15T10:00:10Z"), temp: 22.6, humidity: 45.1 },
+      { ts: ISODate("2026-04-15T10:00:20Z"), temp: 22.7, humidity: 45.0 }
+    ],
+    stats: {
+      count: 360,
+      tempMin: 21.8, tempMax: 23.1, tempAvg: 22.6,
+      humidityMin: 44.5, humidityMax: 46.2, humidityAvg: 45.3
+    }
+  });
+  const daily = handMade.sensorBuckets.aggregate([
+    { $match: { sensorId: "SENSOR-7834",
+                bucketDate: { $gte: ISODate("2026-04-15T00:00:00Z"), $lt: ISODate("2026-04-16T00:00:00Z") } } },
+    { $group: { _id: null, avgTemp: { $avg: "$stats.tempAvg" }, minTemp: { $min: "$stats.tempMin" },
+                maxTemp: { $max: "$stats.tempMax" }, totalReadings: { $sum: "$stats.count" } } }
+  ]).toArray();
+  assert.eq(daily, [{ _id: null, avgTemp: 22.6, minTemp: 21.8, maxTemp: 23.1, totalReadings: 360 }]);
+  assert.commandWorked(handMade.dropDatabase());
+}
+
+// --- Built in: a time-series collection with the article's statistics ----------
+assert.commandWorked(tdb.createCollection("sensorReadings", {
+  timeseries: { timeField: "ts", metaField: "sensorId", granularity: "seconds" },
+  expireAfterSeconds: 2592000,
+  bucket: { maxCount: 360, stats: ["temp", "humidity"], view: "sensorBuckets" }
+}));
+
+// listCollections: MongoDB's entry for a time-series collection, its buckets
+// collection, and the bucket view.
+{
+  const infos = tdb.getCollectionInfos();
+  const byName = Object.fromEntries(infos.map((i) => [i.name, i]));
+  assert.eq(byName.sensorReadings.type, "timeseries");
+  assert.eq(byName.sensorReadings.options.timeseries,
+            { timeField: "ts", metaField: "sensorId", granularity: "seconds", bucketMaxSpanSeconds: 3600 });
+  assert.eq(Number(byName.sensorReadings.options.expireAfterSeconds), 2592000);
+  assert.eq(byName.sensorReadings.info.readOnly, false);
+  assert.eq(byName["system.buckets.sensorReadings"].type, "collection");
+  assert.eq(byName.sensorBuckets.type, "view");
+  assert.eq(byName.sensorBuckets.options.viewOn, "system.buckets.sensorReadings");
+}
+
+// One day of 10-second readings for two sensors, inserted out of order (each
+// hour's readings shuffled, the hours in reverse), one at a time and in batches.
+const day = ISODate("2026-04-15T00:00:00Z").getTime();
+const sensors = ["SENSOR-7834", "SENSOR-1111"];
+const readings = [];
+for (let s = 0; s < sensors.length; s++) {
+  for (let i = 0; i < 8640; i++) {
+    readings.push({ sensorId: sensors[s], ts: new Date(day + i * 10000),
+                    temp: 20 + ((i * 7 + s) % 50) / 10, humidity: 40 + ((i * 3 + s) % 80) / 10 });
+  }
+}
+{
+  const byHour = {};
+  for (const r of readings) {
+    const key = r.sensorId + Math.floor((r.ts.getTime() - day) / 3600000);
+    (byHour[key] = byHour[key] || []).push(r);
+  }
+  const hours = Object.keys(byHour).sort().reverse();
+  let pending = [];
+  for (const h of hours) {
+    const rows = byHour[h];
+    for (let i = rows.length - 1; i > 0; i--) {  // a fixed shuffle
+      const j = (i * 7919) % (i + 1);
+      [rows[i], rows[j]] = [rows[j], rows[i]];
+    }
+    pending = pending.concat(rows);
+  }
+  for (let i = 0; i < 5; i++) tdb.sensorReadings.insertOne(pending[i]);
+  for (let i = 5; i < pending.length; i += 1000) {
+    const res = tdb.sensorReadings.insertMany(pending.slice(i, i + 1000));
+    assert.eq(Object.keys(res.insertedIds).length, Math.min(1000, pending.length - i));
+  }
+}
+
+// Storage: one bucket per sensor and hour (360 readings each, maxCount 360),
+// MongoDB's bucket shape; every reading exactly once.
+{
+  const buckets = tdb.system.buckets.sensorReadings.find().toArray();
+  assert.eq(buckets.length, 48, "one bucket per sensor per hour");
+  for (const b of buckets) {
+    assert.eq(b.control.version, 1);
+    assert.eq(Object.keys(b.data.ts).length, 360);
+    assert.eq(b._id.getTimestamp().getTime(), b.control.min.ts.getTime(), "_id time = bucket start");
+    assert.eq(b.control.min.ts.getTime() % 3600000, 0);
+    assert(sensors.includes(b.meta));
+  }
+  assert.eq(tdb.sensorReadings.countDocuments({}), readings.length);
+  assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-7834" }), 8640);
+  const ids = tdb.sensorReadings.distinct("_id");
+  assert.eq(ids.length, readings.length, "no reading stored twice");
+}
+
+// A measurement: timeField, metaField, then the other fields.
+{
+  const one = tdb.sensorReadings.findOne({ sensorId: "SENSOR-1111", ts: new Date(day + 3600000) });
+  assert.eq(Object.keys(one).slice(0, 2), ["ts", "sensorId"]);
+  assert.eq(one.temp, 20 + ((360 * 7 + 1) % 50) / 10);
+}
+
+// The article's daily statistics, as written, on the bucket view equal the
+// same numbers computed from the raw readings.
+{
+  const daily = tdb.sensorBuckets.aggregate([
+    { $match: { sensorId: "SENSOR-7834",
+                bucketDate: { $gte: ISODate("2026-04-15T00:00:00Z"), $lt: ISODate("2026-04-16T00:00:00Z") } } },
+    { $group: { _id: null, avgTemp: { $avg: "$stats.tempAvg" }, minTemp: { $min: "$stats.tempMin" },
+                maxTemp: { $max: "$stats.tempMax" }, totalReadings: { $sum: "$stats.count" } } }
+  ]).toArray();
+  assert.eq(daily.length, 1);
+  const raw = tdb.sensorReadings.aggregate([
+    { $match: { sensorId: "SENSOR-7834",
+                ts: { $gte: ISODate("2026-04-15T00:00:00Z"), $lt: ISODate("2026-04-16T00:00:00Z") } } },
+    { $group: { _id: { $dateTrunc: { date: "$ts", unit: "hour" } }, hourAvg: { $avg: "$temp" },
+                min: { $min: "$temp" }, max: { $max: "$temp" }, n: { $sum: 1 } } },
+    { $group: { _id: null, avgTemp: { $avg: "$hourAvg" }, minTemp: { $min: "$min" },
+                maxTemp: { $max: "$max" }, totalReadings: { $sum: "$n" } } }
+  ]).toArray()[0];
+  close(daily[0].avgTemp, raw.avgTemp, "avgTemp");
+  assert.eq(daily[0].minTemp, raw.minTemp);
+  assert.eq(daily[0].maxTemp, raw.maxTemp);
+  assert.eq(Number(daily[0].totalReadings), 8640);
+  assert.eq(raw.totalReadings, 8640);
+  // The same from the readings kept in this script.
+  const mine = readings.filter((r) => r.sensorId === "SENSOR-7834").map((r) => r.temp);
+  assert.eq(daily[0].minTemp, Math.min(...mine));
+  assert.eq(daily[0].maxTemp, Math.max(...mine));
+
+  // One bucket in the article's shape, its statistics per hour.
+  const b = tdb.sensorBuckets.findOne({ sensorId: "SENSOR-1111", bucketDate: new Date(day + 5 * 3600000) });
+  assert.eq(b.bucketEndDate.getTime(), day + 6 * 3600000);
+  assert.eq(b.measurements.length, 360);
+  assert.eq(Object.keys(b.measurements[0]).sort(), ["humidity", "temp", "ts"]);
+  const hour = readings.filter((r) => r.sensorId === "SENSOR-1111" &&
+                                      r.ts.getTime() >= day + 5 * 3600000 && r.ts.getTime() < day + 6 * 3600000);
+  assert.eq(Number(b.stats.count), 360);
+  assert.eq(b.stats.humidityMin, Math.min(...hour.map((r) => r.humidity)));
+  assert.eq(b.stats.humidityMax, Math.max(...hour.map((r) => r.humidity)));
+  close(b.stats.tempAvg, hour.reduce((a, r) => a + r.temp, 0) / 360, "tempAvg");
+  assert.eq(Object.keys(b), ["_id", "sensorId", "bucketDate", "bucketEndDate", "measurements", "stats"]);
+}
+
+// Bucket pruning: a filter on the meta and time fields reads only the buckets
+// whose bounds can hold a match; explain shows buckets examined vs measurements.
+{
+  const filter = { sensorId: "SENSOR-7834",
+                   ts: { $gte: new Date(day + 2 * 3600000), $lt: new Date(day + 4 * 3600000) } };
+  assert.eq(tdb.sensorReadings.find(filter).itcount(), 720);
+  const explain = tdb.sensorReadings.find(filter).explain("executionStats");
+  let bucketsExamined = 0, unpacked = 0;
+  for (const shard of Object.values(explain.shards)) {
+    bucketsExamined += Number(shard.stages[0].$cursor.executionStats.totalDocsExamined);
+    const unpack = shard.stages.find((s) => s.$_internalUnpackBucket);
+    if (unpack) unpacked += Number(unpack.nReturned);
+  }
+  assert.eq(bucketsExamined, 2, "two hourly buckets of one sensor");
+  assert.eq(unpacked, 720);
+  assert.eq(explain.splitPipeline.shardsPart[0].$match.meta, "SENSOR-7834");
+}
+
+// Refusals, with mongod's codes.
+{
+  const ts = { timeField: "ts", metaField: "m" };
+  assert.commandFailedWithCode(reply({ create: "bad1", timeseries: { metaField: "m" } }), 40414);
+  assert.commandFailedWithCode(reply({ create: "bad2", timeseries: { timeField: "ts", granularity: "days" } }), 2);
+  assert.commandFailedWithCode(reply({ create: "bad3", timeseries: { timeField: "ts", bucketMaxSpanSeconds: 100 } }), 72);
+  assert.commandFailedWithCode(reply({ create: "bad4", timeseries: { timeField: "ts", metaField: "ts" } }), 72);
+  assert.commandFailedWithCode(reply({ create: "bad5", timeseries: { timeField: "a.b" } }), 72);
+  assert.commandFailedWithCode(reply({ create: "bad6", timeseries: { timeField: "ts", granularity: "hours",
+                                                                    bucketMaxSpanSeconds: 3600 } }), 72);
+  assert.commandFailedWithCode(reply({ create: "bad7", timeseries: { timeField: 1 } }), 14);
+  assert.commandFailedWithCode(reply({ create: "bad8", timeseries: Object.assign({ extra: 1 }, ts) }), 40415);
+  assert.commandFailedWithCode(reply({ create: "bad9", expireAfterSeconds: 10 }), 72);
+  assert.commandFailedWithCode(reply({ create: "bad10", timeseries: ts, bucket: { maxCount: 0 } }), 2);
+  assert.commandFailedWithCode(reply({ create: "sensorReadings", timeseries: ts }), 48);
+  assert.eq(tdb.getCollectionNames().filter((n) => n.startsWith("bad")), []);
+  // Custom bucketing: span and rounding equal.
+  assert.commandWorked(reply({ create: "custom", timeseries: { timeField: "t", bucketMaxSpanSeconds: 600,
+                                                               bucketRoundingSeconds: 600 } }));
+  assert.eq(tdb.getCollectionInfos({ name: "custom" })[0].options.timeseries,
+            { timeField: "t", bucketRoundingSeconds: 600, bucketMaxSpanSeconds: 600 });
+  // A measurement without a date in the time field.
+  const res = reply({ insert: "sensorReadings", documents: [{ sensorId: "x", ts: 5 }, { sensorId: "x" }],
+                      ordered: false });
+  assert.eq(res.n, 0);
+  assert.eq(res.writeErrors.map((e) => e.code), [2, 2]);
+  assert.eq(res.writeErrors[0].errmsg, "'ts' must be present and contain a valid BSON UTC datetime value");
+  // The bucket view is read-only.
+  assert.commandFailedWithCode(reply({ insert: "sensorBuckets", documents: [{ a: 1 }] }), 166);
+}
+
+// drop removes the collection, its buckets and its bucket view.
+assert(tdb.sensorReadings.drop());
+assert.eq(tdb.getCollectionNames().filter((n) => /sensor/i.test(n)), []);
