@@ -119,7 +119,7 @@ StatusWith<BucketBuilder> BucketBuilder::FromBucket(const TimeseriesConfig& conf
     if (bson_iter_init_find(&v, &min, c.name.c_str())) c.min = OneValue(&v);
     if (bson_iter_init_find(&v, &max, c.name.c_str())) c.max = OneValue(&v);
     if (c.min.empty() || c.max.empty()) return NotABucket("no control min/max of " + c.name);
-    b.bytes_ += values.len;
+    b.bytes_ += ColumnBytes(c);
     if (c.name == config.time_field) b.count_ = bson_count_keys(&values);
     b.columns_.push_back(std::move(c));
   }
@@ -147,10 +147,51 @@ BucketBuilder::Column& BucketBuilder::ColumnFor(std::string_view name) {
   return columns_.back();
 }
 
+const BucketBuilder::Column* BucketBuilder::FindColumn(std::string_view name) const {
+  for (const Column& c : columns_) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+int64_t BucketBuilder::GrowthOf(const bson_t* measurement) const {
+  // Per field: its cell in the data column, and how much control.min and
+  // control.max grow when it becomes the least or greatest value.
+  const int64_t row_key = static_cast<int64_t>(std::to_string(count_).size());
+  int64_t growth = 0;
+  bson_iter_t it;
+  bson_iter_init(&it, measurement);
+  while (bson_iter_next(&it)) {
+    const std::string_view name = bson_iter_key(&it);
+    if (config_->meta_field && name == *config_->meta_field) continue;
+    const bson::BsonDoc one = OneValue(&it);  // {"": v}: 5 + 2 + value bytes
+    const int64_t value_bytes = static_cast<int64_t>(one.size()) - 7;
+    growth += 2 + row_key + value_bytes;
+    const Column* c = FindColumn(name);
+    if (c == nullptr) {
+      growth += 2 * (2 + static_cast<int64_t>(name.size()) + value_bytes) + 16;  // + the column
+      continue;
+    }
+    bson_iter_t cur;
+    const bson_value_t* v = bson_iter_value(&it);
+    if (bson::CompareValues(v, ValueOf(c->min, &cur)) < 0) {
+      growth += static_cast<int64_t>(one.size()) - static_cast<int64_t>(c->min.size());
+    }
+    if (bson::CompareValues(v, ValueOf(c->max, &cur)) > 0) {
+      growth += static_cast<int64_t>(one.size()) - static_cast<int64_t>(c->max.size());
+    }
+  }
+  return growth;
+}
+
+int64_t BucketBuilder::ColumnBytes(const Column& c) {
+  return static_cast<int64_t>(c.values.size() + c.min.size() + c.max.size() + 2 * c.name.size());
+}
+
 bool BucketBuilder::Fits(const bson_t* measurement) const {
   if (count_ == 0) return true;
   if (count_ >= config_->max_count) return false;
-  return bytes_ + static_cast<int64_t>(measurement->len) <= kBucketMaxSizeBytes;
+  return bytes_ + GrowthOf(measurement) <= kBucketMaxSizeBytes;
 }
 
 void BucketBuilder::Append(const bson_t* measurement) {
@@ -161,9 +202,8 @@ void BucketBuilder::Append(const bson_t* measurement) {
     const std::string_view name = bson_iter_key(&it);
     if (config_->meta_field && name == *config_->meta_field) continue;
     Column& c = ColumnFor(name);
-    const uint32_t before = c.values.get()->len;
+    const int64_t before = c.values.empty() && c.min.empty() ? 0 : ColumnBytes(c);
     bson_append_iter(c.values.mutable_get(), row.c_str(), -1, &it);
-    bytes_ += c.values.get()->len - before;
     bson_iter_t cur;
     const bson_value_t* v = bson_iter_value(&it);
     if (name == config_->time_field) {
@@ -176,6 +216,7 @@ void BucketBuilder::Append(const bson_t* measurement) {
       if (c.min.empty() || bson::CompareValues(v, ValueOf(c.min, &cur)) < 0) c.min = OneValue(&it);
       if (c.max.empty() || bson::CompareValues(v, ValueOf(c.max, &cur)) > 0) c.max = OneValue(&it);
     }
+    bytes_ += ColumnBytes(c) - before;
     for (FieldStats& s : stats_) {
       if (s.name != name || !IsNumeric(&it)) continue;
       s.sum += bson_iter_as_double(&it);

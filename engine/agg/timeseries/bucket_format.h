@@ -55,7 +55,8 @@ class BucketBuilder {
 
   int64_t count() const { return count_; }
   // Whether `measurement` may join: fewer than maxCount rows, and the bucket
-  // stays within 125 KiB (an empty bucket takes any measurement).
+  // (its data and control min/max) stays within 125 KiB (an empty bucket
+  // takes any measurement).
   bool Fits(const bson_t* measurement) const;
   // Appends a measurement (its meta field is skipped: the bucket's meta is
   // it). REQUIRES: it has the time field as a date.
@@ -78,6 +79,11 @@ class BucketBuilder {
   };
   explicit BucketBuilder(const TimeseriesConfig& config) : config_(&config) {}
   Column& ColumnFor(std::string_view name);
+  const Column* FindColumn(std::string_view name) const;
+  // How many bytes appending `measurement` adds (data cells, control
+  // min/max growth); an upper bound within a few bytes per field.
+  int64_t GrowthOf(const bson_t* measurement) const;
+  static int64_t ColumnBytes(const Column& c);
 
   const TimeseriesConfig* config_;
   bson_oid_t id_{};
@@ -86,7 +92,7 @@ class BucketBuilder {
   std::vector<Column> columns_;
   std::vector<FieldStats> stats_;
   int64_t count_ = 0;
-  int64_t bytes_ = 0;  // the columns' bytes, an estimate of the bucket's size
+  int64_t bytes_ = 0;  // data columns plus control min/max: the bucket's size within a little
 };
 
 // The measurements of `bucket`, in row order. FailedToParse for a document
