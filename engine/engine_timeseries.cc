@@ -172,7 +172,9 @@ Status Engine::RefuseTimeseriesWrite(std::string_view db, std::string_view coll,
 StatusWith<std::vector<Status>> Engine::InsertMeasurements(const catalog::ViewDefinition& view,
                                                            std::vector<bson::BsonDoc> docs,
                                                            bool ordered) {
-  constexpr size_t kGroupSize = 64;
+  // Larger than InsertMany's groups: measurements of one group that share a
+  // bucket rewrite it once, and a batch usually holds several per bucket.
+  constexpr size_t kGroupSize = 1000;
   std::shared_ptr<catalog::CollectionEntry> buckets =
       catalog_->Lookup(Namespace(view.db, view.view_on));
   if (!buckets) {
