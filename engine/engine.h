@@ -232,6 +232,11 @@ class Engine {
   // InsertMany into a time-series collection, with InsertMany's grouping.
   StatusWith<std::vector<Status>> InsertMeasurements(const catalog::ViewDefinition& view,
                                                      std::vector<bson::BsonDoc> docs, bool ordered);
+  // delete / update of measurements (engine_timeseries_writes.cc).
+  StatusWith<DeleteResult> DeleteMeasurements(const catalog::ViewDefinition& view,
+                                              const DeleteStatement& statement);
+  StatusWith<UpdateResult> UpdateMeasurements(const catalog::ViewDefinition& view,
+                                              const UpdateStatement& statement);
   // drop of a time-series collection: its views, then its buckets.
   Status DropTimeseries(const catalog::ViewDefinition& view);
   // The error a write other than an insert gets on a time-series

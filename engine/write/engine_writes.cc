@@ -264,7 +264,7 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
 
 StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
                                         const UpdateStatement& statement) {
-  RETURN_IF_ERROR(RefuseTimeseriesWrite(db, coll_name, "update"));
+  if (auto view = TimeseriesView(db, coll_name)) return UpdateMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
@@ -302,7 +302,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
 
 StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view coll_name,
                                         const DeleteStatement& statement) {
-  RETURN_IF_ERROR(RefuseTimeseriesWrite(db, coll_name, "delete"));
+  if (auto view = TimeseriesView(db, coll_name)) return DeleteMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));

@@ -212,6 +212,43 @@ for (let s = 0; s < sensors.length; s++) {
   assert.commandFailedWithCode(reply({ insert: "sensorBuckets", documents: [{ a: 1 }] }), 166);
 }
 
+// Deletes, exact whatever the filter: whole buckets go, partly matched ones are
+// rebuilt with exact statistics. Updates of the metaField move measurements.
+{
+  const before = tdb.sensorReadings.countDocuments({});
+  // deleteMany by meta: whole buckets.
+  let res = tdb.sensorReadings.deleteMany({ sensorId: "SENSOR-1111" });
+  assert.eq(res.deletedCount, 8640);
+  assert.eq(tdb.system.buckets.sensorReadings.countDocuments({ meta: "SENSOR-1111" }), 0);
+  // deleteMany by time range, cutting through buckets (10:30 to 12:15).
+  res = tdb.sensorReadings.deleteMany({ ts: { $gte: new Date(day + 10.5 * 3600000),
+                                              $lt: new Date(day + 12.25 * 3600000) } });
+  assert.eq(res.deletedCount, 180 + 360 + 90);
+  assert.eq(tdb.sensorReadings.countDocuments({}), before - 8640 - 630);
+  const cut = tdb.sensorBuckets.findOne({ sensorId: "SENSOR-7834", bucketDate: new Date(day + 10 * 3600000) });
+  assert.eq(Number(cut.stats.count), 180);
+  const left = readings.filter((r) => r.sensorId === "SENSOR-7834" && r.ts.getTime() >= day + 10 * 3600000 &&
+                                      r.ts.getTime() < day + 10.5 * 3600000);
+  assert.eq(cut.stats.tempMax, Math.max(...left.map((r) => r.temp)));
+  close(cut.stats.tempAvg, left.reduce((a, r) => a + r.temp, 0) / 180, "tempAvg after a partial delete");
+  assert.eq(tdb.sensorBuckets.countDocuments({ bucketDate: new Date(day + 11 * 3600000) }), 0);
+  // deleteOne: one measurement.
+  res = tdb.sensorReadings.deleteOne({ sensorId: "SENSOR-7834", temp: { $gte: 0 } });
+  assert.eq(res.deletedCount, 1);
+  // updateMany of the metaField: the measurements move to the new value's buckets.
+  res = tdb.sensorReadings.updateMany({ sensorId: "SENSOR-7834" }, { $set: { sensorId: "SENSOR-9999" } });
+  assert.eq(res.matchedCount, before - 8640 - 630 - 1);
+  assert.eq(res.modifiedCount, before - 8640 - 630 - 1);
+  assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-9999" }), before - 8640 - 630 - 1);
+  assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-7834" }), 0);
+  assert.eq(tdb.system.buckets.sensorReadings.countDocuments({ meta: "SENSOR-9999" }), 23);
+  // Updates of other fields are refused, saying what works.
+  const refused = reply({ update: "sensorReadings", updates: [{ q: {}, u: { $set: { temp: 1 } }, multi: true }] });
+  assert.eq(refused.writeErrors.map((e) => e.code), [238]);
+  assert(/metaField/.test(refused.writeErrors[0].errmsg), refused.writeErrors[0].errmsg);
+  assert.commandFailedWithCode(reply({ findAndModify: "sensorReadings", query: {}, remove: true }), 238);
+}
+
 // drop removes the collection, its buckets and its bucket view.
 assert(tdb.sensorReadings.drop());
 assert.eq(tdb.getCollectionNames().filter((n) => /sensor/i.test(n)), []);
