@@ -237,6 +237,13 @@ class Engine {
                                               const DeleteStatement& statement);
   StatusWith<UpdateResult> UpdateMeasurements(const catalog::ViewDefinition& view,
                                               const UpdateStatement& statement);
+  // Indexes of a time-series collection, translated to and from its
+  // buckets' fields (engine/agg/timeseries/index_translation.h).
+  StatusWith<CreateIndexesResult> CreateTimeseriesIndexes(const catalog::ViewDefinition& view,
+                                                          const CreateIndexesParams& params);
+  StatusWith<std::vector<bson::BsonDoc>> ListTimeseriesIndexes(const catalog::ViewDefinition& view);
+  StatusWith<int> DropTimeseriesIndexes(const catalog::ViewDefinition& view,
+                                        const DropIndexesParams& params);
   // drop of a time-series collection: its views, then its buckets.
   Status DropTimeseries(const catalog::ViewDefinition& view);
   // The error a write other than an insert gets on a time-series

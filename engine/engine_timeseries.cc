@@ -19,6 +19,7 @@
 
 #include <string>
 
+#include "engine/agg/timeseries/index_translation.h"
 #include "engine/agg/timeseries/timeseries_config.h"
 #include "engine/engine.h"
 #include "engine/write/collection_writer.h"
@@ -56,7 +57,7 @@ bson::BsonDoc ExpiryIndexSpec(const agg::TimeseriesConfig& config) {
   bson_append_document_begin(spec.mutable_get(), "key", -1, &key);
   BSON_APPEND_INT32(&key, ("control.max." + config.time_field).c_str(), 1);
   bson_append_document_end(spec.mutable_get(), &key);
-  BSON_APPEND_UTF8(spec.mutable_get(), "name", "expireAfterSeconds_buckets");
+  BSON_APPEND_UTF8(spec.mutable_get(), "name", agg::kBucketExpiryIndexName);
   BSON_APPEND_INT64(spec.mutable_get(), "expireAfterSeconds", *config.expire_after_seconds);
   return spec;
 }
@@ -144,6 +145,79 @@ Status Engine::CreateTimeseries(const CreateParams& params) {
     if (!made.ok()) return undo(made);
   }
   return Status::OK();
+}
+
+StatusWith<CreateIndexesResult> Engine::CreateTimeseriesIndexes(const catalog::ViewDefinition& view,
+                                                                const CreateIndexesParams& params) {
+  ASSIGN_OR_RETURN(agg::TimeseriesConfig config, agg::TimeseriesConfig::FromCanonical(view.timeseries.get()));
+  CreateIndexesParams on_buckets;
+  on_buckets.db = params.db;
+  on_buckets.coll = view.view_on;
+  for (const bson::BsonDoc& spec : params.specs) {
+    ASSIGN_OR_RETURN(bson::BsonDoc translated, agg::ToBucketIndexSpec(config, spec.get()));
+    on_buckets.specs.push_back(std::move(translated));
+  }
+  return CreateIndexes(on_buckets);
+}
+
+StatusWith<std::vector<bson::BsonDoc>> Engine::ListTimeseriesIndexes(const catalog::ViewDefinition& view) {
+  ASSIGN_OR_RETURN(agg::TimeseriesConfig config, agg::TimeseriesConfig::FromCanonical(view.timeseries.get()));
+  std::shared_ptr<catalog::CollectionEntry> buckets = catalog_->Lookup(Namespace(view.db, view.view_on));
+  std::vector<bson::BsonDoc> out;
+  if (!buckets) return out;
+  // As MongoDB: no _id index (the buckets are clustered by _id), and the
+  // expiry index is the collection's expireAfterSeconds, not an index.
+  for (const auto& spec : buckets->indexes()->specs) {
+    if (spec->name == agg::kBucketExpiryIndexName) continue;
+    bson::BsonDoc listed = spec->ToListIndexesBson();
+    bson::BsonDoc translated;
+    bson_iter_t it;
+    bson_iter_init(&it, listed.get());
+    while (bson_iter_next(&it)) {
+      if (std::string_view(bson_iter_key(&it)) == "key" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+        bson_t key = bson::SubDocumentView(&it);
+        bson::BsonDoc original = agg::FromBucketKey(config, &key);
+        BSON_APPEND_DOCUMENT(translated.mutable_get(), "key", original.get());
+      } else {
+        bson_append_iter(translated.mutable_get(), bson_iter_key(&it), -1, &it);
+      }
+    }
+    out.push_back(std::move(translated));
+  }
+  return out;
+}
+
+StatusWith<int> Engine::DropTimeseriesIndexes(const catalog::ViewDefinition& view,
+                                              const DropIndexesParams& params) {
+  ASSIGN_OR_RETURN(agg::TimeseriesConfig config, agg::TimeseriesConfig::FromCanonical(view.timeseries.get()));
+  DropIndexesParams on_buckets;
+  on_buckets.db = params.db;
+  on_buckets.coll = view.view_on;
+  on_buckets.kind = params.kind;
+  on_buckets.names = params.names;
+  if (params.kind == DropIndexesParams::Kind::kKeyPattern) {
+    ASSIGN_OR_RETURN(bson::BsonDoc spec, [&]() {
+      bson::BsonDoc wrapped;
+      BSON_APPEND_DOCUMENT(wrapped.mutable_get(), "key", params.key_pattern.get());
+      return agg::ToBucketIndexSpec(config, wrapped.get());
+    }());
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, spec.get(), "key") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      bson_t key = bson::SubDocumentView(&it);
+      on_buckets.key_pattern = bson::BsonDoc::CopyOf(&key);
+    }
+  } else if (params.kind == DropIndexesParams::Kind::kAll) {
+    // "*": the indexes listIndexes shows, not the expiry index.
+    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> listed, ListTimeseriesIndexes(view));
+    on_buckets.kind = DropIndexesParams::Kind::kNames;
+    on_buckets.names.clear();
+    for (const bson::BsonDoc& index : listed) {
+      bson_iter_t name;
+      if (bson_iter_init_find(&name, index.get(), "name")) on_buckets.names.emplace_back(bson_iter_utf8(&name, nullptr));
+    }
+    if (on_buckets.names.empty()) return static_cast<int>(listed.size());
+  }
+  return DropIndexes(on_buckets);
 }
 
 Status Engine::DropTimeseries(const catalog::ViewDefinition& view) {

@@ -181,6 +181,30 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(explain.splitPipeline.shardsPart[0].$match.meta, "SENSOR-7834");
 }
 
+// Secondary indexes on the collection's fields live on the buckets' fields
+// (meta, control.min/max), as MongoDB translates them; listIndexes shows them
+// back on the collection's fields.
+{
+  assert.eq(tdb.sensorReadings.getIndexes().map((i) => [i.name, i.key]),
+            [["sensorId_1_ts_1", { sensorId: 1, ts: 1 }]]);
+  assert.eq(tdb.sensorReadings.createIndex({ ts: -1 }), "ts_-1");
+  assert.eq(tdb.sensorReadings.createIndex({ temp: 1 }), "temp_1");
+  const onBuckets = tdb.system.buckets.sensorReadings.getIndexes().map((i) => i.key);
+  assert(onBuckets.some((k) => JSON.stringify(k) === JSON.stringify({ "control.max.ts": -1, "control.min.ts": -1 })),
+         JSON.stringify(onBuckets));
+  assert(onBuckets.some((k) => JSON.stringify(k) === JSON.stringify({ "control.min.temp": 1, "control.max.temp": 1 })),
+         JSON.stringify(onBuckets));
+  assert.eq(tdb.sensorReadings.getIndexes().map((i) => i.key),
+            [{ sensorId: 1, ts: 1 }, { ts: -1 }, { temp: 1 }]);
+  assert.eq(tdb.sensorReadings.find({ temp: { $gte: 24.9 } }).itcount(),
+            readings.filter((r) => r.temp >= 24.9).length);
+  assert.commandWorked(tdb.sensorReadings.dropIndex({ temp: 1 }));
+  assert.commandWorked(tdb.sensorReadings.dropIndex("ts_-1"));
+  assert.eq(tdb.sensorReadings.getIndexes().length, 1);
+  assert.commandFailedWithCode(reply({ createIndexes: "sensorReadings",
+                                       indexes: [{ key: { temp: 1 }, name: "u", unique: true }] }), 72);
+}
+
 // Refusals, with mongod's codes.
 {
   const ts = { timeField: "ts", metaField: "m" };
