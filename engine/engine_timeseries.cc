@@ -86,6 +86,22 @@ Status Engine::CreateTimeseries(const CreateParams& params) {
   bson_t config_doc = bson::SubDocumentView(&it);
   ASSIGN_OR_RETURN(agg::TimeseriesConfig config, agg::TimeseriesConfig::FromCanonical(&config_doc));
   const std::string ns = Namespace(params.db, params.name);
+  // Creating it again with the same options succeeds (MongoDB 7).
+  if (auto existing = TimeseriesView(params.db, params.name)) {
+    if (existing->timeseries.bytes() == config.ToCanonical().bytes()) return Status::OK();
+    return Exists(ns);
+  }
+  // Options that would change what a bucket is, or that other patterns
+  // own, have no meaning here.
+  bson_iter_init(&it, params.options.get());
+  while (bson_iter_next(&it)) {
+    const std::string_view key = bson_iter_key(&it);
+    if (key != "timeseries" && key != "expireAfterSeconds" && key != "bucket" && key != "shards" &&
+        key != "storageEngine" && key != "indexOptionDefaults") {
+      return Status(ErrorCode::kInvalidOptions,
+                    "option '" + std::string(key) + "' is not supported with 'timeseries' by tigerdoc");
+    }
+  }
   const std::string buckets = BucketsName(params.name);
   RETURN_IF_ERROR(catalog::Catalog::ValidateNamespace(params.db, buckets));
   for (const std::string& name : {params.name, buckets, config.view.value_or(params.name)}) {

@@ -220,6 +220,14 @@ for (let s = 0; s < sensors.length; s++) {
   assert.commandFailedWithCode(reply({ create: "bad9", expireAfterSeconds: 10 }), 72);
   assert.commandFailedWithCode(reply({ create: "bad10", timeseries: ts, bucket: { maxCount: 0 } }), 2);
   assert.commandFailedWithCode(reply({ create: "sensorReadings", timeseries: ts }), 48);
+  assert.commandFailedWithCode(reply({ create: "bad11", timeseries: ts, validator: { a: 1 } }), 72);
+  assert.commandFailedWithCode(reply({ create: "bad12", timeseries: ts, maxDocumentBytes: 4096 }), 72);
+  // The same create again succeeds, as in MongoDB 7.
+  assert.commandWorked(tdb.createCollection("sensorReadings", {
+    timeseries: { timeField: "ts", metaField: "sensorId", granularity: "seconds" },
+    expireAfterSeconds: 2592000,
+    bucket: { maxCount: 360, stats: ["temp", "humidity"], view: "sensorBuckets" }
+  }));
   assert.eq(tdb.getCollectionNames().filter((n) => n.startsWith("bad")), []);
   // Custom bucketing: span and rounding equal.
   assert.commandWorked(reply({ create: "custom", timeseries: { timeField: "t", bucketMaxSpanSeconds: 600,
