@@ -102,6 +102,65 @@ Status BucketHook::InsertRouted(engine::HookContext& ctx, engine::CollectionWrit
   return Status::OK();
 }
 
+namespace {
+
+// The tigerdocStats sub-document of `bucket` as bytes (empty when absent).
+std::string StatsBytes(const bson_t* bucket) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, bucket, agg::kBucketStatsField) || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    return std::string();
+  }
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_document(&it, &len, &data);
+  return std::string(reinterpret_cast<const char*>(data), len);
+}
+
+}  // namespace
+
+Status BucketHook::Validate(storage::Session& session, const catalog::CollectionEntry& coll,
+                            std::vector<std::string>* problems) {
+  return coll.store->ForEachDocument(session, [&](int, const bson_t* bucket) -> Status {
+    bson_iter_t id;
+    const std::string name = bson_iter_init_find(&id, bucket, "_id") && BSON_ITER_HOLDS_OID(&id)
+                                 ? [&] {
+                                     char hex[25];
+                                     bson_oid_to_string(bson_iter_oid(&id), hex);
+                                     return std::string(hex);
+                                   }()
+                                 : std::string("?");
+    auto problem = [&](const std::string& what) {
+      problems->push_back("bucket " + name + " of " + coll.metadata.ns + ": " + what);
+      return Status::OK();
+    };
+    StatusWith<std::vector<bson::BsonDoc>> rows =
+        agg::UnpackBucket(bucket, config_.time_field, config_.meta_field);
+    StatusWith<agg::BucketBuilder> stored = agg::BucketBuilder::FromBucket(config_, bucket);
+    if (!rows.ok()) return problem(rows.status().reason());
+    if (!stored.ok()) return problem(stored.status().reason());
+    if (static_cast<int64_t>(rows.value().size()) > config_.max_count) {
+      return problem(std::to_string(rows.value().size()) + " measurements, over maxCount " +
+                     std::to_string(config_.max_count));
+    }
+    // The same measurements appended in row order give the statistics an
+    // exact bookkeeping must have kept.
+    bson_iter_t meta, start;
+    const bool has_meta = bson_iter_init_find(&meta, bucket, "meta");
+    bson_iter_init(&start, bucket);
+    const std::string min_time = "control.min." + config_.time_field;
+    bson_iter_find_descendant(&start, min_time.c_str(), &start);
+    bson_oid_t oid;
+    bson_oid_copy(bson_iter_oid(&id), &oid);
+    agg::BucketBuilder recomputed(config_, oid, bson_iter_date_time(&start), has_meta ? &meta : nullptr);
+    for (const bson::BsonDoc& row : rows.value()) recomputed.Append(row.get());
+    if (StatsBytes(recomputed.Build().get()) != StatsBytes(bucket)) {
+      return problem("kept statistics differ from its " + std::to_string(rows.value().size()) +
+                     " measurements");
+    }
+    return Status::OK();
+  });
+}
+
 void BucketHook::AppendExplain(const catalog::CollectionEntry& /*coll*/, bson_t* out) const {
   BSON_APPEND_UTF8(out, "timeField", config_.time_field.c_str());
   if (config_.meta_field) BSON_APPEND_UTF8(out, "metaField", config_.meta_field->c_str());

@@ -40,6 +40,11 @@ class BucketHook : public engine::PatternHook {
   Status InsertRouted(engine::HookContext& ctx, engine::CollectionWriter& writer,
                       const std::vector<const bson_t*>& docs) override;
   void AppendExplain(const catalog::CollectionEntry& coll, bson_t* out) const override;
+  // validate: every bucket's statistics (tigerdocStats) recomputed from its
+  // measurements; one line per bucket whose kept statistics differ, or
+  // that is not a bucket, or that breaks maxCount.
+  Status Validate(storage::Session& session, const catalog::CollectionEntry& coll,
+                  std::vector<std::string>* problems) override;
 
  private:
   const agg::TimeseriesConfig config_;

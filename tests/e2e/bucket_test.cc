@@ -95,6 +95,10 @@ class BucketTest : public E2eTest {
       EXPECT_EQ(Number(b, "stats.tempMax"), hi) << Json(b);
       EXPECT_DOUBLE_EQ(Number(b, "stats.tempAvg").value_or(-1), sum / rows.size()) << Json(b);
     }
+    // validate recomputes every bucket's statistics from its measurements.
+    BsonDoc validated = Run(R"({"validate": "system.buckets.readings"})");
+    std::optional<bson_iter_t> valid = testutil::Lookup(validated, "valid");
+    EXPECT_TRUE(valid.has_value() && bson_iter_as_bool(&*valid)) << Json(validated);
   }
 };
 
