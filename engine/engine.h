@@ -110,6 +110,10 @@ class Engine {
   // collection" when db.coll is a view: what writes and index commands
   // answer.
   Status RefuseView(std::string_view db, std::string_view coll) const;
+  // The time-series collection db.coll (a view over its buckets,
+  // engine_timeseries.cc), nullptr when db.coll is not one.
+  std::shared_ptr<const catalog::ViewDefinition> TimeseriesView(std::string_view db,
+                                                                std::string_view coll) const;
 
   // Indexes (engine_indexes.cc). CreateIndexes builds every new index over
   // the existing documents under the collection's exclusive write lock, all
@@ -222,9 +226,6 @@ class Engine {
   // collection "c" is a view (catalog::ViewDefinition::timeseries set) over
   // its buckets collection "system.buckets.c", whose bucket pattern stores
   // the measurements inserted into "c" (PatternHook::InsertRouted).
-  // The time-series view db.coll, nullptr when db.coll is not one.
-  std::shared_ptr<const catalog::ViewDefinition> TimeseriesView(std::string_view db,
-                                                                std::string_view coll) const;
   // create with `timeseries`: the buckets collection (with the pattern's
   // config, its meta/time index and, with expireAfterSeconds, a TTL index
   // on the buckets' greatest time), the view, and bucket.view if asked.

@@ -114,6 +114,16 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(ids.length, readings.length, "no reading stored twice");
 }
 
+// collStats of the collection: its buckets' sizes and a timeseries section.
+{
+  const stats = reply({ collStats: "sensorReadings" });
+  assert.commandWorked(stats);
+  assert.eq(stats.ns, "shell_bucket.sensorReadings");
+  assert.eq(stats.timeseries.bucketsNs, "shell_bucket.system.buckets.sensorReadings");
+  assert.eq(Number(stats.timeseries.bucketCount), 48);
+  assert.eq(stats.count, undefined);
+}
+
 // A measurement: timeField, metaField, then the other fields.
 {
   const one = tdb.sensorReadings.findOne({ sensorId: "SENSOR-1111", ts: new Date(day + 3600000) });

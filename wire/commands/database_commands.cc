@@ -124,6 +124,34 @@ StatusWith<bson::BsonDoc> CreateView(CommandContext& ctx, const std::string& nam
   return bson::BsonDoc();
 }
 
+// collStats of a time-series collection, as mongod answers it: the
+// buckets collection's sizes under the collection's name, without count
+// and avgObjSize (those would count buckets), and a `timeseries` section.
+StatusWith<bson::BsonDoc> TimeseriesCollStats(CommandContext& ctx, const catalog::ViewDefinition& view,
+                                              int64_t scale) {
+  const std::string buckets_ns = Namespace(view.db, view.view_on);
+  auto entry = ctx.engine->catalog().Lookup(buckets_ns);
+  if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + view.ns + "] not found.");
+  bson::BsonDoc buckets = CollStatsDocument(*ctx.engine, *entry, scale);
+  bson::BsonDoc out;
+  BSON_APPEND_UTF8(out.mutable_get(), "ns", view.ns.c_str());
+  bson_iter_t it;
+  bson_iter_init(&it, buckets.get());
+  while (bson_iter_next(&it)) {
+    const std::string_view key = bson_iter_key(&it);
+    if (key == "ns" || key == "count" || key == "avgObjSize") continue;
+    bson_append_iter(out.mutable_get(), bson_iter_key(&it), -1, &it);
+  }
+  const CollectionSizes sizes = SizesOf(*entry);
+  bson_t ts;
+  bson_append_document_begin(out.mutable_get(), "timeseries", -1, &ts);
+  BSON_APPEND_UTF8(&ts, "bucketsNs", buckets_ns.c_str());
+  BSON_APPEND_INT64(&ts, "bucketCount", sizes.count);
+  BSON_APPEND_INT64(&ts, "avgBucketSize", sizes.count > 0 ? sizes.data_bytes / sizes.count : 0);
+  bson_append_document_end(out.mutable_get(), &ts);
+  return out;
+}
+
 }  // namespace
 
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx) {
@@ -335,6 +363,7 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
   int64_t scale = scale_arg.value_or(1);
   if (scale < 1) return Status(ErrorCode::kBadValue, "Scale factor must be greater than zero");
   std::string ns = Namespace(ctx.db(), name);
+  if (auto view = ctx.engine->TimeseriesView(ctx.db(), name)) return TimeseriesCollStats(ctx, *view, scale);
   RETURN_IF_ERROR(ctx.engine->RefuseView(ctx.db(), name));
   auto entry = ctx.engine->catalog().Lookup(ns);
   if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + ns + "] not found.");
