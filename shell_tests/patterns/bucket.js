@@ -291,6 +291,29 @@ for (let s = 0; s < sensors.length; s++) {
   assert.commandFailedWithCode(reply({ findAndModify: "sensorReadings", query: {}, remove: true }), 238);
 }
 
+// expireAfterSeconds: the TTL monitor removes whole buckets once their newest
+// measurement has expired; a bucket with a recent measurement stays.
+{
+  assert.commandWorked(tdb.createCollection("shortLived", {
+    timeseries: { timeField: "ts", metaField: "sensorId" }, expireAfterSeconds: 60 }));
+  const now = Date.now();
+  tdb.shortLived.insertMany([
+    { sensorId: "old", ts: new Date(now - 3 * 3600 * 1000), temp: 1 },
+    { sensorId: "old", ts: new Date(now - 3 * 3600 * 1000 + 1000), temp: 2 },
+    { sensorId: "new", ts: new Date(now), temp: 3 },
+  ]);
+  assert.eq(tdb.system.buckets.shortLived.countDocuments({}), 2);
+  const was = db.adminCommand({ setParameter: 1, ttlMonitorSleepSecs: 1 }).was;
+  let left = -1;
+  for (let i = 0; i < 100 && left !== 1; i++) {
+    sleep(100);
+    left = tdb.system.buckets.shortLived.countDocuments({});
+  }
+  assert.commandWorked(db.adminCommand({ setParameter: 1, ttlMonitorSleepSecs: was }));
+  assert.eq(left, 1, "the expired bucket is gone, the recent one stays");
+  assert.eq(tdb.shortLived.find({}, { _id: 0, sensorId: 1, temp: 1 }).toArray(), [{ sensorId: "new", temp: 3 }]);
+}
+
 // drop removes the collection, its buckets and its bucket view.
 assert(tdb.sensorReadings.drop());
 assert.eq(tdb.getCollectionNames().filter((n) => /sensor/i.test(n)), []);
