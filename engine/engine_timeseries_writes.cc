@@ -8,14 +8,17 @@
 // recomputed from what stays), so the result is exact and the statistics
 // stay exact.
 //
-// update (MongoDB's time-series rule before arbitrary updates): a multi
-// update whose filter names only the metaField and whose $set / $unset
-// change only the metaField. Each matching bucket is removed and its
-// measurements, updated, are stored again through the buckets collection's
-// hook (into the buckets of their new meta value), in one write unit.
-// Other updates and findAndModify are refused (NotImplemented, saying what
-// works).
+// update (any filter and update, updateOne / updateMany / upsert, as
+// MongoDB 7's arbitrary time-series updates): a bucket holding a
+// measurement the update changes is removed and its measurements, the
+// updated ones included, are stored again through the buckets collection's
+// hook, in one write unit: each lands in the bucket of its (maybe new) time
+// and meta value, control and statistics recomputed. A measurement is
+// matched at most once per statement (by _id) although rewritten buckets
+// may land in buckets visited later. findAndModify is refused
+// (NotImplemented).
 
+#include <set>
 #include <string>
 
 #include "engine/agg/timeseries/bucket_format.h"
@@ -32,11 +35,6 @@
 
 namespace tigerdoc::engine {
 namespace {
-
-bool IsMetaPath(std::string_view path, const std::optional<std::string>& meta) {
-  return meta && (path == *meta || (path.size() > meta->size() && path.substr(0, meta->size()) == *meta &&
-                                    path[meta->size()] == '.'));
-}
 
 // The filter on buckets that every bucket holding a match of `filter`
 // passes (empty: all buckets).
@@ -86,12 +84,6 @@ const bson_value_t* IdValue(const bson::BsonDoc& one, bson_iter_t* it) {
 
 StatusWith<agg::TimeseriesConfig> ConfigOf(const catalog::ViewDefinition& view) {
   return agg::TimeseriesConfig::FromCanonical(view.timeseries.get());
-}
-
-Status NotMetaOnly(std::string_view what) {
-  return Status(ErrorCode::kNotImplemented,
-                "tigerdoc updates a time-series collection only with multi: true, a filter on the "
-                "metaField alone and $set / $unset of the metaField (" + std::string(what) + ")");
 }
 
 }  // namespace
@@ -154,69 +146,89 @@ StatusWith<DeleteResult> Engine::DeleteMeasurements(const catalog::ViewDefinitio
 StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinition& view,
                                                     const UpdateStatement& statement) {
   ASSIGN_OR_RETURN(agg::TimeseriesConfig config, ConfigOf(view));
-  if (!statement.multi) return NotMetaOnly("this update has multi: false");
-  if (statement.upsert) return NotMetaOnly("this update has upsert: true");
-  if (statement.update_is_pipeline) return NotMetaOnly("this update is a pipeline");
-  bson_iter_t it;
-  bson_iter_init(&it, statement.query.get());
-  while (bson_iter_next(&it)) {
-    if (!IsMetaPath(bson_iter_key(&it), config.meta_field)) {
-      return NotMetaOnly("the filter names '" + std::string(bson_iter_key(&it)) + "'");
-    }
-  }
-  bson_iter_init(&it, statement.update.get());
-  while (bson_iter_next(&it)) {
-    const std::string_view op = bson_iter_key(&it);
-    if ((op != "$set" && op != "$unset") || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      return NotMetaOnly("the update uses '" + std::string(op) + "'");
-    }
-    bson_iter_t field;
-    bson_iter_recurse(&it, &field);
-    while (bson_iter_next(&field)) {
-      if (!IsMetaPath(bson_iter_key(&field), config.meta_field)) {
-        return NotMetaOnly("the update changes '" + std::string(bson_iter_key(&field)) + "'");
-      }
-    }
-  }
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(view.db, statement.let.get()));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
-                   ParseUpdateDriver(statement.update, false, statement.array_filters, statement.constants,
-                                     expressions));
+                   ParseUpdateDriver(statement.update, statement.update_is_pipeline, statement.array_filters,
+                                     statement.constants, expressions));
+  if (statement.multi && driver.is_replacement()) {
+    return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
+  }
   UpdateResult result;
   std::shared_ptr<catalog::CollectionEntry> buckets = catalog_->Lookup(Namespace(view.db, view.view_on));
   if (!buckets) return result;
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                    BucketIds(session, buckets, BucketFilterOf(view, statement.query.get()), Planner()));
+  // Measurements this statement already matched, by _id: a rewritten
+  // bucket's measurements may land in a bucket visited later.
+  std::set<std::string> done;
   for (const bson::BsonDoc& id : ids) {
+    if (!statement.multi && result.matched > 0) break;
     int64_t matched = 0, modified = 0;
+    std::vector<std::string> matched_ids;
     CollectionWriter writer(*catalog_, *buckets);
+    if (statement.bypass_document_validation) writer.BypassDocumentValidation();
     RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
       matched = modified = 0;
+      matched_ids.clear();
       bson_iter_t id_it;
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> bucket, buckets->store->FindById(session, IdValue(id, &id_it)));
       if (!bucket) return Status::OK();
       ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> rows,
                        agg::UnpackBucket(bucket->get(), config.time_field, config.meta_field));
-      // The filter names only the meta value, which every row shares.
-      if (rows.empty() || !matcher->Matches(rows[0].get())) return matcher->EvaluationError();
-      std::vector<bson::BsonDoc> updated;
-      for (const bson::BsonDoc& row : rows) {
+      std::vector<bson::BsonDoc> rewritten;
+      for (bson::BsonDoc& row : rows) {
+        const std::string row_id(IdOf(row.get()).bytes());
+        const bool wanted = (statement.multi || matched == 0) && !done.count(row_id) &&
+                            matcher->Matches(row.get());
+        if (!wanted) {
+          rewritten.push_back(std::move(row));
+          continue;
+        }
+        ++matched;
+        matched_ids.push_back(row_id);
         ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(row.get(), false));
-        modified += applied.modified ? 1 : 0;
-        updated.push_back(std::move(applied.doc));
+        if (applied.modified) {
+          ++modified;
+          // The measurement keeps its _id (a replacement without one too).
+          ASSIGN_OR_RETURN(bson::BsonDoc with_id, WithIdFirst(applied.doc.get()));
+          if (IdOf(with_id.get()).bytes() != IdOf(row.get()).bytes()) {
+            return Status(ErrorCode::kImmutableField,
+                          "Performing an update on the path '_id' would modify the immutable field '_id'");
+          }
+          rewritten.push_back(std::move(with_id));
+        } else {
+          rewritten.push_back(std::move(row));
+        }
       }
-      matched = static_cast<int64_t>(rows.size());
+      RETURN_IF_ERROR(matcher->EvaluationError());
       if (modified == 0) return Status::OK();
+      // The bucket's measurements are stored again: the updated ones where
+      // their (maybe new) time and meta value put them.
       RETURN_IF_ERROR(writer.Remove(session, bucket->get()));
       std::vector<const bson_t*> docs;
-      for (const bson::BsonDoc& doc : updated) docs.push_back(doc.get());
+      for (const bson::BsonDoc& doc : rewritten) docs.push_back(doc.get());
       return writer.InsertRouted(session, docs);
     }));
+    done.insert(matched_ids.begin(), matched_ids.end());
     result.matched += matched;
     result.modified += modified;
   }
+  if (result.matched > 0 || !statement.upsert) return result;
+  // Upsert: the filter's equalities with the update applied, inserted as a
+  // measurement.
+  ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(*matcher));
+  ASSIGN_OR_RETURN(update::ApplyResult applied,
+                   driver.Apply(driver.is_replacement() ? bson::BsonDoc().get() : seed.get(), true));
+  ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(applied.doc.get()));
+  bson::BsonDoc upserted_id = IdOf(doc.get());
+  std::vector<bson::BsonDoc> one;
+  one.push_back(std::move(doc));
+  ASSIGN_OR_RETURN(std::vector<Status> inserted, InsertMeasurements(view, std::move(one), true));
+  if (!inserted.empty()) RETURN_IF_ERROR(inserted[0]);
+  result.matched = 1;
+  result.upserted_id = std::move(upserted_id);
   return result;
 }
 

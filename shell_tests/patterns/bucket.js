@@ -254,8 +254,9 @@ for (let s = 0; s < sensors.length; s++) {
   assert.commandFailedWithCode(reply({ insert: "sensorBuckets", documents: [{ a: 1 }] }), 166);
 }
 
-// Deletes, exact whatever the filter: whole buckets go, partly matched ones are
-// rebuilt with exact statistics. Updates of the metaField move measurements.
+// Deletes and updates, exact whatever the filter: whole buckets go, partly
+// matched ones are rebuilt with exact statistics; updated measurements are
+// stored again where their time and meta value put them.
 {
   const before = tdb.sensorReadings.countDocuments({});
   // deleteMany by meta: whole buckets.
@@ -284,10 +285,31 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-9999" }), before - 8640 - 630 - 1);
   assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-7834" }), 0);
   assert.eq(tdb.system.buckets.sensorReadings.countDocuments({ meta: "SENSOR-9999" }), 23);
-  // Updates of other fields are refused, saying what works.
-  const refused = reply({ update: "sensorReadings", updates: [{ q: {}, u: { $set: { temp: 1 } }, multi: true }] });
-  assert.eq(refused.writeErrors.map((e) => e.code), [238]);
-  assert(/metaField/.test(refused.writeErrors[0].errmsg), refused.writeErrors[0].errmsg);
+  // Any update: the buckets' statistics follow the measurements.
+  const hour3 = { sensorId: "SENSOR-9999", ts: { $gte: new Date(day + 3 * 3600000), $lt: new Date(day + 4 * 3600000) } };
+  res = tdb.sensorReadings.updateMany(hour3, { $inc: { temp: 100 } });
+  assert.eq([res.matchedCount, res.modifiedCount], [360, 360]);
+  const bumped = tdb.sensorBuckets.findOne({ sensorId: "SENSOR-9999", bucketDate: new Date(day + 3 * 3600000) });
+  const hourTemps = readings.filter((r) => r.sensorId === "SENSOR-7834" && r.ts.getTime() >= day + 3 * 3600000 &&
+                                           r.ts.getTime() < day + 4 * 3600000).map((r) => r.temp + 100);
+  assert.eq(bumped.stats.tempMin, Math.min(...hourTemps));
+  close(bumped.stats.tempAvg, hourTemps.reduce((a, t) => a + t, 0) / 360, "tempAvg after $inc");
+  // updateOne changes one measurement; moving it in time moves it to its new window's bucket.
+  res = tdb.sensorReadings.updateOne({ sensorId: "SENSOR-9999", ts: new Date(day + 3 * 3600000) },
+                                     { $set: { ts: new Date(day + 20 * 3600000 + 5) } });
+  assert.eq([res.matchedCount, res.modifiedCount], [1, 1]);
+  assert.eq(tdb.sensorReadings.countDocuments(hour3), 359);
+  assert.eq(tdb.sensorReadings.countDocuments({ ts: new Date(day + 20 * 3600000 + 5) }), 1);
+  // An upsert inserts a measurement.
+  res = tdb.sensorReadings.updateOne({ sensorId: "SENSOR-0042", ts: new Date(day) }, { $set: { temp: 7 } },
+                                     { upsert: true });
+  assert.eq(res.upsertedCount, 1);
+  assert.eq(tdb.sensorReadings.findOne({ sensorId: "SENSOR-0042" }).temp, 7);
+  // A time field that is no date is refused, and nothing changes.
+  const refused = reply({ update: "sensorReadings", updates: [{ q: { sensorId: "SENSOR-0042" }, u: { $set: { ts: 5 } } }] });
+  assert.eq(refused.writeErrors.map((e) => e.code), [2]);
+  assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-0042" }), 1);
+  assert.eq(tdb.system.buckets.sensorReadings.validate().valid, true);
   assert.commandFailedWithCode(reply({ findAndModify: "sensorReadings", query: {}, remove: true }), 238);
 }
 

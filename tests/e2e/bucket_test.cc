@@ -230,8 +230,14 @@ TEST_F(BucketTest, DriverReadsAndRefusals) {
   EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(r, "cursor.firstBatch")),
             testutil::CanonicalJson(R"({"0": {"n": 3}, "1": {"n": 1}})"));
   EXPECT_EQ(Integer(Run(R"({"count": "readings"})"), "n"), 3);
-  r = Run(R"({"update": "readings", "updates": [{"q": {}, "u": {"$set": {"x": 1}}}]})");
-  EXPECT_FALSE(testutil::IsOk(r) && !testutil::Has(r, "writeErrors")) << Json(r);
+  r = Run(R"({"update": "readings", "updates": [{"q": {"n": {"$gte": 2}}, "u": {"$set": {"x": 1}}, "multi": true}]})");
+  EXPECT_EQ(Integer(r, "n"), 2) << Json(r);
+  EXPECT_EQ(Integer(r, "nModified"), 2) << Json(r);
+  EXPECT_EQ(Integer(Run(R"({"count": "readings", "query": {"x": 1}})"), "n"), 2);
+  r = Run(R"({"delete": "readings", "deletes": [{"q": {"sensorId": "a", "n": 3}, "limit": 0}]})");
+  EXPECT_EQ(Integer(r, "n"), 1) << Json(r);
+  EXPECT_ERROR_REPLY(Run(R"({"findAndModify": "readings", "query": {}, "remove": true})"), 238,
+                     "NotImplemented");
   EXPECT_ERROR_REPLY(Run(R"({"create": "t2", "timeseries": {"timeField": "ts",
                          "bucketRoundingSeconds": 60}})"), 72, "InvalidOptions");
   EXPECT_ERROR_REPLY(Run(R"({"create": "t3", "timeseries": {"timeField": "ts",
