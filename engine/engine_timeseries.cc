@@ -255,8 +255,8 @@ Status Engine::RefuseTimeseriesWrite(std::string_view db, std::string_view coll,
   if (!TimeseriesView(db, coll)) return Status::OK();
   return Status(ErrorCode::kNotImplemented,
                 std::string(what) + " on the time-series collection " + Namespace(db, coll) +
-                    " is not supported by tigerdoc yet (insert, find, aggregate, count, delete "
-                    "and multi updates of the metaField are)");
+                    " is not supported by tigerdoc yet (insert, find, aggregate, count, update "
+                    "and delete are)");
 }
 
 StatusWith<std::vector<Status>> Engine::InsertMeasurements(const catalog::ViewDefinition& view,

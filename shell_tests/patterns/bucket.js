@@ -64,7 +64,9 @@ assert.commandWorked(tdb.createCollection("sensorReadings", {
 
 // One day of 10-second readings for two sensors, inserted out of order (each
 // hour's readings shuffled, the hours in reverse), one at a time and in batches.
-const day = ISODate("2026-04-15T00:00:00Z").getTime();
+// Yesterday (UTC): the article's day would be older than expireAfterSeconds
+// (30 days) on today's clock, and the TTL monitor would remove it mid-test.
+const day = Math.floor(Date.now() / 86400000) * 86400000 - 86400000;
 const sensors = ["SENSOR-7834", "SENSOR-1111"];
 const readings = [];
 for (let s = 0; s < sensors.length; s++) {
@@ -136,14 +138,14 @@ for (let s = 0; s < sensors.length; s++) {
 {
   const daily = tdb.sensorBuckets.aggregate([
     { $match: { sensorId: "SENSOR-7834",
-                bucketDate: { $gte: ISODate("2026-04-15T00:00:00Z"), $lt: ISODate("2026-04-16T00:00:00Z") } } },
+                bucketDate: { $gte: new Date(day), $lt: new Date(day + 86400000) } } },
     { $group: { _id: null, avgTemp: { $avg: "$stats.tempAvg" }, minTemp: { $min: "$stats.tempMin" },
                 maxTemp: { $max: "$stats.tempMax" }, totalReadings: { $sum: "$stats.count" } } }
   ]).toArray();
   assert.eq(daily.length, 1);
   const raw = tdb.sensorReadings.aggregate([
     { $match: { sensorId: "SENSOR-7834",
-                ts: { $gte: ISODate("2026-04-15T00:00:00Z"), $lt: ISODate("2026-04-16T00:00:00Z") } } },
+                ts: { $gte: new Date(day), $lt: new Date(day + 86400000) } } },
     { $group: { _id: { $dateTrunc: { date: "$ts", unit: "hour" } }, hourAvg: { $avg: "$temp" },
                 min: { $min: "$temp" }, max: { $max: "$temp" }, n: { $sum: 1 } } },
     { $group: { _id: null, avgTemp: { $avg: "$hourAvg" }, minTemp: { $min: "$min" },
