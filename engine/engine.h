@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,6 +87,8 @@ class Engine {
   Status ModifyPatterns(std::string_view db, std::string_view coll, const bson_t* fields);
   // {<pattern>: {...}} for collStats; empty without patterns.
   StatusWith<bson::BsonDoc> PatternStats(const catalog::CollectionEntry& coll);
+  // The same for one shard ($collStats' per-shard documents).
+  StatusWith<bson::BsonDoc> PatternShardStats(const catalog::CollectionEntry& coll, int shard);
   // {<pattern>: {...}} for explain; empty without patterns.
   bson::BsonDoc PatternExplain(const catalog::CollectionEntry& coll) const;
   // For validate: what the patterns keep beside the documents, recomputed;
@@ -133,8 +136,11 @@ class Engine {
   StatusWith<int> DropIndexes(const DropIndexesParams& params);
   StatusWith<IndexModificationResult> ModifyIndex(std::string_view db, std::string_view coll,
                                                   const IndexModification& modification);
-  // Approximate bytes of each index (by a scan of its tables), _id_ first.
-  std::vector<std::pair<std::string, int64_t>> IndexSizes(const catalog::CollectionEntry& coll);
+  // Approximate bytes of each index (by a scan of its tables), _id_ first;
+  // with `shard`, of that shard's tables only (a unique index is one table
+  // over all shards: it counts as shard 0's, so per-shard sizes add up).
+  std::vector<std::pair<std::string, int64_t>> IndexSizes(const catalog::CollectionEntry& coll,
+                                                          std::optional<int> shard = std::nullopt);
 
   // validate (engine_validate.cc): walks every shard table of db.coll under
   // one snapshot and checks each record is valid BSON stored under the key

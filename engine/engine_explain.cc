@@ -11,7 +11,8 @@
 //   [LIMIT limitAmount]                          unsorted with a limit
 //   [SKIP skipAmount]                            one shard only (else the merge skips)
 //   [SORT sortPattern memLimit [limitAmount]]    blocking sort (top-k with a limit)
-//   COLLSCAN filter direction | FETCH filter <- IXSCAN _id_
+//   IDHACK filter                                 point reads (shard key and _id fixed)
+//   | COLLSCAN filter direction | FETCH filter <- IXSCAN _id_
 //   | FETCH [filter] <- IXSCAN <index>            a secondary index
 //   | PROJECTION_COVERED <- IXSCAN <index>        covered: no fetch
 //   | FETCH [filter] <- OR <- IXSCAN, IXSCAN ...  one scan per $or branch
@@ -265,6 +266,18 @@ class PlanWriter {
       }
       BSON_APPEND_DOCUMENT(fetch.mutable_get(), "inputStage", scan.get());
       return fetch;
+    }
+    if (exec_.point_reads()) {
+      // The filter fixes each record key (shard key and _id): point reads,
+      // MongoDB's IDHACK. The filter still runs on what they find.
+      BSON_APPEND_UTF8(d, "stage", "IDHACK");
+      if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
+      if (with_stats && stats) {
+        AppendNumber(d, "nReturned", stats->n_returned);
+        AppendNumber(d, "keysExamined", stats->docs_examined);
+        AppendNumber(d, "docsExamined", stats->docs_examined);
+      }
+      return scan;
     }
     BSON_APPEND_UTF8(d, "stage", "COLLSCAN");
     if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());

@@ -27,7 +27,6 @@ Usage: tigerdoc [options]
   --dbpath DIR              data directory, created if missing (default ./data)
   --shards N                shard tables per new collection (default 4)
   --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
-  --workers N               threads running commands (default 8)
   --diskReserveMB N         free space kept on the dbpath's file system: writes
                             are refused (OutOfDiskSpace, 14031) and start-up fails
                             below it (default cacheSizeMB/4 + 32; 0 turns it off)
@@ -47,7 +46,6 @@ struct Flags {
   std::string dbpath = "./data";
   int shards = 4;
   int64_t cache_size_mb = 1024;
-  int workers = 8;
   int64_t cursor_timeout_ms = 600000;
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
@@ -102,8 +100,6 @@ Flags ParseFlags(int argc, char** argv) {
       flags.shards = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
     } else if (arg == "--cacheSizeMB") {
       flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
-    } else if (arg == "--workers") {
-      flags.workers = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
     } else if (arg == "--diskReserveMB") {
       flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
     } else if (arg == "--maxConns") {
@@ -194,7 +190,6 @@ int main(int argc, char** argv) {
   wire::ServerOptions server_options;
   server_options.bind_ip = flags.bind_ip;
   server_options.port = flags.port;
-  server_options.worker_threads = flags.workers;
   server_options.max_connections = flags.max_conns;
   RaiseFileLimit(flags.max_conns);
   wire::Server server(server_options, &dispatcher);

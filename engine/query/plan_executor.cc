@@ -201,6 +201,8 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   if (spec_.hint == IndexHint::kNone && (!has_indexes || !spec_.min.empty() || !spec_.max.empty())) {
     return Status::OK();
   }
+  // Point reads of the record keys the filter fixes beat any index.
+  if (spec_.hint == IndexHint::kNone && point_reads_) return Status::OK();
   planner::PlanRequest request;
   request.matcher = matcher_.get();
   request.indexes = indexes_;
@@ -483,6 +485,7 @@ void PlanExecutor::Target() {
       ranges_.push_back(ScanRange{store.ShardForValue(value), prefix,
                                   keystring::PrefixSuccessor(prefix)});
     }
+    NarrowToPointReads();
     // Read shards in order so results come in the same order as a full scan.
     std::sort(ranges_.begin(), ranges_.end(), [](const ScanRange& a, const ScanRange& b) {
       return a.shard != b.shard ? a.shard < b.shard : a.lower < b.lower;
@@ -511,6 +514,38 @@ void PlanExecutor::Target() {
     state.range = range;
     states_.push_back(std::move(state));
   }
+}
+
+void PlanExecutor::NarrowToPointReads() {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  // Sharded by _id, a partition holds one record: each range is one already.
+  if (store.shard_key_is_id()) {
+    point_reads_ = true;
+    return;
+  }
+  std::optional<std::vector<bson::BsonDoc>> ids = matcher_->EqualityValuesFor("_id");
+  // Past a few thousand combinations the partition ranges read less.
+  constexpr size_t kMaxPointReads = 4096;
+  if (!ids || ids->size() * ranges_.size() > kMaxPointReads) return;
+  std::vector<ScanRange> points;
+  for (const ScanRange& partition : ranges_) {
+    for (const bson::BsonDoc& id_doc : *ids) {
+      bson_iter_t it;
+      if (!bson_iter_init(&it, id_doc.get()) || !bson_iter_next(&it)) continue;
+      // A record key is keystring(shard key value) ++ keystring(_id).
+      std::string record_key = partition.lower + keystring::Encode(&it);
+      std::string upper = keystring::PrefixSuccessor(record_key);
+      points.push_back(ScanRange{partition.shard, std::move(record_key), std::move(upper)});
+    }
+  }
+  // $in may repeat a value: one read per record key.
+  std::sort(points.begin(), points.end(),
+            [](const ScanRange& a, const ScanRange& b) { return a.lower < b.lower; });
+  points.erase(std::unique(points.begin(), points.end(),
+                           [](const ScanRange& a, const ScanRange& b) { return a.lower == b.lower; }),
+               points.end());
+  ranges_ = std::move(points);
+  point_reads_ = true;
 }
 
 void PlanExecutor::ChooseAccess() {
@@ -561,8 +596,7 @@ void PlanExecutor::RecordIndexUse() const {
   // The record keys of an _id-sharded collection are its _id index: a hinted
   // _id scan, or point reads of the _id values the filter fixes (MongoDB's
   // IDHACK / _id IXSCAN).
-  if (spec_.hint == IndexHint::kIdIndex ||
-      (targeted_ && collection_->store->shard_key_is_id())) {
+  if (spec_.hint == IndexHint::kIdIndex || point_reads_) {
     collection_->id_index_usage->Record();
   }
 }

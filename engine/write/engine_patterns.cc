@@ -119,6 +119,15 @@ StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& c
   return hooks->Stats(session, coll);
 }
 
+StatusWith<bson::BsonDoc> Engine::PatternShardStats(const catalog::CollectionEntry& coll,
+                                                   int shard) {
+  std::shared_ptr<const catalog::PatternState> state = coll.patterns();
+  const HookRunner* hooks = HookRunner::Of(*state);
+  if (hooks == nullptr) return bson::BsonDoc();
+  storage::Session session = storage_->NewSession();
+  return hooks->ShardStats(session, coll, shard);
+}
+
 bson::BsonDoc Engine::PatternExplain(const catalog::CollectionEntry& coll) const {
   std::shared_ptr<const catalog::PatternState> state = coll.patterns();
   const HookRunner* hooks = HookRunner::Of(*state);

@@ -61,6 +61,18 @@ StatusWith<bson::BsonDoc> HookRunner::Stats(storage::Session& session,
   return out;
 }
 
+StatusWith<bson::BsonDoc> HookRunner::ShardStats(storage::Session& session,
+                                                 const catalog::CollectionEntry& coll,
+                                                 int shard) const {
+  bson::BsonDoc out;
+  for (const Named& named : hooks_) {
+    bson::BsonDoc one;
+    RETURN_IF_ERROR(named.hook->AppendShardStats(session, coll, shard, one.mutable_get()));
+    if (!one.empty()) BSON_APPEND_DOCUMENT(out.mutable_get(), named.pattern.c_str(), one.get());
+  }
+  return out;
+}
+
 bson::BsonDoc HookRunner::Explain(const catalog::CollectionEntry& coll) const {
   bson::BsonDoc out;
   for (const Named& named : hooks_) {

@@ -47,6 +47,9 @@ class HookRunner : public catalog::PatternAttachment {
   StatusWith<bson::BsonDoc> Stats(storage::Session& session,
                                   const catalog::CollectionEntry& coll) const;
   // {<pattern>: {...}, ...} for explain.
+  // The same for one shard ($collStats' per-shard documents).
+  StatusWith<bson::BsonDoc> ShardStats(storage::Session& session,
+                                       const catalog::CollectionEntry& coll, int shard) const;
   bson::BsonDoc Explain(const catalog::CollectionEntry& coll) const;
   // Differences between what hooks keep and a recomputation.
   Status Validate(storage::Session& session, const catalog::CollectionEntry& coll,

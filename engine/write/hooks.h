@@ -27,8 +27,8 @@
 //     and so through their own rules and hooks. A non-OK Status refuses the
 //     whole write. Everything commits or rolls back with the write.
 //   - Take in-memory reservations with ctx.session().OnCommit/OnRollback.
-//   - AppendStats / AppendExplain / Validate: report (collStats, explain,
-//     validate). They run outside write transactions, on a session of their
+//   - AppendStats / AppendShardStats / AppendExplain / Validate: report
+//     (collStats, $collStats per shard, explain, validate). They run outside write transactions, on a session of their
 //     own.
 // A refusal is a MongoDB-style Status with a message that says what to
 // change. Write conflicts (112) must be returned as they are: the write
@@ -120,6 +120,14 @@ class PatternHook {
   // sub-document of collStats' `patterns`).
   virtual Status AppendStats(storage::Session& /*session*/,
                              const catalog::CollectionEntry& /*coll*/, bson_t* /*out*/) {
+    return Status::OK();
+  }
+  // $collStats: one document per shard (the shape a sharded cluster gives,
+  // which mongosh's db.c.stats() shows under `shards.<name>`); appends what
+  // the pattern reports for shard `shard` alone.
+  virtual Status AppendShardStats(storage::Session& /*session*/,
+                                  const catalog::CollectionEntry& /*coll*/, int /*shard*/,
+                                  bson_t* /*out*/) {
     return Status::OK();
   }
   // explain: appends how the pattern shapes the collection's reads.

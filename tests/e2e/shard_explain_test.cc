@@ -128,5 +128,60 @@ TEST_F(ShardExplainTest, ShardedCollectionAnswersLikeAnyOther) {
   EXPECT_EQ(Integer(Run(R"({"count": "s"})"), "n"), kDocs - kDocs / kKeys);
 }
 
+// The blogging model (issue #18): posts, comments and likes in one
+// collection sharded by postId, with an index {postId: 1, type: 1}. A read
+// that fixes postId and _id is one point read of its record key (IDHACK,
+// 1 document examined), not a scan of the partition through the index.
+TEST_F(ShardExplainTest, ShardKeyAndIdEqualityIsAPointRead) {
+  ASSERT_OK_REPLY(Run(R"({"create": "posts", "shardKey": {"postId": 1}})"));
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "posts", "indexes": [{"key": {"postId": 1, "type": 1}, "name": "post_type"}]})"));
+  std::string docs = "[";
+  for (int post = 0; post < 3; ++post) {
+    docs += R"({"_id": "p)" + std::to_string(post) + R"(", "postId": "p)" + std::to_string(post) +
+            R"(", "type": "post"},)";
+    for (int i = 0; i < 55; ++i) {
+      docs += R"({"_id": "p)" + std::to_string(post) + "c" + std::to_string(i) + R"(", "postId": "p)" +
+              std::to_string(post) + R"(", "type": ")" + (i % 2 ? "like" : "comment") + R"("},)";
+    }
+  }
+  docs.back() = ']';
+  InsertJson("posts", docs);
+
+  auto explain = [&](const std::string& filter) {
+    BsonDoc r = Run(R"({"explain": {"find": "posts", "filter": )" + filter +
+                    R"(}, "verbosity": "executionStats"})");
+    EXPECT_OK_REPLY(r);
+    return r;
+  };
+  BsonDoc e = explain(R"({"_id": "p1", "postId": "p1"})");
+  EXPECT_EQ(Integer(e, "executionStats.totalDocsExamined"), 1) << Json(e);
+  EXPECT_EQ(Integer(e, "executionStats.totalKeysExamined"), 0) << Json(e);
+  EXPECT_EQ(Integer(e, "executionStats.nReturned"), 1) << Json(e);
+  EXPECT_NE(Json(e).find(R"("stage" : "IDHACK")"), std::string::npos) << Json(e);
+  EXPECT_EQ(ShardsRead(e).size(), 1u) << Json(e);
+
+  // $in on both: one read per combination; duplicates read once; a pair
+  // whose _id lives in another partition finds nothing.
+  e = explain(R"({"_id": {"$in": ["p1", "p2c3", "p1", "p0c9"]}, "postId": {"$in": ["p1", "p2"]}})");
+  EXPECT_EQ(Integer(e, "executionStats.nReturned"), 2) << Json(e);  // p1, p2c3
+  EXPECT_EQ(Integer(e, "executionStats.totalDocsExamined"), 2) << Json(e);
+  // The other conditions still apply.
+  BsonDoc r = Run(R"({"find": "posts", "filter": {"_id": "p2c4", "postId": "p2", "type": "like"}})");
+  EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 0u) << Json(r);
+  r = Run(R"({"find": "posts", "filter": {"_id": "p2c3", "postId": "p2", "type": "like"}})");
+  EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 1u) << Json(r);
+  // A hint is obeyed.
+  r = Run(R"({"explain": {"find": "posts", "filter": {"_id": "p1", "postId": "p1"}, "hint": "post_type"},
+              "verbosity": "executionStats"})");
+  EXPECT_NE(Json(r).find("post_type"), std::string::npos) << Json(r);
+  // Updates and deletes by (shard key, _id) find their document the same way.
+  r = Run(R"({"update": "posts", "updates": [{"q": {"_id": "p0c1", "postId": "p0"}, "u": {"$set": {"seen": true}}}]})");
+  EXPECT_EQ(Integer(r, "nModified"), 1) << Json(r);
+  r = Run(R"({"delete": "posts", "deletes": [{"q": {"_id": "p0c2", "postId": "p0"}, "limit": 1}]})");
+  EXPECT_EQ(Integer(r, "n"), 1) << Json(r);
+  r = Run(R"({"count": "posts", "query": {"postId": "p0"}})");
+  EXPECT_EQ(Integer(r, "n"), 55) << Json(r);
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

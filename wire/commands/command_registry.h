@@ -10,8 +10,13 @@
 
 namespace tigerdoc::wire {
 
-// The collStats fields of one collection (collStats and $collStats share it).
+// The collStats command's fields of one collection.
 // Index sizes are approximate (a scan of the index tables).
+// The storageStats of one shard of a collection: $collStats answers one
+// document per shard, as a sharded cluster does (mongosh's db.c.stats()
+// sums them and shows each under `shards`, pattern stats included).
+bson::BsonDoc CollStatsShardDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
+                                     int shard);
 bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
                                 int64_t scale);
 
