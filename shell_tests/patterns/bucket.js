@@ -116,7 +116,8 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(ids.length, readings.length, "no reading stored twice");
 }
 
-// collStats of the collection: its buckets' sizes and a timeseries section.
+// collStats / $collStats of the collection: its buckets' sizes and a
+// timeseries section.
 {
   const stats = reply({ collStats: "sensorReadings" });
   assert.commandWorked(stats);
@@ -124,6 +125,10 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(stats.timeseries.bucketsNs, "shell_bucket.system.buckets.sensorReadings");
   assert.eq(Number(stats.timeseries.bucketCount), 48);
   assert.eq(stats.count, undefined);
+  // mongosh's stats() ($collStats) shows the same.
+  const shellStats = tdb.sensorReadings.stats();
+  assert.eq(shellStats.ns, "shell_bucket.sensorReadings");
+  assert.eq(Number(shellStats.timeseries.bucketCount), 48);
 }
 
 // A measurement: timeField, metaField, then the other fields.
