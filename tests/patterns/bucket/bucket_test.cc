@@ -370,6 +370,34 @@ TEST_F(BucketEngineTest, AFullBucketClosesAndTheWindowGoesOnInTheNext) {
   EXPECT_TRUE(mixed[2].ok());
 }
 
+// Two meta values whose 5-byte hashes collide share a chain of bucket ids:
+// a bucket of the other value at a measurement's id is stepped over, never
+// mixed into. The collision is made by storing a bucket of meta "zzz" at
+// the id sequence 0 of meta "a" would take.
+TEST_F(BucketEngineTest, AnotherMetaValueAtTheSameIdIsSteppedOver) {
+  ASSERT_TRUE(Create(R"({"timeseries": {"timeField": "t", "metaField": "m"}})").ok());
+  BsonDoc meta_a;
+  BSON_APPEND_UTF8(meta_a.mutable_get(), "", "a");
+  const bson_oid_t taken = agg::BucketId(kDay, meta_a.bytes(), 0).value();
+  auto config = agg::TimeseriesConfig::FromCanonical(
+      BsonDoc::FromJson(R"({"timeField": "t", "metaField": "m", "bucketMaxSpanSeconds": 3600,
+                            "bucketRoundingSeconds": 60, "maxCount": 1000, "stats": []})").get());
+  ASSERT_TRUE(config.ok());
+  BsonDoc other_meta = BsonDoc::FromJson(R"({"m": "zzz"})");
+  bson_iter_t other;
+  ASSERT_TRUE(bson_iter_init_find(&other, other_meta.get(), "m"));
+  agg::BucketBuilder impostor(config.value(), taken, kDay, &other);
+  impostor.Append(BsonDoc::FromJson(M("zzz", kDay + 1)).get());
+  std::vector<BsonDoc> bucket;
+  bucket.push_back(impostor.Build());
+  auto stored = engine_->InsertMany("db", "system.buckets.r", std::move(bucket), true);
+  ASSERT_TRUE(stored.ok() && stored.value()[0].ok());
+
+  for (const Status& s : Insert({M("a", kDay + 5), M("a", kDay + 6)})) ASSERT_TRUE(s.ok()) << s.ToString();
+  using B = std::tuple<int64_t, std::string, int64_t>;
+  EXPECT_EQ(Buckets(), (std::vector<B>{B{kDay, "a", 2}, B{kDay, "zzz", 1}}));
+}
+
 TEST_F(BucketEngineTest, ExpiredBucketsGoWhole) {
   ASSERT_TRUE(Create(R"({"timeseries": {"timeField": "t", "metaField": "m"}, "expireAfterSeconds": 3600})").ok());
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
