@@ -242,8 +242,13 @@ class Engine {
   // delete / update of measurements (engine_timeseries_writes.cc).
   StatusWith<DeleteResult> DeleteMeasurements(const catalog::ViewDefinition& view,
                                               const DeleteStatement& statement);
+  // *first_after (when given): the first matched measurement as updated,
+  // or the upserted one.
   StatusWith<UpdateResult> UpdateMeasurements(const catalog::ViewDefinition& view,
-                                              const UpdateStatement& statement);
+                                              const UpdateStatement& statement,
+                                              std::optional<bson::BsonDoc>* first_after = nullptr);
+  StatusWith<FindAndModifyResult> FindAndModifyMeasurements(const catalog::ViewDefinition& view,
+                                                            const FindAndModifyParams& params);
   // Indexes of a time-series collection, translated to and from its
   // buckets' fields (engine/agg/timeseries/index_translation.h).
   StatusWith<CreateIndexesResult> CreateTimeseriesIndexes(const catalog::ViewDefinition& view,
@@ -253,10 +258,6 @@ class Engine {
                                         const DropIndexesParams& params);
   // drop of a time-series collection: its views, then its buckets.
   Status DropTimeseries(const catalog::ViewDefinition& view);
-  // The error a write other than an insert gets on a time-series
-  // collection; OK when db.coll is not one.
-  Status RefuseTimeseriesWrite(std::string_view db, std::string_view coll,
-                               std::string_view what) const;
 
   // A view resolved to the collection under it and the pipeline of every
   // view on the way (innermost first), as an array document.

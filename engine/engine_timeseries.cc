@@ -250,15 +250,6 @@ Status Engine::DropTimeseries(const catalog::ViewDefinition& view) {
   return dropped.code() == ErrorCode::kNamespaceNotFound ? Status::OK() : dropped;
 }
 
-Status Engine::RefuseTimeseriesWrite(std::string_view db, std::string_view coll,
-                                     std::string_view what) const {
-  if (!TimeseriesView(db, coll)) return Status::OK();
-  return Status(ErrorCode::kNotImplemented,
-                std::string(what) + " on the time-series collection " + Namespace(db, coll) +
-                    " is not supported by tigerdoc yet (insert, find, aggregate, count, update "
-                    "and delete are)");
-}
-
 StatusWith<std::vector<Status>> Engine::InsertMeasurements(const catalog::ViewDefinition& view,
                                                            std::vector<bson::BsonDoc> docs,
                                                            bool ordered) {

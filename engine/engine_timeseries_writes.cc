@@ -15,8 +15,12 @@
 // hook, in one write unit: each lands in the bucket of its (maybe new) time
 // and meta value, control and statistics recomputed. A measurement is
 // matched at most once per statement (by _id) although rewritten buckets
-// may land in buckets visited later. findAndModify is refused
-// (NotImplemented).
+// may land in buckets visited later.
+//
+// findAndModify: the first measurement in `sort` order that the query
+// matches (an aggregation on the collection), then a deleteOne / updateOne
+// pinned to it by _id (query AND {_id}); when it changed in between, look
+// again, as the engine's findAndModify does.
 
 #include <set>
 #include <string>
@@ -28,6 +32,7 @@
 #include "engine/engine.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/plan_executor.h"
+#include "engine/query/projection.h"
 #include "engine/update/update_driver.h"
 #include "engine/write/collection_writer.h"
 #include "engine/write/document_rules.h"
@@ -144,7 +149,8 @@ StatusWith<DeleteResult> Engine::DeleteMeasurements(const catalog::ViewDefinitio
 }
 
 StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinition& view,
-                                                    const UpdateStatement& statement) {
+                                                    const UpdateStatement& statement,
+                                                    std::optional<bson::BsonDoc>* first_after) {
   ASSIGN_OR_RETURN(agg::TimeseriesConfig config, ConfigOf(view));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(view.db, statement.let.get()));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
@@ -167,11 +173,13 @@ StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinitio
     if (!statement.multi && result.matched > 0) break;
     int64_t matched = 0, modified = 0;
     std::vector<std::string> matched_ids;
+    std::optional<bson::BsonDoc> after;  // the first matched measurement as updated
     CollectionWriter writer(*catalog_, *buckets);
     if (statement.bypass_document_validation) writer.BypassDocumentValidation();
     RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
       matched = modified = 0;
       matched_ids.clear();
+      after.reset();
       bson_iter_t id_it;
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> bucket, buckets->store->FindById(session, IdValue(id, &id_it)));
       if (!bucket) return Status::OK();
@@ -197,8 +205,14 @@ StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinitio
             return Status(ErrorCode::kImmutableField,
                           "Performing an update on the path '_id' would modify the immutable field '_id'");
           }
+          // Returned in the field order the measurement had (_id not moved first).
+          if (!after) {
+            bson_iter_t has_id;
+            after = bson_iter_init_find(&has_id, applied.doc.get(), "_id") ? applied.doc.Copy() : with_id.Copy();
+          }
           rewritten.push_back(std::move(with_id));
         } else {
+          if (!after) after = row.Copy();
           rewritten.push_back(std::move(row));
         }
       }
@@ -212,6 +226,7 @@ StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinitio
       return writer.InsertRouted(session, docs);
     }));
     done.insert(matched_ids.begin(), matched_ids.end());
+    if (first_after && !*first_after && after) *first_after = std::move(after);
     result.matched += matched;
     result.modified += modified;
   }
@@ -223,12 +238,100 @@ StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinitio
                    driver.Apply(driver.is_replacement() ? bson::BsonDoc().get() : seed.get(), true));
   ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(applied.doc.get()));
   bson::BsonDoc upserted_id = IdOf(doc.get());
+  if (first_after) *first_after = doc.Copy();
   std::vector<bson::BsonDoc> one;
   one.push_back(std::move(doc));
   ASSIGN_OR_RETURN(std::vector<Status> inserted, InsertMeasurements(view, std::move(one), true));
   if (!inserted.empty()) RETURN_IF_ERROR(inserted[0]);
   result.matched = 1;
   result.upserted_id = std::move(upserted_id);
+  return result;
+}
+
+StatusWith<FindAndModifyResult> Engine::FindAndModifyMeasurements(const catalog::ViewDefinition& view,
+                                                                  const FindAndModifyParams& params) {
+  ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(view.db, params.let.get()));
+  std::optional<query::Projection> projection;
+  if (!params.fields.empty()) {
+    ASSIGN_OR_RETURN(query::Projection parsed,
+                     query::Projection::Parse(params.fields.get(), params.query.get(), expressions.parser.get()));
+    projection.emplace(std::move(parsed));
+  }
+  auto shaped = [&](const bson::BsonDoc& doc) -> StatusWith<bson::BsonDoc> {
+    if (!projection) return doc.Copy();
+    return projection->Apply(doc.get(), nullptr);
+  };
+  FindAndModifyResult result;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    AggregateParams find;
+    find.db = view.db;
+    find.coll = view.name;
+    find.let = params.let.Copy();
+    bson_t stage;
+    uint32_t index = 0;
+    auto append_stage = [&](const char* name, const bson_t* value) {
+      bson_append_document_begin(find.pipeline.mutable_get(), std::to_string(index++).c_str(), -1, &stage);
+      BSON_APPEND_DOCUMENT(&stage, name, value);
+      bson_append_document_end(find.pipeline.mutable_get(), &stage);
+    };
+    append_stage("$match", params.query.get());
+    if (!params.sort.empty()) append_stage("$sort", params.sort.get());
+    bson_append_document_begin(find.pipeline.mutable_get(), std::to_string(index++).c_str(), -1, &stage);
+    BSON_APPEND_INT32(&stage, "$limit", 1);
+    bson_append_document_end(find.pipeline.mutable_get(), &stage);
+    ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> first, AggregateAll(std::move(find)));
+    if (first.empty()) break;
+    // The query, pinned to that measurement.
+    bson::BsonDoc pinned;
+    bson_t clauses, clause;
+    bson_append_array_begin(pinned.mutable_get(), "$and", 4, &clauses);
+    BSON_APPEND_DOCUMENT(&clauses, "0", params.query.get());
+    bson_append_document_begin(&clauses, "1", 1, &clause);
+    bson_iter_t id;
+    if (bson_iter_init_find(&id, first[0].get(), "_id")) bson_append_iter(&clause, "_id", 3, &id);
+    bson_append_document_end(&clauses, &clause);
+    bson_append_array_end(pinned.mutable_get(), &clauses);
+    if (params.remove) {
+      DeleteStatement remove;
+      remove.query = std::move(pinned);
+      remove.limit = 1;
+      remove.let = params.let.Copy();
+      ASSIGN_OR_RETURN(DeleteResult deleted, DeleteMeasurements(view, remove));
+      if (deleted.deleted == 0) continue;
+      result.n = 1;
+      ASSIGN_OR_RETURN(result.value, shaped(first[0]));
+      return result;
+    }
+    UpdateStatement update;
+    update.query = std::move(pinned);
+    update.update = params.update->Copy();
+    update.update_is_pipeline = params.update_is_pipeline;
+    if (params.array_filters) update.array_filters = params.array_filters->Copy();
+    update.let = params.let.Copy();
+    update.bypass_document_validation = params.bypass_document_validation;
+    std::optional<bson::BsonDoc> after;
+    ASSIGN_OR_RETURN(UpdateResult updated, UpdateMeasurements(view, update, &after));
+    if (updated.matched == 0) continue;
+    result.n = 1;
+    result.updated_existing = true;
+    ASSIGN_OR_RETURN(result.value, shaped(params.return_new && after ? *after : first[0]));
+    return result;
+  }
+  if (params.remove || !params.upsert) return result;
+  UpdateStatement upsert;
+  upsert.query = params.query.Copy();
+  upsert.update = params.update->Copy();
+  upsert.update_is_pipeline = params.update_is_pipeline;
+  upsert.upsert = true;
+  upsert.let = params.let.Copy();
+  upsert.bypass_document_validation = params.bypass_document_validation;
+  std::optional<bson::BsonDoc> inserted;
+  ASSIGN_OR_RETURN(UpdateResult upserted, UpdateMeasurements(view, upsert, &inserted));
+  result.n = 1;
+  result.upserted_id = std::move(upserted.upserted_id);
+  if (params.return_new && inserted) {
+    ASSIGN_OR_RETURN(result.value, shaped(*inserted));
+  }
   return result;
 }
 

@@ -322,7 +322,7 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
 }
 
 StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams& params) {
-  RETURN_IF_ERROR(RefuseTimeseriesWrite(params.db, params.coll, "findAndModify"));
+  if (auto view = TimeseriesView(params.db, params.coll)) return FindAndModifyMeasurements(*view, params);
   RETURN_IF_ERROR(RefuseView(params.db, params.coll));
   ASSIGN_OR_RETURN(CommandExpressions expressions,
                    CommandExpressions::Make(params.db, params.let.get()));

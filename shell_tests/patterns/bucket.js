@@ -317,7 +317,21 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(refused.writeErrors.map((e) => e.code), [2]);
   assert.eq(tdb.sensorReadings.countDocuments({ sensorId: "SENSOR-0042" }), 1);
   assert.eq(tdb.system.buckets.sensorReadings.validate().valid, true);
-  assert.commandFailedWithCode(reply({ findAndModify: "sensorReadings", query: {}, remove: true }), 238);
+  // findAndModify: the first match in sort order, changed alone.
+  const newest = tdb.sensorReadings.find({ sensorId: "SENSOR-9999" }).sort({ ts: -1 }).limit(1).next();
+  const oldest = tdb.sensorReadings.find({ sensorId: "SENSOR-9999" }).sort({ ts: 1 }).limit(1).next();
+  const latest = tdb.sensorReadings.findOneAndUpdate({ sensorId: "SENSOR-9999" }, { $set: { checked: true } },
+                                                     { sort: { ts: -1 }, returnNewDocument: true });
+  assert.eq(latest, Object.assign({}, newest, { checked: true }));
+  assert.eq(latest.checked, true);
+  assert.eq(tdb.sensorReadings.countDocuments({ checked: true }), 1);
+  const earliest = tdb.sensorReadings.findOneAndDelete({ sensorId: "SENSOR-9999" }, { sort: { ts: 1 } });
+  assert.eq(earliest, oldest);
+  assert.eq(tdb.sensorReadings.countDocuments({ _id: oldest._id }), 0);
+  const made = tdb.sensorReadings.findOneAndUpdate({ sensorId: "SENSOR-0043", ts: new Date(day) }, { $set: { temp: 8 } },
+                                                   { upsert: true, returnNewDocument: true, projection: { _id: 0 } });
+  assert.eq(made, { sensorId: "SENSOR-0043", ts: new Date(day), temp: 8 });
+  assert.eq(tdb.system.buckets.sensorReadings.validate().valid, true);
 }
 
 // expireAfterSeconds: the TTL monitor removes whole buckets once their newest

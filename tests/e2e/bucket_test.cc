@@ -236,8 +236,9 @@ TEST_F(BucketTest, DriverReadsAndRefusals) {
   EXPECT_EQ(Integer(Run(R"({"count": "readings", "query": {"x": 1}})"), "n"), 2);
   r = Run(R"({"delete": "readings", "deletes": [{"q": {"sensorId": "a", "n": 3}, "limit": 0}]})");
   EXPECT_EQ(Integer(r, "n"), 1) << Json(r);
-  EXPECT_ERROR_REPLY(Run(R"({"findAndModify": "readings", "query": {}, "remove": true})"), 238,
-                     "NotImplemented");
+  r = Run(R"({"findAndModify": "readings", "query": {}, "sort": {"n": -1}, "remove": true})");
+  EXPECT_EQ(Integer(r, "value.n"), 2) << Json(r);
+  EXPECT_EQ(Integer(Run(R"({"count": "readings"})"), "n"), 1);
   EXPECT_ERROR_REPLY(Run(R"({"create": "t2", "timeseries": {"timeField": "ts",
                          "bucketRoundingSeconds": 60}})"), 72, "InvalidOptions");
   EXPECT_ERROR_REPLY(Run(R"({"create": "t3", "timeseries": {"timeField": "ts",
