@@ -166,6 +166,79 @@ TEST_F(BucketTest, ConcurrentInsertersStoreEveryMeasurementOnce) {
   ExpectBucketsConsistent(25);
 }
 
+// Inserts, deletes and updates at once on one sensor: every inserted
+// measurement is either still there or counted by exactly one delete, the
+// updates lose and double nothing, and the statistics stay exact.
+TEST_F(BucketTest, ConcurrentDeletesAndUpdatesKeepTheBooks) {
+  CreateReadings(30);
+  constexpr int kInserters = 3;
+  constexpr int kPerThread = 300;
+  std::atomic<bool> inserting{true};
+  std::atomic<int64_t> deleted{0};
+  std::atomic<int> failures{0};
+  std::string first_failure;
+  std::mutex failure_mutex;
+  auto fail = [&](const BsonDoc& r) {
+    std::lock_guard<std::mutex> lock(failure_mutex);
+    if (failures++ == 0) first_failure = Json(r);
+  };
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  std::vector<std::thread> inserters;
+  for (int t = 0; t < kInserters; ++t) {
+    inserters.emplace_back([&, t] {
+      MongoClient c(uri);
+      for (int i = 0; i < kPerThread; ++i) {
+        const int64_t n = t * 100000 + i;
+        BsonDoc r = c.RunCommand(db, R"({"insert": "readings", "documents": [)" +
+                                         Measurement("shared", kDay + ((i * 7919) % 7200) * 1000, n) + "]}");
+        if (!testutil::IsOk(r) || Integer(r, "n") != 1) fail(r);
+      }
+    });
+  }
+  std::thread deleter([&] {
+    MongoClient c(uri);
+    while (inserting.load()) {
+      // Odd n only: each such measurement can be deleted once.
+      BsonDoc r = c.RunCommand(db, R"({"delete": "readings", "deletes": [{"q": {"sensorId": "shared",
+          "n": {"$mod": [2, 1]}}, "limit": 0}]})");
+      if (!testutil::IsOk(r) || testutil::Has(r, "writeErrors")) fail(r);
+      deleted += Integer(r, "n").value_or(0);
+    }
+  });
+  std::thread updater([&] {
+    MongoClient c(uri);
+    while (inserting.load()) {
+      BsonDoc r = c.RunCommand(db, R"({"update": "readings", "updates": [{"q": {"sensorId": "shared"},
+          "u": {"$set": {"touched": true}}, "multi": true}]})");
+      if (!testutil::IsOk(r) || testutil::Has(r, "writeErrors")) fail(r);
+    }
+  });
+  for (auto& th : inserters) th.join();
+  inserting.store(false);
+  deleter.join();
+  updater.join();
+  ASSERT_EQ(failures.load(), 0) << first_failure;
+
+  const std::map<int64_t, int> stored = StoredNs();
+  int64_t odd_stored = 0;
+  for (const auto& [n, times] : stored) {
+    EXPECT_EQ(times, 1) << "measurement " << n;
+    odd_stored += n % 2;
+  }
+  int64_t odd_inserted = 0;
+  for (int t = 0; t < kInserters; ++t) {
+    for (int i = 0; i < kPerThread; ++i) {
+      const int64_t n = t * 100000 + i;
+      odd_inserted += n % 2;
+      if (n % 2 == 0) EXPECT_EQ(stored.count(n), 1u) << "even measurement " << n << " lost";
+    }
+  }
+  EXPECT_EQ(odd_stored + deleted.load(), odd_inserted) << "deleted " << deleted.load();
+  EXPECT_GT(deleted.load(), 0);
+  ExpectBucketsConsistent(30);
+}
+
 // kill -9 while a connection inserts measurements one at a time: after the
 // restart every acknowledged one is there, at most the one in flight more,
 // and every bucket's statistics still equal its measurements.
