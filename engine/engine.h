@@ -117,6 +117,11 @@ class Engine {
   // engine_timeseries.cc), nullptr when db.coll is not one.
   std::shared_ptr<const catalog::ViewDefinition> TimeseriesView(std::string_view db,
                                                                 std::string_view coll) const;
+  // collMod of a time-series collection (`fields`: the command's options):
+  // expireAfterSeconds (a number, "off") changes the buckets' expiry index,
+  // the buckets' pattern config and the collection's row; other options
+  // are refused.
+  Status ModifyTimeseries(const catalog::ViewDefinition& view, const bson_t* fields);
 
   // Indexes (engine_indexes.cc). CreateIndexes builds every new index over
   // the existing documents under the collection's exclusive write lock, all

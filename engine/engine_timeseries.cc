@@ -236,6 +236,69 @@ StatusWith<int> Engine::DropTimeseriesIndexes(const catalog::ViewDefinition& vie
   return DropIndexes(on_buckets);
 }
 
+Status Engine::ModifyTimeseries(const catalog::ViewDefinition& view, const bson_t* fields) {
+  bson_iter_t it;
+  bson_iter_init(&it, fields);
+  bson_iter_t expire;
+  bool has_expire = false;
+  while (bson_iter_next(&it)) {
+    const std::string_view key = bson_iter_key(&it);
+    if (key == "expireAfterSeconds") {
+      expire = it;
+      has_expire = true;
+    } else if (key == "timeseries" || key == "bucket") {
+      return Status(ErrorCode::kNotImplemented, "collMod of '" + std::string(key) +
+                                                    "' of a time-series collection is not supported by "
+                                                    "tigerdoc yet");
+    } else {
+      return Status(ErrorCode::kInvalidOptions,
+                    "option not supported on a time-series collection: " + std::string(key));
+    }
+  }
+  if (!has_expire) return Status::OK();
+  ASSIGN_OR_RETURN(agg::TimeseriesConfig config, agg::TimeseriesConfig::FromCanonical(view.timeseries.get()));
+  ASSIGN_OR_RETURN(config.expire_after_seconds,
+                   agg::TimeseriesConfig::ParseExpireAfterSeconds("collMod", &expire));
+  // The buckets' expiry index first (what the TTL monitor acts on), then
+  // the configs that show it.
+  std::shared_ptr<catalog::CollectionEntry> buckets = catalog_->Lookup(Namespace(view.db, view.view_on));
+  if (!buckets) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
+  const bool indexed = buckets->indexes()->FindByName(agg::kBucketExpiryIndexName) != nullptr;
+  if (config.expire_after_seconds && indexed) {
+    IndexModification mod;
+    mod.name = agg::kBucketExpiryIndexName;
+    mod.expire_after_seconds = *config.expire_after_seconds;
+    RETURN_IF_ERROR(ModifyIndex(view.db, view.view_on, mod).status());
+  } else if (config.expire_after_seconds) {
+    CreateIndexesParams index;
+    index.db = view.db;
+    index.coll = view.view_on;
+    index.specs.push_back(ExpiryIndexSpec(config));
+    RETURN_IF_ERROR(CreateIndexes(index).status());
+  } else if (indexed) {
+    DropIndexesParams drop;
+    drop.db = view.db;
+    drop.coll = view.view_on;
+    drop.names.push_back(agg::kBucketExpiryIndexName);
+    RETURN_IF_ERROR(DropIndexes(drop).status());
+  }
+  bson::BsonDoc pattern_fields;
+  if (config.expire_after_seconds) {
+    BSON_APPEND_INT64(pattern_fields.mutable_get(), "expireAfterSeconds", *config.expire_after_seconds);
+  } else {
+    BSON_APPEND_NULL(pattern_fields.mutable_get(), "expireAfterSeconds");
+  }
+  RETURN_IF_ERROR(ModifyPatterns(view.db, view.view_on, pattern_fields.get()));
+  catalog::ViewDefinition modified;
+  modified.ns = view.ns;
+  modified.db = view.db;
+  modified.name = view.name;
+  modified.view_on = view.view_on;
+  modified.pipeline = view.pipeline.Copy();
+  modified.timeseries = config.ToCanonical();
+  return catalog_->ModifyView(std::move(modified));
+}
+
 Status Engine::DropTimeseries(const catalog::ViewDefinition& view) {
   StatusWith<agg::TimeseriesConfig> config = agg::TimeseriesConfig::FromCanonical(view.timeseries.get());
   // The bucket view goes with the collection it shows (when it is still

@@ -21,8 +21,18 @@ class BucketPattern : public engine::Pattern {
     const bool has_expire = bson_iter_init_find(&expire, given, kExpire);
     const bool has_bucket = bson_iter_init_find(&bucket, given, kBucket);
     if (previous != nullptr && !bson_empty(previous)) {
-      return Status(ErrorCode::kNotImplemented,
-                    "collMod of a time-series collection's options is not supported by tigerdoc yet");
+      // collMod of a time-series collection: expireAfterSeconds only.
+      if (has_ts || has_bucket) {
+        return Status(ErrorCode::kNotImplemented,
+                      std::string("collMod of '") + (has_ts ? kTimeseries : kBucket) +
+                          "' of a time-series collection is not supported by tigerdoc yet");
+      }
+      ASSIGN_OR_RETURN(agg::TimeseriesConfig config, agg::TimeseriesConfig::FromCanonical(previous));
+      if (has_expire) {
+        ASSIGN_OR_RETURN(config.expire_after_seconds,
+                         agg::TimeseriesConfig::ParseExpireAfterSeconds(command, &expire));
+      }
+      return config.ToCanonical();
     }
     if (!has_ts) {
       if (has_expire) {

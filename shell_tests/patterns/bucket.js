@@ -357,6 +357,21 @@ for (let s = 0; s < sensors.length; s++) {
   assert.eq(tdb.shortLived.find({}, { _id: 0, sensorId: 1, temp: 1 }).toArray(), [{ sensorId: "new", temp: 3 }]);
 }
 
+// collMod: expireAfterSeconds changes (or "off" removes) the buckets' expiry;
+// other time-series options are refused.
+{
+  assert.commandWorked(reply({ collMod: "shortLived", expireAfterSeconds: 7200 }));
+  assert.eq(Number(tdb.getCollectionInfos({ name: "shortLived" })[0].options.expireAfterSeconds), 7200);
+  const expiry = tdb.system.buckets.shortLived.getIndexes().filter((i) => i.expireAfterSeconds !== undefined);
+  assert.eq(expiry.map((i) => Number(i.expireAfterSeconds)), [7200]);
+  assert.commandWorked(reply({ collMod: "shortLived", expireAfterSeconds: "off" }));
+  assert.eq(tdb.getCollectionInfos({ name: "shortLived" })[0].options.expireAfterSeconds, undefined);
+  assert.eq(tdb.system.buckets.shortLived.getIndexes().filter((i) => i.expireAfterSeconds !== undefined), []);
+  assert.commandFailedWithCode(reply({ collMod: "shortLived", expireAfterSeconds: -5 }), 72);
+  assert.commandFailedWithCode(reply({ collMod: "shortLived", timeseries: { granularity: "minutes" } }), 238);
+  assert.commandFailedWithCode(reply({ collMod: "shortLived", validator: {} }), 72);
+}
+
 // drop removes the collection, its buckets and its bucket view.
 assert(tdb.sensorReadings.drop());
 assert.eq(tdb.getCollectionNames().filter((n) => /sensor/i.test(n)), []);

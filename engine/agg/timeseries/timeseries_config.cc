@@ -229,6 +229,22 @@ StatusWith<TimeseriesConfig> TimeseriesConfig::Parse(std::string_view command,
   return config;
 }
 
+StatusWith<std::optional<int64_t>> TimeseriesConfig::ParseExpireAfterSeconds(std::string_view command,
+                                                                             const bson_iter_t* it) {
+  if (BSON_ITER_HOLDS_NULL(it) ||
+      (BSON_ITER_HOLDS_UTF8(it) && std::string_view(bson_iter_utf8(it, nullptr)) == "off")) {
+    return std::optional<int64_t>();
+  }
+  if (BSON_ITER_HOLDS_UTF8(it)) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "Invalid value for 'expireAfterSeconds': a number or \"off\" (got \"" +
+                      std::string(bson_iter_utf8(it, nullptr)) + "\")");
+  }
+  TimeseriesConfig config;
+  RETURN_IF_ERROR(ParseExpire(command, it, &config));
+  return config.expire_after_seconds;
+}
+
 bson::BsonDoc TimeseriesConfig::ToCanonical() const {
   bson::BsonDoc out;
   bson_t* doc = out.mutable_get();

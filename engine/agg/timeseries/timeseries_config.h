@@ -69,6 +69,10 @@ struct TimeseriesConfig {
   static StatusWith<TimeseriesConfig> Parse(std::string_view command, const bson_iter_t* timeseries,
                                             const bson_iter_t* expire, const bson_iter_t* bucket);
   static StatusWith<TimeseriesConfig> FromCanonical(const bson_t* doc);
+  // collMod's expireAfterSeconds: a number as at create, or "off" / null
+  // (nullopt: no expiry).
+  static StatusWith<std::optional<int64_t>> ParseExpireAfterSeconds(std::string_view command,
+                                                                    const bson_iter_t* it);
   bson::BsonDoc ToCanonical() const;
 
   // options.timeseries as listCollections shows it.
