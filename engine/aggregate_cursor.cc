@@ -1,6 +1,7 @@
 #include "engine/aggregate_cursor.h"
 
 #include "engine/agg/match_pushdown.h"
+#include "engine/agg/timeseries/bucket_pushdown.h"
 
 #include "engine/agg/query_expressions.h"
 #include "engine/command_expressions.h"
@@ -288,7 +289,10 @@ Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) co
   // cannot change what they test (match_pushdown.h).
   ASSIGN_OR_RETURN(ResolvedView resolved, ResolveView(params->db, params->coll));
   params->coll = resolved.coll;
-  params->pipeline = agg::JoinViewPipeline(resolved.pipeline.get(), params->pipeline.get());
+  bson::BsonDoc joined = agg::JoinViewPipeline(resolved.pipeline.get(), params->pipeline.get());
+  // Reads of a time-series collection or its bucket view skip whole
+  // buckets by their bounds.
+  params->pipeline = agg::PushDownBucketFilters(joined.get());
   return Status::OK();
 }
 

@@ -160,7 +160,9 @@ StatusWith<agg::StagePtr> BuildCounted(const agg::Pipeline& pipeline, size_t fro
 bool RunsPerDocument(std::string_view name) {
   static const std::set<std::string_view> kStages = {"$match",       "$project",     "$addFields",
                                                       "$set",         "$unset",       "$unwind",
-                                                      "$replaceRoot", "$replaceWith", "$redact"};
+                                                      "$replaceRoot", "$replaceWith", "$redact",
+                                                      "$_internalUnpackBucket",
+                                                      "$_internalBucketView"};
   return kStages.count(name) > 0;
 }
 

@@ -64,6 +64,10 @@ Engine::~Engine() {
 }
 
 Status Engine::CreateCollection(const CreateParams& params) {
+  bson_iter_t timeseries;
+  if (bson_iter_init_find(&timeseries, params.options.get(), "timeseries")) {
+    return CreateTimeseries(params);
+  }
   RETURN_IF_ERROR(DocumentValidator::CheckOptions(params.options.get(), "create", params.db));
   catalog::CreateCollectionRequest request;
   request.db = params.db;
@@ -83,6 +87,7 @@ Status Engine::CreateCollection(const CreateParams& params) {
 }
 
 Status Engine::DropCollection(std::string_view db, std::string_view name) {
+  if (auto view = TimeseriesView(db, name)) return DropTimeseries(*view);
   return catalog_->DropCollection(Namespace(db, name));
 }
 

@@ -120,6 +120,15 @@ class Engine {
   // collection" when db.coll is a view: what writes and index commands
   // answer.
   Status RefuseView(std::string_view db, std::string_view coll) const;
+  // The time-series collection db.coll (a view over its buckets,
+  // engine_timeseries.cc), nullptr when db.coll is not one.
+  std::shared_ptr<const catalog::ViewDefinition> TimeseriesView(std::string_view db,
+                                                                std::string_view coll) const;
+  // collMod of a time-series collection (`fields`: the command's options):
+  // expireAfterSeconds (a number, "off") changes the buckets' expiry index,
+  // the buckets' pattern config and the collection's row; other options
+  // are refused.
+  Status ModifyTimeseries(const catalog::ViewDefinition& view, const bson_t* fields);
 
   // Indexes (engine_indexes.cc). CreateIndexes builds every new index over
   // the existing documents under the collection's exclusive write lock, all
@@ -235,6 +244,37 @@ class Engine {
                                          std::string_view coll_name, const query::Matcher& query,
                                          const update::UpdateDriver& driver,
                                          bool bypass_validation = false);
+
+  // Time-series collections (engine_timeseries.cc). A time-series
+  // collection "c" is a view (catalog::ViewDefinition::timeseries set) over
+  // its buckets collection "system.buckets.c", whose bucket pattern stores
+  // the measurements inserted into "c" (PatternHook::InsertRouted).
+  // create with `timeseries`: the buckets collection (with the pattern's
+  // config, its meta/time index and, with expireAfterSeconds, a TTL index
+  // on the buckets' greatest time), the view, and bucket.view if asked.
+  Status CreateTimeseries(const CreateParams& params);
+  // InsertMany into a time-series collection, with InsertMany's grouping.
+  StatusWith<std::vector<Status>> InsertMeasurements(const catalog::ViewDefinition& view,
+                                                     std::vector<bson::BsonDoc> docs, bool ordered);
+  // delete / update of measurements (engine_timeseries_writes.cc).
+  StatusWith<DeleteResult> DeleteMeasurements(const catalog::ViewDefinition& view,
+                                              const DeleteStatement& statement);
+  // *first_after (when given): the first matched measurement as updated,
+  // or the upserted one.
+  StatusWith<UpdateResult> UpdateMeasurements(const catalog::ViewDefinition& view,
+                                              const UpdateStatement& statement,
+                                              std::optional<bson::BsonDoc>* first_after = nullptr);
+  StatusWith<FindAndModifyResult> FindAndModifyMeasurements(const catalog::ViewDefinition& view,
+                                                            const FindAndModifyParams& params);
+  // Indexes of a time-series collection, translated to and from its
+  // buckets' fields (engine/agg/timeseries/index_translation.h).
+  StatusWith<CreateIndexesResult> CreateTimeseriesIndexes(const catalog::ViewDefinition& view,
+                                                          const CreateIndexesParams& params);
+  StatusWith<std::vector<bson::BsonDoc>> ListTimeseriesIndexes(const catalog::ViewDefinition& view);
+  StatusWith<int> DropTimeseriesIndexes(const catalog::ViewDefinition& view,
+                                        const DropIndexesParams& params);
+  // drop of a time-series collection: its views, then its buckets.
+  Status DropTimeseries(const catalog::ViewDefinition& view);
 
   // A view resolved to the collection under it and the pipeline of every
   // view on the way (innermost first), as an array document.

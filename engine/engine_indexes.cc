@@ -86,6 +86,7 @@ Status NamespaceNotFound(const std::string& ns) {
 }  // namespace
 
 StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams& params) {
+  if (auto view = TimeseriesView(params.db, params.coll)) return CreateTimeseriesIndexes(*view, params);
   // Every spec is validated before anything changes (the collection
   // included).
   std::vector<index::IndexSpec> requested;
@@ -153,6 +154,7 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
 StatusWith<std::vector<bson::BsonDoc>> Engine::ListIndexes(std::string_view db,
                                                           std::string_view coll_name) {
   const std::string ns = Namespace(db, coll_name);
+  if (auto view = TimeseriesView(db, coll_name)) return ListTimeseriesIndexes(*view);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   if (!coll) return NamespaceNotFound(ns);
@@ -163,6 +165,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::ListIndexes(std::string_view db,
 }
 
 StatusWith<int> Engine::DropIndexes(const DropIndexesParams& params) {
+  if (auto view = TimeseriesView(params.db, params.coll)) return DropTimeseriesIndexes(*view, params);
   const std::string ns = Namespace(params.db, params.coll);
   if (catalog_->LookupView(ns) != nullptr) {
     return Status(ErrorCode::kCommandNotSupportedOnView, "Cannot drop indexes on view " + ns);

@@ -11,6 +11,7 @@
 
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
+#include "patterns/bucket/bucket_pattern.h"
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "patterns/outlier/outlier_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
@@ -131,6 +132,7 @@ Flags ParseFlags(int argc, char** argv) {
 std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   using namespace tigerdoc;
   auto registry = std::make_shared<engine::PatternRegistry>();
+  registry->Add(patterns::bucket::MakeBucketPattern());
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
   registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());

@@ -15,6 +15,8 @@ struct Entry {
 // catalog itself ($collStats, $indexStats) are the engine's and are not
 // listed here; $out and $merge write through the CollectionResolver.
 constexpr Entry kStages[] = {
+    {"$_internalBucketView", ParseBucketViewStage},
+    {"$_internalUnpackBucket", ParseUnpackBucketStage},
     {"$addFields", ParseAddFieldsStage},
     {"$bucket", ParseBucketStage},
     {"$bucketAuto", ParseBucketAutoStage},

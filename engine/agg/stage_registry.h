@@ -23,6 +23,9 @@ StageParseFn FindStage(std::string_view name);
 std::vector<std::string_view> StageNames();
 
 // Stage parse functions (stages/*.cc).
+// Time-series: stages/bucket_view.cc, stages/unpack_bucket.cc.
+StatusWith<StageSpecPtr> ParseBucketViewStage(const bson_iter_t*, const ExpressionContext&);
+StatusWith<StageSpecPtr> ParseUnpackBucketStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseAddFieldsStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t*, const ExpressionContext&);
 StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t*, const ExpressionContext&);

@@ -94,7 +94,12 @@ struct ViewDefinition {
   std::string name;
   std::string view_on;  // a collection or view name in `db`
   bson::BsonDoc pipeline;  // the stages, as an array document
+  // A time-series collection is a view over its buckets collection
+  // ("system.buckets.<name>"): this holds its canonical config
+  // (engine/agg/timeseries/timeseries_config.h); empty for a plain view.
+  bson::BsonDoc timeseries;
 
+  bool is_timeseries() const { return !timeseries.empty(); }
   bson::BsonDoc ToBson() const;
   // Whether a catalog row is a view's.
   static bool IsViewEntry(const bson_t* doc);

@@ -26,6 +26,7 @@ bson::BsonDoc ViewDefinition::ToBson() const {
   BSON_APPEND_UTF8(doc, "type", kViewType);
   BSON_APPEND_UTF8(doc, "viewOn", view_on.c_str());
   BSON_APPEND_ARRAY(doc, "pipeline", pipeline.get());
+  if (is_timeseries()) BSON_APPEND_DOCUMENT(doc, "timeseries", timeseries.get());
   return out;
 }
 
@@ -56,6 +57,11 @@ StatusWith<ViewDefinition> ViewDefinition::FromBson(const bson_t* doc) {
       bson_iter_array(&it, &len, &data);
       view.pipeline = bson::BsonDoc::CopyOf(data, len);
       has_pipeline = true;
+    } else if (key == "timeseries" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&it, &len, &data);
+      view.timeseries = bson::BsonDoc::CopyOf(data, len);
     }
   }
   size_t dot = view.ns.find('.');

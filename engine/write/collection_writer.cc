@@ -122,6 +122,16 @@ StatusWith<CollectionWriter*> CollectionWriter::WriterFor(std::string_view db,
   return writer;
 }
 
+Status CollectionWriter::InsertRouted(storage::Session& session,
+                                      const std::vector<const bson_t*>& docs) {
+  if (hooks_ == nullptr) {
+    return Status(ErrorCode::kNotImplemented,
+                  coll_.metadata.ns + " takes no documents for another namespace");
+  }
+  Context ctx(*this, session);
+  return hooks_->InsertRouted(ctx, *this, docs);
+}
+
 Status CollectionWriter::CheckValidation(const bson_t* old_doc, const bson_t* new_doc) const {
   if (bypass_validation_) return Status::OK();
   RETURN_IF_ERROR(validator_error_);

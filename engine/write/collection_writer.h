@@ -81,6 +81,10 @@ class CollectionWriter {
   StatusWith<bool> UpdateModifies(storage::Session& session, const bson_t* old_doc,
                                   const bson_t* new_doc, const UpdateSpec& spec, bool modified);
   Status Remove(storage::Session& session, const bson_t* doc);
+  // Documents addressed to a namespace this collection stands behind (a
+  // time-series collection's measurements): its hooks store them
+  // (PatternHook::InsertRouted); NotImplemented when no hook takes them.
+  Status InsertRouted(storage::Session& session, const std::vector<const bson_t*>& docs);
 
   const index::IndexSet& indexes() const { return *indexes_; }
   catalog::CollectionEntry& collection() const { return coll_; }

@@ -197,6 +197,9 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
   // Large enough to amortise a commit, small enough that a retried group
   // (after a failure inside it) costs little.
   constexpr size_t kGroupSize = 64;
+  if (auto view = TimeseriesView(db, coll_name)) {
+    return InsertMeasurements(*view, std::move(docs), ordered);
+  }
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   std::vector<Status> results;
   results.reserve(docs.size());
@@ -274,6 +277,7 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
 
 StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
                                         const UpdateStatement& statement) {
+  if (auto view = TimeseriesView(db, coll_name)) return UpdateMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
@@ -314,6 +318,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
 
 StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view coll_name,
                                         const DeleteStatement& statement) {
+  if (auto view = TimeseriesView(db, coll_name)) return DeleteMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
@@ -333,6 +338,7 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
 }
 
 StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams& params) {
+  if (auto view = TimeseriesView(params.db, params.coll)) return FindAndModifyMeasurements(*view, params);
   RETURN_IF_ERROR(RefuseView(params.db, params.coll));
   ASSIGN_OR_RETURN(CommandExpressions expressions,
                    CommandExpressions::Make(params.db, params.let.get()));

@@ -50,6 +50,17 @@ StatusWith<bool> HookRunner::UpdateModifies(HookContext& ctx, const WriteEvent& 
   return modified;
 }
 
+Status HookRunner::InsertRouted(HookContext& ctx, CollectionWriter& writer,
+                                const std::vector<const bson_t*>& docs) const {
+  RETURN_IF_ERROR(RefuseMissing(ctx.collection()));
+  for (const Named& named : hooks_) {
+    Status status = named.hook->InsertRouted(ctx, writer, docs);
+    if (status.code() != ErrorCode::kNotImplemented) return status;
+  }
+  return Status(ErrorCode::kNotImplemented,
+                ctx.collection().metadata.ns + " takes no documents for another namespace");
+}
+
 StatusWith<bson::BsonDoc> HookRunner::Stats(storage::Session& session,
                                             const catalog::CollectionEntry& coll) const {
   bson::BsonDoc out;

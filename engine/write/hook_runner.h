@@ -42,6 +42,10 @@ class HookRunner : public catalog::PatternAttachment {
   // verdict (PatternHook::EffectOfUpdate; the first hook with an opinion
   // decides).
   StatusWith<bool> UpdateModifies(HookContext& ctx, const WriteEvent& event, bool modified) const;
+  // The first hook that takes routed inserts stores `docs`
+  // (PatternHook::InsertRouted); NotImplemented when none does.
+  Status InsertRouted(HookContext& ctx, CollectionWriter& writer,
+                      const std::vector<const bson_t*>& docs) const;
 
   // {<pattern>: {...}, ...} for collStats; empty when no hook reports.
   StatusWith<bson::BsonDoc> Stats(storage::Session& session,

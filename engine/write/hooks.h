@@ -145,6 +145,18 @@ class PatternHook {
     return UpdateEffect::kAsComputed;
   }
 
+  // Documents addressed to a namespace that stands for this hook's
+  // collection (a time-series collection's measurements, which its buckets
+  // collection stores): the hook stores them its own way through `writer`
+  // (the writer of this hook's collection) and ctx. A non-OK Status
+  // refuses them all (the transaction rolls back). NotImplemented: this
+  // hook takes no such documents.
+  // REQUIRES: ctx.session() is in a transaction.
+  virtual Status InsertRouted(HookContext& /*ctx*/, CollectionWriter& /*writer*/,
+                              const std::vector<const bson_t*>& /*docs*/) {
+    return Status(ErrorCode::kNotImplemented, "this collection takes no routed inserts");
+  }
+
   // collStats: appends what the pattern reports to `out` (the pattern's own
   // sub-document of collStats' `patterns`).
   virtual Status AppendStats(storage::Session& /*session*/,

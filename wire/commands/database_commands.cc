@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine/agg/timeseries/timeseries_config.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/pattern_registry.h"
 #include "wire/commands/command_args.h"
@@ -47,8 +48,36 @@ void AppendIdIndexSpec(bson_t* doc) {
 
 int64_t Scaled(int64_t bytes, int64_t scale) { return bytes / scale; }
 
+// listCollections' entry of a time-series collection, as mongod shows it:
+// {name, type: "timeseries", options: {timeseries: {...}, [expireAfterSeconds]},
+//  info: {readOnly: false}}.
+bson::BsonDoc TimeseriesInfo(const catalog::ViewDefinition& view, bool name_only) {
+  bson::BsonDoc info;
+  bson_t* doc = info.mutable_get();
+  BSON_APPEND_UTF8(doc, "name", view.name.c_str());
+  BSON_APPEND_UTF8(doc, "type", "timeseries");
+  if (name_only) return info;
+  StatusWith<agg::TimeseriesConfig> config = agg::TimeseriesConfig::FromCanonical(view.timeseries.get());
+  bson_t options;
+  bson_append_document_begin(doc, "options", -1, &options);
+  if (config.ok()) {
+    bson::BsonDoc ts = config.value().TimeseriesOptions();
+    BSON_APPEND_DOCUMENT(&options, "timeseries", ts.get());
+    if (config.value().expire_after_seconds) {
+      BSON_APPEND_INT64(&options, "expireAfterSeconds", *config.value().expire_after_seconds);
+    }
+  }
+  bson_append_document_end(doc, &options);
+  bson_t sub;
+  bson_append_document_begin(doc, "info", -1, &sub);
+  BSON_APPEND_BOOL(&sub, "readOnly", false);
+  bson_append_document_end(doc, &sub);
+  return info;
+}
+
 // listCollections' entry of a view.
 bson::BsonDoc ViewInfo(const catalog::ViewDefinition& view, bool name_only) {
+  if (view.is_timeseries()) return TimeseriesInfo(view, name_only);
   bson::BsonDoc info;
   bson_t* doc = info.mutable_get();
   BSON_APPEND_UTF8(doc, "name", view.name.c_str());
@@ -93,6 +122,34 @@ StatusWith<bson::BsonDoc> CreateView(CommandContext& ctx, const std::string& nam
   }
   RETURN_IF_ERROR(status);
   return bson::BsonDoc();
+}
+
+// collStats of a time-series collection, as mongod answers it: the
+// buckets collection's sizes under the collection's name, without count
+// and avgObjSize (those would count buckets), and a `timeseries` section.
+StatusWith<bson::BsonDoc> TimeseriesCollStats(CommandContext& ctx, const catalog::ViewDefinition& view,
+                                              int64_t scale) {
+  const std::string buckets_ns = Namespace(view.db, view.view_on);
+  auto entry = ctx.engine->catalog().Lookup(buckets_ns);
+  if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + view.ns + "] not found.");
+  bson::BsonDoc buckets = CollStatsDocument(*ctx.engine, *entry, scale);
+  bson::BsonDoc out;
+  BSON_APPEND_UTF8(out.mutable_get(), "ns", view.ns.c_str());
+  bson_iter_t it;
+  bson_iter_init(&it, buckets.get());
+  while (bson_iter_next(&it)) {
+    const std::string_view key = bson_iter_key(&it);
+    if (key == "ns" || key == "count" || key == "avgObjSize") continue;
+    bson_append_iter(out.mutable_get(), bson_iter_key(&it), -1, &it);
+  }
+  const CollectionSizes sizes = SizesOf(*entry);
+  bson_t ts;
+  bson_append_document_begin(out.mutable_get(), "timeseries", -1, &ts);
+  BSON_APPEND_UTF8(&ts, "bucketsNs", buckets_ns.c_str());
+  BSON_APPEND_INT64(&ts, "bucketCount", sizes.count);
+  BSON_APPEND_INT64(&ts, "avgBucketSize", sizes.count > 0 ? sizes.data_bytes / sizes.count : 0);
+  bson_append_document_end(out.mutable_get(), &ts);
+  return out;
 }
 
 }  // namespace
@@ -179,7 +236,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
     return Status(ErrorCode::kBadValue, "'pipeline' requires 'viewOn' to also be specified");
   }
   // Options tigerdoc does not have yet are refused, not ignored.
-  for (const char* unsupported : {"capped", "timeseries", "clusteredIndex",
+  for (const char* unsupported : {"capped", "clusteredIndex",
                                   "collation", "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
@@ -306,6 +363,7 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
   int64_t scale = scale_arg.value_or(1);
   if (scale < 1) return Status(ErrorCode::kBadValue, "Scale factor must be greater than zero");
   std::string ns = Namespace(ctx.db(), name);
+  if (auto view = ctx.engine->TimeseriesView(ctx.db(), name)) return TimeseriesCollStats(ctx, *view, scale);
   RETURN_IF_ERROR(ctx.engine->RefuseView(ctx.db(), name));
   auto entry = ctx.engine->catalog().Lookup(ns);
   if (!entry) return Status(ErrorCode::kNamespaceNotFound, "Collection [" + ns + "] not found.");

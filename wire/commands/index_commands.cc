@@ -174,6 +174,19 @@ StatusWith<bson::BsonDoc> RunDropIndexes(CommandContext& ctx) {
 StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
   const std::string ns = ctx.db() + "." + coll;
+  if (auto view = ctx.engine->TimeseriesView(ctx.db(), coll)) {
+    bson::BsonDoc fields;
+    bson_iter_t field;
+    bson_iter_init(&field, ctx.body());
+    bson_iter_next(&field);
+    while (bson_iter_next(&field)) {
+      if (!IsGenericArgument(bson_iter_key(&field))) {
+        bson_append_iter(fields.mutable_get(), bson_iter_key(&field), -1, &field);
+      }
+    }
+    RETURN_IF_ERROR(ctx.engine->ModifyTimeseries(*view, fields.get()));
+    return bson::BsonDoc();
+  }
   if (auto view = ctx.engine->catalog().LookupView(ns)) return CollModView(ctx, coll, *view);
   bson_iter_t it;
   bson_iter_init(&it, ctx.body());

@@ -381,9 +381,17 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
 // shard table, {ns, shard: "shard<i>", host, localTime, storageStats}, as a
 // sharded cluster answers (the shard names are explain's). Clients sum
 // them (mongosh's db.c.stats() does, and shows each under `shards`).
+// A time-series collection answers with its buckets' shards, without
+// count / avgObjSize (they would count buckets) and with a `timeseries`
+// section per shard, as mongod's storageStats of one.
 StatusWith<std::vector<bson::BsonDoc>> CollStatsStageDocuments(CommandContext& ctx,
                                                                const std::string& ns) {
-  auto entry = ctx.engine->catalog().Lookup(ns);
+  std::shared_ptr<const catalog::ViewDefinition> timeseries;
+  if (ns.size() > ctx.db().size() + 1) {
+    timeseries = ctx.engine->TimeseriesView(ctx.db(), std::string_view(ns).substr(ctx.db().size() + 1));
+  }
+  const std::string buckets_ns = timeseries ? ctx.db() + "." + timeseries->view_on : ns;
+  auto entry = ctx.engine->catalog().Lookup(buckets_ns);
   if (!entry) {
     return Status(ErrorCode::kNamespaceNotFound,
                   "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [" +
@@ -400,6 +408,24 @@ StatusWith<std::vector<bson::BsonDoc>> CollStatsStageDocuments(CommandContext& c
     BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
     BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime", now);
     bson::BsonDoc storage_stats = CollStatsShardDocument(*ctx.engine, *entry, shard);
+    if (timeseries) {
+      const storage::ShardStats buckets = entry->store->StatsOf(shard);
+      bson::BsonDoc trimmed;
+      bson_iter_t it;
+      bson_iter_init(&it, storage_stats.get());
+      while (bson_iter_next(&it)) {
+        const std::string_view key = bson_iter_key(&it);
+        if (key == "count" || key == "avgObjSize") continue;
+        bson_append_iter(trimmed.mutable_get(), bson_iter_key(&it), -1, &it);
+      }
+      bson_t ts;
+      bson_append_document_begin(trimmed.mutable_get(), "timeseries", -1, &ts);
+      BSON_APPEND_UTF8(&ts, "bucketsNs", buckets_ns.c_str());
+      BSON_APPEND_INT64(&ts, "bucketCount", buckets.count);
+      BSON_APPEND_INT64(&ts, "avgBucketSize", buckets.count > 0 ? buckets.data_bytes / buckets.count : 0);
+      bson_append_document_end(trimmed.mutable_get(), &ts);
+      storage_stats = std::move(trimmed);
+    }
     BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
     out.push_back(std::move(doc));
   }
