@@ -119,21 +119,13 @@ Status Engine::ModifyPatterns(std::string_view db, std::string_view coll, const 
 
 Status Engine::SyncPatternViews(std::string_view db, std::string_view coll, const bson_t* configs,
                                 bool create_missing) {
-  bson_iter_t it;
-  bson_iter_init(&it, configs);
-  while (bson_iter_next(&it)) {
-    const Pattern* pattern = patterns_->ByName(bson_iter_key(&it));
-    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
-    uint32_t len = 0;
-    const uint8_t* data = nullptr;
-    bson_iter_document(&it, &len, &data);
-    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
-    for (Pattern::CompanionView& view : pattern->ViewsOf(coll, config.get())) {
+  return patterns_->ForEachConfigured(configs, [&](const Pattern& pattern, const bson_t* config) {
+    for (Pattern::CompanionView& view : pattern.ViewsOf(coll, config)) {
       const std::string ns = Namespace(db, view.name);
       std::shared_ptr<const catalog::ViewDefinition> existing = catalog_->LookupView(ns);
       if (catalog_->Lookup(ns) != nullptr || (existing && existing->view_on != coll)) {
         return Status(ErrorCode::kNamespaceExists,
-                      "Collection " + ns + " already exists; the " + std::string(pattern->name()) +
+                      "Collection " + ns + " already exists; the " + std::string(pattern.name()) +
                           " option of " + Namespace(db, coll) + " needs that name for its view");
       }
       if (!create_missing) continue;
@@ -145,8 +137,8 @@ Status Engine::SyncPatternViews(std::string_view db, std::string_view coll, cons
       if (existing && existing->pipeline.bytes() == params.pipeline.bytes()) continue;
       RETURN_IF_ERROR(existing ? ModifyView(params) : CreateView(params));
     }
-  }
-  return Status::OK();
+    return Status::OK();
+  });
 }
 
 Status Engine::CreatePatternIndexes(std::string_view db, std::string_view coll) {
@@ -156,26 +148,24 @@ Status Engine::CreatePatternIndexes(std::string_view db, std::string_view coll) 
   CreateIndexesParams params;
   params.db = std::string(db);
   params.coll = std::string(coll);
-  bson_iter_t it;
-  bson_iter_init(&it, state->configs.get());
-  while (bson_iter_next(&it)) {
-    const Pattern* pattern = patterns_->ByName(bson_iter_key(&it));
-    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
-    uint32_t len = 0;
-    const uint8_t* data = nullptr;
-    bson_iter_document(&it, &len, &data);
-    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
-    for (bson::BsonDoc& spec : pattern->IndexesFor(config.get())) {
-      bson_iter_t key;
-      if (!bson_iter_init_find(&key, spec.get(), "key") || !BSON_ITER_HOLDS_DOCUMENT(&key)) continue;
-      uint32_t key_len = 0;
-      const uint8_t* key_data = nullptr;
-      bson_iter_document(&key, &key_len, &key_data);
-      bson::BsonDoc key_pattern = bson::BsonDoc::CopyOf(key_data, key_len);
-      const bool present = !entry->indexes()->FindByKeyPattern(key_pattern.get()).empty();
-      if (!present) params.specs.push_back(std::move(spec));
-    }
-  }
+  RETURN_IF_ERROR(patterns_->ForEachConfigured(
+      state->configs.get(), [&](const Pattern& pattern, const bson_t* config) {
+        for (bson::BsonDoc& spec : pattern.IndexesFor(config)) {
+          bson_iter_t key;
+          if (!bson_iter_init_find(&key, spec.get(), "key") || !BSON_ITER_HOLDS_DOCUMENT(&key)) {
+            continue;
+          }
+          uint32_t key_len = 0;
+          const uint8_t* key_data = nullptr;
+          bson_iter_document(&key, &key_len, &key_data);
+          bson::BsonDoc key_pattern = bson::BsonDoc::CopyOf(key_data, key_len);
+          // A pattern's index is there when any index has its key pattern.
+          if (entry->indexes()->FindByKeyPattern(key_pattern.get()).empty()) {
+            params.specs.push_back(std::move(spec));
+          }
+        }
+        return Status::OK();
+      }));
   if (params.specs.empty()) return Status::OK();
   return CreateIndexes(params).status();
 }

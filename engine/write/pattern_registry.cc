@@ -10,6 +10,22 @@ void PatternRegistry::Add(std::unique_ptr<Pattern> pattern) {
   patterns_.push_back(std::move(pattern));
 }
 
+Status PatternRegistry::ForEachConfigured(
+    const bson_t* configs, const std::function<Status(const Pattern&, const bson_t*)>& fn) const {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, configs)) return Status::OK();
+  while (bson_iter_next(&it)) {
+    const Pattern* pattern = ByName(bson_iter_key(&it));
+    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
+    RETURN_IF_ERROR(fn(*pattern, config.get()));
+  }
+  return Status::OK();
+}
+
 const Pattern* PatternRegistry::ByName(std::string_view name) const {
   for (const auto& p : patterns_) {
     if (p->name() == name) return p.get();

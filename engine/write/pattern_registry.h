@@ -19,6 +19,7 @@
 
 #include <bson/bson.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -138,6 +139,12 @@ class PatternRegistry {
   // reconfigured; the others keep their config.
   StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* fields,
                                       const bson_t* previous) const;
+
+  // Calls fn(pattern, config) for each entry of a `patterns` document
+  // ({<pattern>: <config>}) whose pattern this registry has, in document
+  // order; stops at the first non-OK status.
+  Status ForEachConfigured(const bson_t* configs,
+                           const std::function<Status(const Pattern&, const bson_t*)>& fn) const;
 
  private:
   std::vector<std::unique_ptr<Pattern>> patterns_;
