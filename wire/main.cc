@@ -11,6 +11,8 @@
 
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
+#include "patterns/archive/archive_pattern.h"
+#include "patterns/archive/archive_scheduler.h"
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
 #include "wire/commands/dispatcher.h"
@@ -133,6 +135,7 @@ Flags ParseFlags(int argc, char** argv) {
 std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   using namespace tigerdoc;
   auto registry = std::make_shared<engine::PatternRegistry>();
+  registry->Add(patterns::archive::MakeArchivePattern());
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
   return registry;
@@ -204,7 +207,12 @@ int main(int argc, char** argv) {
   }
   info.port = server.port();
   std::cout << "tigerdoc listening on " << flags.bind_ip << ":" << server.port() << std::endl;
+  // The archive option's scheduled moves (patterns/archive/), beside the
+  // engine's TTL monitor; stopped before the engine closes.
+  patterns::archive::ArchiveScheduler archive_scheduler(engine.value().get());
+  archive_scheduler.Start();
   server.Run();  // until SIGINT/SIGTERM
+  archive_scheduler.Stop();
   std::cout << "tigerdoc shutting down" << std::endl;
   return 0;
 }
