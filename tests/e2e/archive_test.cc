@@ -339,6 +339,53 @@ TEST_F(ArchiveTest, MaxTimeMSStopsTheMoveBetweenBatches) {
   EXPECT_ERROR_REPLY(Run(ArchiveCommand(R"(, "maxTimeMS": -1)")), 2, "BadValue");
 }
 
+// Any command is an operation: a long aggregation shows in currentOp with
+// its opid, ns, op and command, and killOp stops it at its next interrupt
+// check with 11601.
+TEST_F(ArchiveTest, KillOpStopsAnOrdinaryAggregation) {
+  std::vector<BsonDoc> docs;
+  for (int i = 0; i < 4000; ++i) {
+    BsonDoc d;
+    BSON_APPEND_INT32(d.mutable_get(), "_id", i);
+    BSON_APPEND_INT32(d.mutable_get(), "a", i);
+    BSON_APPEND_INT32(d.mutable_get(), "b", i % 100);
+    docs.push_back(std::move(d));
+  }
+  ASSERT_EQ(Integer(client_->InsertMany(db_, "c", docs), "insertedCount"), 4000);
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  std::atomic<bool> finished{false};
+  BsonDoc reply;
+  std::thread reader([&] {
+    MongoClient c(uri);
+    // Each $lookup scans the whole collection (no index on b): 16M reads.
+    reply = c.RunCommand(db, R"({"aggregate": "c", "pipeline": [{"$lookup": {"from": "c", "localField": "a",)"
+                             R"( "foreignField": "b", "as": "x"}}, {"$count": "n"}], "cursor": {}})");
+    finished.store(true);
+  });
+  MongoClient watcher(uri);
+  BsonDoc op;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!finished.load() && std::chrono::steady_clock::now() < deadline) {
+    op = watcher.RunCommand("admin", R"({"currentOp": 1, "command.aggregate": "c"})");
+    if (DocArray(op, "inprog").size() == 1) break;
+  }
+  ASSERT_EQ(DocArray(op, "inprog").size(), 1u) << Json(op) << Json(reply);
+  EXPECT_EQ(testutil::String(op, "inprog.0.ns"), db_ + ".c");
+  EXPECT_EQ(testutil::String(op, "inprog.0.op"), "command");
+  EXPECT_EQ(testutil::String(op, "inprog.0.type"), "op");
+  EXPECT_TRUE(testutil::Has(op, "inprog.0.client")) << Json(op);
+  EXPECT_TRUE(testutil::Has(op, "inprog.0.secs_running")) << Json(op);
+  const int64_t opid = Integer(op, "inprog.0.opid").value_or(-1);
+  ASSERT_OK_REPLY(watcher.RunCommand("admin", R"({"killOp": 1, "op": )" + std::to_string(opid) + "}"));
+  reader.join();
+  EXPECT_ERROR_REPLY(reply, 11601, "Interrupted");
+  // The connection lives on and the next command runs normally.
+  EXPECT_EQ(Count("c"), 4000);
+  // currentOp must run against admin, as in MongoDB.
+  EXPECT_ERROR_REPLY(Run(R"({"currentOp": 1})"), 13, "Unauthorized");
+}
+
 // The collection option runs the same move every `every` seconds.
 TEST_F(ArchiveTest, ScheduledOptionMovesInTheBackground) {
   ASSERT_OK_REPLY(Run(R"({"create": "orders", "archive": {"to": "ordersArchive", "filter": {"status": "delivered"},)"
