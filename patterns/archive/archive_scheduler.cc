@@ -51,8 +51,10 @@ void ArchiveScheduler::RunDueMoves() {
     char* json = bson_as_relaxed_extended_json(&config, nullptr);
     const std::string key = coll->metadata.ns + " " + json;
     bson_free(json);
+    // A schedule seen for the first time (server start, a new option) runs
+    // now: a server restarted more often than `every` must still archive.
     auto [last, first_seen] = last_run_.emplace(key, now);
-    if (first_seen || now - last->second < std::chrono::seconds(spec.value().every_seconds)) continue;
+    if (!first_seen && now - last->second < std::chrono::seconds(spec.value().every_seconds)) continue;
     last->second = now;
 
     // What currentOp shows: {archive: <coll>, <the option's fields>}.

@@ -6,7 +6,7 @@
 // A thread wakes every `tick` (1 second), lists the collections whose
 // pattern configs hold `archive`, and runs Engine::Archive for each one
 // whose `every` seconds have passed since its last run (the first run
-// comes `every` seconds after the server starts or the option appears).
+// comes at the first tick after the server starts or the option appears).
 // Each run is an operation of its own in currentOp (desc
 // "ArchiveMonitor", command {archive: <coll>, <the option>}), so killOp
 // stops it between batches; a failed run is logged to stderr and tried

@@ -306,12 +306,16 @@ TEST_F(ArchiveEngineTest, OptionIsValidatedAgainstItsCollectionAndScheduled) {
   Insert("orders", R"({"_id": 1, "done": true})");
   Insert("orders", R"({"_id": 2, "done": false})");
   ArchiveScheduler scheduler(engine_.get());
-  scheduler.RunDueMoves();  // first sight: starts the schedule
+  scheduler.RunDueMoves();  // first sight: runs at once
+  EXPECT_EQ(Count("orders"), 1);
+  EXPECT_EQ(Count("arc"), 1);
+  Insert("orders", R"({"_id": 3, "done": true})");
+  scheduler.RunDueMoves();  // `every` (1 s) has not passed
   EXPECT_EQ(Count("orders"), 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   scheduler.RunDueMoves();
   EXPECT_EQ(Count("orders"), 1);
-  EXPECT_EQ(Count("arc"), 1);
+  EXPECT_EQ(Count("arc"), 2);
 }
 
 }  // namespace
