@@ -258,6 +258,21 @@ TEST_F(ArchiveEngineTest, TargetRulesAndHooksRunInsideTheBatch) {
   ASSERT_TRUE(fixed.ok()) << fixed.status().ToString();
   EXPECT_EQ(Count("typed"), 2);
   EXPECT_EQ(Count("src"), 0);
+  // The source's hooks see the removes: its per-type counts follow, exact.
+  ASSERT_TRUE(Create("typedSource", R"({"discriminator": {"field": "kind", "types": {"order": {}}}})").ok());
+  Insert("typedSource", R"({"_id": 10, "kind": "order"})");
+  Insert("typedSource", R"({"_id": 11, "kind": "order"})");
+  ASSERT_TRUE(Archive(R"({"archive": "typedSource", "to": "typed", "filter": {"_id": 10}})").ok());
+  auto stats = engine_->PatternStats(*engine_->catalog().Lookup("db.typedSource"));
+  ASSERT_TRUE(stats.ok());
+  EXPECT_NE(stats.value().ToJson().find(R"("order" : { "count" : 1)"), std::string::npos) << stats.value().ToJson();
+  std::vector<std::string> problems;
+  ASSERT_TRUE(engine_->ValidatePatterns(*engine_->catalog().Lookup("db.typedSource"), &problems).ok());
+  EXPECT_TRUE(problems.empty());
+  auto target_stats = engine_->PatternStats(*engine_->catalog().Lookup("db.typed"));
+  ASSERT_TRUE(target_stats.ok());
+  EXPECT_NE(target_stats.value().ToJson().find(R"("order" : { "count" : 3)"), std::string::npos)
+      << target_stats.value().ToJson();
   // The validator too.
   ASSERT_TRUE(Create("checked", R"({"validator": {"reason": {"$exists": true}}})").ok());
   Insert("src", R"({"_id": 3})");
