@@ -21,7 +21,8 @@ namespace tigerdoc::bench {
 // Bytes of the padding string in every load document.
 inline constexpr int kPayloadBytes = 100;
 
-// {_id: NumberLong(id), n: 0, v: "<kPayloadBytes x 'x'>"}: the document both
+// {_id: NumberLong(id), type: <"order.created" | "order.paid" | "user.login">,
+// n: 0, v: "<kPayloadBytes x 'x'>"}: the document both
 // backends store, so keys and values have the same sizes on each.
 bson::BsonDoc MakeLoadDoc(int64_t id);
 

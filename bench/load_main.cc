@@ -30,6 +30,9 @@ struct Flags {
   bool server = true;
   bool wiredtiger = true;
   std::string create_options;  // --create JSON: options of the server's collection
+  // --vs-plain R: inserts only, into a plain collection and into one created
+  // with --create, alternating R rounds in one run; prints the ratio.
+  int vs_plain_rounds = 0;
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -37,7 +40,7 @@ struct Flags {
   std::fprintf(stderr,
                "usage: tigerdoc_load [--uri URI] [--docs N] [--seconds S] [--threads 1,8]\n"
                "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n"
-               "                     [--create '{\"maxPartitionBytes\": 1e9}']\n");
+               "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -63,6 +66,8 @@ Flags ParseFlags(int argc, char** argv) {
       f.wt_cache_mb = std::stoi(value());
     } else if (a == "--create") {
       f.create_options = value();
+    } else if (a == "--vs-plain") {
+      f.vs_plain_rounds = std::stoi(value());
     } else if (a == "--server-only") {
       f.wiredtiger = false;
     } else if (a == "--wt-only") {
@@ -74,6 +79,9 @@ Flags ParseFlags(int argc, char** argv) {
     }
   }
   if (f.docs < 1 || f.seconds <= 0 || f.threads.empty()) Usage("bad --docs/--seconds/--threads");
+  if (f.vs_plain_rounds < 0 || (f.vs_plain_rounds > 0 && f.create_options.empty())) {
+    Usage("--vs-plain needs a positive round count and --create");
+  }
   return f;
 }
 
@@ -147,8 +155,45 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
               static_cast<long long>(f.docs), kPayloadBytes, f.seconds, f.uri.c_str());
 }
 
+// --vs-plain: insert throughput into a collection with the --create options
+// as a share of a plain one, alternating rounds so that both see the same
+// machine (the development machines are shared and noisy).
+int ComparePatternsWithPlain(const Flags& f) {
+  auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
+  std::printf("\ninserts into a plain collection vs one created with %s\n", f.create_options.c_str());
+  std::printf("%5s %5s | %12s %9s | %12s %9s %6s | %7s\n", "round", "conns", "plain op/s", "p99 us",
+              "options op/s", "p99 us", "errors", "ratio");
+  bool failed = false;
+  for (int round = 1; round <= f.vs_plain_rounds; ++round) {
+    for (int threads : f.threads) {
+      LoadResult results[2];
+      for (int with_options = 0; with_options < 2; ++with_options) {
+        ServerBackend backend(f.uri, "tigerdoc_load", "load", with_options ? f.create_options : "");
+        Status st = backend.Reset(0);
+        if (!st.ok()) {
+          std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), st.ToString().c_str());
+          return 1;
+        }
+        std::atomic<int64_t> next_id{0};
+        results[with_options] = RunLoad(backend, LoadOp::kInsert, threads, duration, 0, &next_id);
+        if (!results[with_options].error.empty()) {
+          std::fprintf(stderr, "%s\n", results[with_options].error.c_str());
+          failed = true;
+        }
+      }
+      std::printf("%5d %5d | %12.0f %9.1f | %12.0f %9.1f %6lld | %6.1f%%\n", round, threads,
+                  results[0].ops_per_sec, results[0].p99_us, results[1].ops_per_sec,
+                  results[1].p99_us, static_cast<long long>(results[1].errors),
+                  results[0].ops_per_sec > 0 ? 100.0 * results[1].ops_per_sec / results[0].ops_per_sec : 0);
+      failed |= results[1].errors > 0;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
 int Main(int argc, char** argv) {
   Flags f = ParseFlags(argc, argv);
+  if (f.vs_plain_rounds > 0) return ComparePatternsWithPlain(f);
   std::map<Key, LoadResult> server, wt;
   bool failed = false;
   if (f.server) {

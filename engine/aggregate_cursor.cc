@@ -1,5 +1,7 @@
 #include "engine/aggregate_cursor.h"
 
+#include "engine/agg/match_pushdown.h"
+
 #include "engine/agg/query_expressions.h"
 #include "engine/command_expressions.h"
 #include <random>
@@ -43,6 +45,8 @@ class ScanSource : public agg::DocumentSource {
     buffer_.pop_front();
     return std::optional<bson::BsonDoc>(std::move(doc));
   }
+  int64_t docs_examined() const override { return exec_->total_docs_examined(); }
+  int64_t keys_examined() const override { return exec_->total_keys_examined(); }
 
  private:
   static constexpr int64_t kReadAhead = 256;
@@ -280,19 +284,11 @@ Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) co
   if (params->coll.empty() || catalog_->LookupView(*ns) == nullptr) return Status::OK();
   // The view's pipeline runs first, over the collection under it; the
   // cursor keeps the view's namespace.
+  // The read's leading $match stages go before the view's stages that
+  // cannot change what they test (match_pushdown.h).
   ASSIGN_OR_RETURN(ResolvedView resolved, ResolveView(params->db, params->coll));
-  bson::BsonDoc stages;
-  uint32_t index = 0;
-  for (const bson_t* part : {resolved.pipeline.get(), params->pipeline.get()}) {
-    bson_iter_t it;
-    bson_iter_init(&it, part);
-    while (bson_iter_next(&it)) {
-      std::string key = std::to_string(index++);
-      bson_append_iter(stages.mutable_get(), key.c_str(), -1, &it);
-    }
-  }
   params->coll = resolved.coll;
-  params->pipeline = std::move(stages);
+  params->pipeline = agg::JoinViewPipeline(resolved.pipeline.get(), params->pipeline.get());
   return Status::OK();
 }
 

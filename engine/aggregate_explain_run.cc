@@ -26,6 +26,12 @@ class CountingStage : public agg::Stage {
     StatusWith<MaybeDoc> next = inner_->Next();
     stats_->time += Clock::now() - started;
     if (next.ok() && next.value()) ++stats_->n_returned;
+    if (next.ok() && !next.value()) {
+      bson_t own = BSON_INITIALIZER;
+      inner_->AppendExplainStats(&own);
+      stats_->own_stats.assign(reinterpret_cast<const char*>(bson_get_data(&own)), own.len);
+      bson_destroy(&own);
+    }
     return next;
   }
 

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/agg/pipeline.h"
@@ -64,6 +65,9 @@ PipelineSplit SplitOf(const agg::Pipeline& pipeline, const bson_t* pipeline_arra
 struct StageRunStats {
   int64_t n_returned = 0;
   std::chrono::steady_clock::duration time{0};  // in Next(), inputs included
+  // BSON bytes of the stage's own statistics (Stage::AppendExplainStats),
+  // taken when it returned its last document; empty when it has none.
+  std::string own_stats;
 
   int64_t millis() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(time).count();

@@ -1,5 +1,6 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
+#include "engine/write/hook_runner.h"
 #include "engine/write/pattern_registry.h"
 
 #include <algorithm>
@@ -28,7 +29,9 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   ASSIGN_OR_RETURN(engine->storage_, storage::StorageEngine::Open(options.storage));
   ASSIGN_OR_RETURN(engine->catalog_, catalog::Catalog::Open(engine->storage_.get()));
   engine->patterns_ = options.patterns ? options.patterns : std::make_shared<PatternRegistry>();
+  for (const auto& pattern : engine->patterns_->patterns()) pattern->BindCatalog(engine->catalog_.get());
   // Before the TTL monitor or any client can write.
+  engine->catalog_->SetGuardSource(std::make_shared<GuardSource>(engine->patterns_));
   RETURN_IF_ERROR(engine->AttachAllPatterns());
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
   engine->reaper_ = std::thread([e = engine.get()] { e->ReapCursorsUntilStopped(); });
@@ -70,7 +73,13 @@ Status Engine::CreateCollection(const CreateParams& params) {
   request.options = params.options.Copy();
   ASSIGN_OR_RETURN(request.patterns,
                    patterns_->Configure("create", params.options.get(), nullptr));
-  return CreateCollectionEntry(std::move(request)).status();
+  RETURN_IF_ERROR(SyncPatternViews(params.db, params.name, request.patterns.get(), false));
+  const bson::BsonDoc configs = request.patterns.Copy();
+  const bool has_patterns = !request.patterns.empty();
+  RETURN_IF_ERROR(CreateCollectionEntry(std::move(request)).status());
+  RETURN_IF_ERROR(SyncPatternViews(params.db, params.name, configs.get(), true));
+  if (!has_patterns) return Status::OK();
+  return CreatePatternIndexes(params.db, params.name);
 }
 
 Status Engine::DropCollection(std::string_view db, std::string_view name) {

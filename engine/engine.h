@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -88,11 +89,20 @@ class Engine {
   Status ModifyPatterns(std::string_view db, std::string_view coll, const bson_t* fields);
   // {<pattern>: {...}} for collStats; empty without patterns.
   StatusWith<bson::BsonDoc> PatternStats(const catalog::CollectionEntry& coll);
+  // The same for one shard ($collStats' per-shard documents).
+  StatusWith<bson::BsonDoc> PatternShardStats(const catalog::CollectionEntry& coll, int shard);
   // {<pattern>: {...}} for explain; empty without patterns.
   bson::BsonDoc PatternExplain(const catalog::CollectionEntry& coll) const;
   // For validate: what the patterns keep beside the documents, recomputed;
   // one line per difference.
   Status ValidatePatterns(const catalog::CollectionEntry& coll, std::vector<std::string>* problems);
+  // Builds the indexes the patterns of db.coll need (Pattern::IndexesFor)
+  // that it lacks (no index with the same key pattern).
+  Status CreatePatternIndexes(std::string_view db, std::string_view coll);
+  // A command a pattern answers (Pattern::command_names); CommandNotFound
+  // when none does.
+  StatusWith<bson::BsonDoc> RunPatternCommand(std::string_view command, std::string_view db,
+                                              const bson_t* body);
 
   // collMod of validator / validationLevel / validationAction (`changes`
   // holds those given): checked as create checks them, merged into the
@@ -131,8 +141,11 @@ class Engine {
   StatusWith<int> DropIndexes(const DropIndexesParams& params);
   StatusWith<IndexModificationResult> ModifyIndex(std::string_view db, std::string_view coll,
                                                   const IndexModification& modification);
-  // Approximate bytes of each index (by a scan of its tables), _id_ first.
-  std::vector<std::pair<std::string, int64_t>> IndexSizes(const catalog::CollectionEntry& coll);
+  // Approximate bytes of each index (by a scan of its tables), _id_ first;
+  // with `shard`, of that shard's tables only (a unique index is one table
+  // over all shards: it counts as shard 0's, so per-shard sizes add up).
+  std::vector<std::pair<std::string, int64_t>> IndexSizes(const catalog::CollectionEntry& coll,
+                                                          std::optional<int> shard = std::nullopt);
 
   // validate (engine_validate.cc): walks every shard table of db.coll under
   // one snapshot and checks each record is valid BSON stored under the key
@@ -229,6 +242,11 @@ class Engine {
   Status EnsureArchiveUnionView(const ArchiveSpec& spec);
   // Attaches the hooks of every configured collection (Open).
   Status AttachAllPatterns();
+  // The patterns' companion views of `coll` under `configs`
+  // (Pattern::ViewsOf); with `create_missing` false only checks that their
+  // names are free or already such views.
+  Status SyncPatternViews(std::string_view db, std::string_view coll, const bson_t* configs,
+                          bool create_missing);
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
   StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;

@@ -26,7 +26,9 @@
 // totalKeysExamined, totalDocsExamined, executionStages with the scan's
 // stats; allPlansExecution: [] as only the winning plan runs) and, like
 // every shard stage after it, nReturned and executionTimeMillisEstimate.
-// The merger part prints without stats, as mongos does (SERVER-82206).
+// The merger part prints without stats, as mongos does (SERVER-82206),
+// except what a stage examined in another collection ($lookup:
+// totalDocsExamined, totalKeysExamined).
 // The {stages: [...]} shape gives every stage that ran its stats.
 
 #include <optional>
@@ -67,9 +69,20 @@ bson::BsonDoc StageDoc(const bson_iter_t& stage) {
 
 // A stage's run: {..., nReturned, executionTimeMillisEstimate} as MongoDB
 // appends them to each stage of an explained pipeline.
+void AppendOwnStats(bson_t* stage, const StageRunStats& stats) {
+  bson_t own;
+  if (stats.own_stats.empty() ||
+      !bson_init_static(&own, reinterpret_cast<const uint8_t*>(stats.own_stats.data()),
+                        stats.own_stats.size())) {
+    return;
+  }
+  bson_concat(stage, &own);
+}
+
 void AppendStageStats(bson_t* stage, const StageRunStats& stats) {
   BSON_APPEND_INT64(stage, "nReturned", stats.n_returned);
   BSON_APPEND_INT64(stage, "executionTimeMillisEstimate", stats.millis());
+  AppendOwnStats(stage, stats);
 }
 
 bson::BsonDoc WithStats(const bson::BsonDoc& stage, const StageRunStats& stats) {
@@ -188,7 +201,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   std::vector<bson::BsonDoc> shards_part;
   for (size_t i = 0; i < split.split; ++i) shards_part.push_back(stages[i].Copy());
   AppendArray(&split_doc, "shardsPart", shards_part);
-  // The merger part prints without stats, as mongos's explain does.
+  // The merger part prints without nReturned / time, as mongos's explain
+  // does.
   std::vector<bson::BsonDoc> merger;
   {
     bson::BsonDoc merge_cursors;
@@ -204,6 +218,16 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   }
   if (split.limit_again) merger.push_back(stages[split.split - 1].Copy());
   for (size_t i = split.split; i < stages.size(); ++i) merger.push_back(stages[i].Copy());
+  // Except what a stage examined in other collections ($lookup's
+  // totalDocsExamined / totalKeysExamined), which only the merger knows.
+  if (run) {
+    for (size_t i = 0; i < ran.merger.size() && i + 1 < merger.size(); ++i) {
+      if (ran.merger[i].own_stats.empty()) continue;
+      bson::BsonDoc stage = merger[i + 1].Copy();
+      AppendOwnStats(stage.mutable_get(), ran.merger[i]);
+      merger[i + 1] = std::move(stage);
+    }
+  }
   AppendArray(&split_doc, "mergerPart", merger);
   bson_append_document_end(out.mutable_get(), &split_doc);
 

@@ -11,7 +11,11 @@
 //   [LIMIT limitAmount]                          unsorted with a limit
 //   [SKIP skipAmount]                            one shard only (else the merge skips)
 //   [SORT sortPattern memLimit [limitAmount]]    blocking sort (top-k with a limit)
-//   COLLSCAN filter direction | FETCH filter <- IXSCAN _id_
+//   IDHACK filter                                 point reads (shard key and _id fixed)
+//   | COLLSCAN filter direction                   (CLUSTERED_IXSCAN with idBounds when
+//                                                 the filter bounds _id: record keys
+//                                                 order by _id in a shard or partition)
+//   | FETCH filter <- IXSCAN _id_
 //   | FETCH [filter] <- IXSCAN <index>            a secondary index
 //   | PROJECTION_COVERED <- IXSCAN <index>        covered: no fetch
 //   | FETCH [filter] <- OR <- IXSCAN, IXSCAN ...  one scan per $or branch
@@ -266,9 +270,30 @@ class PlanWriter {
       BSON_APPEND_DOCUMENT(fetch.mutable_get(), "inputStage", scan.get());
       return fetch;
     }
-    BSON_APPEND_UTF8(d, "stage", "COLLSCAN");
+    if (exec_.point_reads()) {
+      // The filter fixes each record key (shard key and _id): point reads,
+      // MongoDB's IDHACK. The filter still runs on what they find.
+      BSON_APPEND_UTF8(d, "stage", "IDHACK");
+      if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
+      if (with_stats && stats) {
+        AppendNumber(d, "nReturned", stats->n_returned);
+        AppendNumber(d, "keysExamined", stats->docs_examined);
+        AppendNumber(d, "docsExamined", stats->docs_examined);
+      }
+      return scan;
+    }
+    // Record keys order by _id within a shard (sharded by _id) or a
+    // partition: _id bounds narrow the scan, as a clustered collection's.
+    const query::planner::IndexBounds* id_bounds = exec_.id_bounds();
+    BSON_APPEND_UTF8(d, "stage", id_bounds ? "CLUSTERED_IXSCAN" : "COLLSCAN");
     if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
     BSON_APPEND_UTF8(d, "direction", "forward");
+    if (id_bounds) {
+      query::planner::IndexShape id_shape;
+      id_shape.fields.push_back(
+          query::planner::IndexKeyField{"_id", keystring::Direction::kAscending, false, false});
+      BSON_APPEND_DOCUMENT(d, "idBounds", id_bounds->ToBson(id_shape).get());
+    }
     BSON_APPEND_BOOL(d, "partitionScan", exec_.targeted());
     if (with_stats && stats) {
       AppendNumber(d, "nReturned", stats->n_returned);

@@ -282,16 +282,21 @@ StatusWith<IndexModificationResult> Engine::ModifyIndex(std::string_view db,
 }
 
 std::vector<std::pair<std::string, int64_t>> Engine::IndexSizes(
-    const catalog::CollectionEntry& coll) {
+    const catalog::CollectionEntry& coll, std::optional<int> shard) {
   std::vector<std::pair<std::string, int64_t>> out;
   storage::Session session = storage_->NewSession();
   // The _id index is the record keys themselves (plus the "<ident>-id"
   // table when the shard key is not _id): approximated by the key bytes.
-  const storage::ShardStats total = coll.store->TotalStats();
-  out.emplace_back(index::kIdIndexName, total.count * 16);
+  const storage::ShardStats stats = shard ? coll.store->StatsOf(*shard) : coll.store->TotalStats();
+  out.emplace_back(index::kIdIndexName, stats.count * 16);
   for (const auto& spec : coll.indexes()->specs) {
-    StatusWith<int64_t> bytes =
-        index::IndexSizeBytes(session, coll.metadata.ident, *spec, coll.metadata.num_shards);
+    std::vector<int> shards;
+    if (shard) shards.push_back(*shard);
+    StatusWith<int64_t> bytes = int64_t{0};
+    if (!shard || !spec->unique || *shard == 0) {
+      bytes = index::IndexSizeBytes(session, coll.metadata.ident, *spec, coll.metadata.num_shards,
+                                    shards);
+    }
     out.emplace_back(spec->name, bytes.ok() ? bytes.value() : 0);
   }
   return out;

@@ -14,7 +14,9 @@
 #include "patterns/archive/archive_pattern.h"
 #include "patterns/archive/archive_scheduler.h"
 #include "patterns/discriminator/discriminator_pattern.h"
+#include "patterns/outlier/outlier_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
+#include "patterns/subset/subset_pattern.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/server/server.h"
 
@@ -28,7 +30,6 @@ Usage: tigerdoc [options]
   --dbpath DIR              data directory, created if missing (default ./data)
   --shards N                shard tables per new collection (default 4)
   --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
-  --workers N               threads running commands (default 8)
   --diskReserveMB N         free space kept on the dbpath's file system: writes
                             are refused (OutOfDiskSpace, 14031) and start-up fails
                             below it (default cacheSizeMB/4 + 32; 0 turns it off)
@@ -48,7 +49,6 @@ struct Flags {
   std::string dbpath = "./data";
   int shards = 4;
   int64_t cache_size_mb = 1024;
-  int workers = 8;
   int64_t cursor_timeout_ms = 600000;
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
@@ -103,8 +103,6 @@ Flags ParseFlags(int argc, char** argv) {
       flags.shards = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
     } else if (arg == "--cacheSizeMB") {
       flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
-    } else if (arg == "--workers") {
-      flags.workers = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
     } else if (arg == "--diskReserveMB") {
       flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
     } else if (arg == "--maxConns") {
@@ -137,7 +135,9 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   auto registry = std::make_shared<engine::PatternRegistry>();
   registry->Add(patterns::archive::MakeArchivePattern());
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
+  registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
+  registry->Add(patterns::subset::MakeSubsetPattern());
   return registry;
 }
 
@@ -195,7 +195,6 @@ int main(int argc, char** argv) {
   wire::ServerOptions server_options;
   server_options.bind_ip = flags.bind_ip;
   server_options.port = flags.port;
-  server_options.worker_threads = flags.workers;
   server_options.max_connections = flags.max_conns;
   RaiseFileLimit(flags.max_conns);
   wire::Server server(server_options, &dispatcher);

@@ -44,6 +44,10 @@ class DocumentSource {
  public:
   virtual ~DocumentSource() = default;
   virtual StatusWith<std::optional<bson::BsonDoc>> Next() = 0;
+  // What a scan of a collection examined so far (explain of the stages that
+  // read other collections); 0 for sources that scan nothing.
+  virtual int64_t docs_examined() const { return 0; }
+  virtual int64_t keys_examined() const { return 0; }
 };
 
 // A DocumentSource over documents held in memory (tests, $documents, $facet).

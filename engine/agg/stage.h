@@ -38,6 +38,10 @@ class Stage {
  public:
   virtual ~Stage() = default;
   virtual StatusWith<std::optional<bson::BsonDoc>> Next() = 0;
+  // Execution statistics of its own the stage adds to explain
+  // ("executionStats"), e.g. what $lookup examined in the foreign
+  // collection. Called after the stage returned its last document.
+  virtual void AppendExplainStats(bson_t* /*out*/) const {}
 };
 using StagePtr = std::unique_ptr<Stage>;
 

@@ -277,6 +277,14 @@ class Catalog {
   Status MarkMultikey(storage::Session& session, CollectionEntry& entry,
                       const std::vector<MultikeyUpdate>& updates);
 
+  // Guards: hooks that patterns configured on other collections run on a
+  // collection's writes (Pattern::GuardFor in engine/write/pattern_registry.h),
+  // given by the engine once, before serving; opaque to the catalog.
+  void SetGuardSource(std::shared_ptr<const PatternAttachment> source) {
+    guard_source_ = std::move(source);
+  }
+  const PatternAttachment* guard_source() const { return guard_source_.get(); }
+
   // Validation shared with commands, with mongod's InvalidNamespace (73)
   // messages. ValidateDbName: a database name on its own (as in a command's
   // $db). ValidateCollectionName: a collection name on its own.
@@ -314,6 +322,7 @@ class Catalog {
   std::map<std::string, std::shared_ptr<CollectionEntry>, std::less<>> collections_;
   std::map<std::string, std::shared_ptr<const ViewDefinition>, std::less<>> views_;  // by map_mutex_
   uint64_t next_ident_ = 1;
+  std::shared_ptr<const PatternAttachment> guard_source_;  // set before serving, then fixed
 };
 
 }  // namespace tigerdoc::catalog

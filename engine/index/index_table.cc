@@ -140,9 +140,10 @@ Status DropIndexTables(storage::Session& session, std::string_view ident, const 
 }
 
 StatusWith<int64_t> IndexSizeBytes(storage::Session& session, std::string_view ident,
-                                   const IndexSpec& spec, int num_shards) {
+                                   const IndexSpec& spec, int num_shards,
+                                   const std::vector<int>& shards) {
   int64_t bytes = 0;
-  for (const IndexTableRef& ref : IndexTablesFor(ident, spec, num_shards)) {
+  for (const IndexTableRef& ref : IndexTablesFor(ident, spec, num_shards, shards)) {
     ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(ref.table, "", ""));
     Status status;
     while (cursor.Next(&status)) {

@@ -76,8 +76,10 @@ Status CreateIndexTables(storage::Session& session, std::string_view ident, cons
 Status DropIndexTables(storage::Session& session, std::string_view ident, const IndexSpec& spec,
                        int num_shards);
 
-// Approximate bytes of an index (keys + values of all its tables), by a scan.
+// Approximate bytes of an index (keys + values of its tables for `shards`,
+// empty = all), by a scan.
 StatusWith<int64_t> IndexSizeBytes(storage::Session& session, std::string_view ident,
-                                   const IndexSpec& spec, int num_shards);
+                                   const IndexSpec& spec, int num_shards,
+                                   const std::vector<int>& shards = {});
 
 }  // namespace tigerdoc::index

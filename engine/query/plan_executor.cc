@@ -202,6 +202,8 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   if (spec_.hint == IndexHint::kNone && (!has_indexes || !spec_.min.empty() || !spec_.max.empty())) {
     return Status::OK();
   }
+  // Point reads of the record keys the filter fixes beat any index.
+  if (spec_.hint == IndexHint::kNone && point_reads_) return Status::OK();
   planner::PlanRequest request;
   request.matcher = matcher_.get();
   request.indexes = indexes_;
@@ -484,6 +486,7 @@ void PlanExecutor::Target() {
       ranges_.push_back(ScanRange{store.ShardForValue(value), prefix,
                                   keystring::PrefixSuccessor(prefix)});
     }
+    NarrowToPointReads();
     // Read shards in order so results come in the same order as a full scan.
     std::sort(ranges_.begin(), ranges_.end(), [](const ScanRange& a, const ScanRange& b) {
       return a.shard != b.shard ? a.shard < b.shard : a.lower < b.lower;
@@ -493,6 +496,7 @@ void PlanExecutor::Target() {
       ranges_.push_back(ScanRange{shard, "", ""});
     }
   }
+  if (!point_reads_) NarrowToIdBounds();
   // Sharded by _id, a record key is keystring(_id) ++ keystring(_id): the
   // _id bounds are record-key bounds.
   if (store.shard_key_is_id() && (!min_id_key_.empty() || !max_id_key_.empty())) {
@@ -512,6 +516,71 @@ void PlanExecutor::Target() {
     state.range = range;
     states_.push_back(std::move(state));
   }
+}
+
+void PlanExecutor::NarrowToPointReads() {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  // Sharded by _id, a partition holds one record: each range is one already.
+  if (store.shard_key_is_id()) {
+    point_reads_ = true;
+    return;
+  }
+  std::optional<std::vector<bson::BsonDoc>> ids = matcher_->EqualityValuesFor("_id");
+  // Past a few thousand combinations the partition ranges read less.
+  constexpr size_t kMaxPointReads = 4096;
+  if (!ids || ids->size() * ranges_.size() > kMaxPointReads) return;
+  std::vector<ScanRange> points;
+  for (const ScanRange& partition : ranges_) {
+    for (const bson::BsonDoc& id_doc : *ids) {
+      bson_iter_t it;
+      if (!bson_iter_init(&it, id_doc.get()) || !bson_iter_next(&it)) continue;
+      // A record key is keystring(shard key value) ++ keystring(_id).
+      std::string record_key = partition.lower + keystring::Encode(&it);
+      std::string upper = keystring::PrefixSuccessor(record_key);
+      points.push_back(ScanRange{partition.shard, std::move(record_key), std::move(upper)});
+    }
+  }
+  // $in may repeat a value: one read per record key.
+  std::sort(points.begin(), points.end(),
+            [](const ScanRange& a, const ScanRange& b) { return a.lower < b.lower; });
+  points.erase(std::unique(points.begin(), points.end(),
+                           [](const ScanRange& a, const ScanRange& b) { return a.lower == b.lower; }),
+               points.end());
+  ranges_ = std::move(points);
+  point_reads_ = true;
+}
+
+void PlanExecutor::NarrowToIdBounds() {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  if (!store.shard_key_is_id() && !targeted_) return;
+  planner::IndexShape id_shape;
+  id_shape.fields.push_back(planner::IndexKeyField{"_id", keystring::Direction::kAscending, false, false});
+  planner::ConjunctionBounds cb = planner::BoundsForConjunction(matcher_->root(), id_shape);
+  if (!cb.leading_field_bounded) return;
+  size_t enforced = 0;
+  // _id ranges as keystring ranges; a record key whose _id lies in one
+  // starts with a keystring inside it (keystrings are self-delimiting).
+  std::vector<planner::KeyRange> id_ranges = cb.bounds.ToKeyRanges(id_shape, &enforced);
+  std::vector<ScanRange> narrowed;
+  for (const ScanRange& range : ranges_) {
+    // The part of the record key before _id: none when sharded by _id,
+    // else the partition prefix (the range is one partition).
+    const std::string prefix = store.shard_key_is_id() ? "" : range.lower;
+    for (const planner::KeyRange& ids : id_ranges) {
+      ScanRange piece = range;
+      piece.lower = std::max(range.lower, prefix + ids.lower);
+      std::string upper;  // empty: to the end of the table
+      if (!ids.upper.empty()) {
+        upper = prefix + ids.upper;
+      } else if (!prefix.empty()) {
+        upper = keystring::PrefixSuccessor(prefix);
+      }
+      if (!upper.empty() && (range.upper.empty() || upper < range.upper)) piece.upper = upper;
+      if (piece.upper.empty() || piece.lower < piece.upper) narrowed.push_back(std::move(piece));
+    }
+  }
+  ranges_ = std::move(narrowed);
+  id_bounds_ = std::move(cb.bounds);
 }
 
 void PlanExecutor::ChooseAccess() {
@@ -562,8 +631,7 @@ void PlanExecutor::RecordIndexUse() const {
   // The record keys of an _id-sharded collection are its _id index: a hinted
   // _id scan, or point reads of the _id values the filter fixes (MongoDB's
   // IDHACK / _id IXSCAN).
-  if (spec_.hint == IndexHint::kIdIndex ||
-      (targeted_ && collection_->store->shard_key_is_id())) {
+  if (spec_.hint == IndexHint::kIdIndex || point_reads_) {
     collection_->id_index_usage->Record();
   }
 }

@@ -36,7 +36,10 @@
 //
 // Targeting: when the filter fixes the shard key by equality or $in, only
 // the partitions of those values are read: one key-prefix range each (an
-// index scan reads only those shards' index tables).
+// index scan reads only those shards' index tables). When it fixes _id too
+// (or the shard key is _id), each range is one record key: a point read
+// per (shard key, _id) value (MongoDB's IDHACK), chosen before any index,
+// since no index can do better.
 //
 // A cursor whose index is dropped fails its next getMore with
 // QueryPlanKilled (175), as in MongoDB.
@@ -183,6 +186,10 @@ class PlanExecutor {
 
   const std::vector<ScanRange>& ranges() const { return ranges_; }
   bool targeted() const { return targeted_; }
+  // Every range is one record key (the filter fixes the shard key and _id).
+  bool point_reads() const { return point_reads_; }
+  // The filter's _id bounds that narrowed the ranges; null when none did.
+  const planner::IndexBounds* id_bounds() const { return id_bounds_ ? &*id_bounds_ : nullptr; }
   bool sorted() const { return sort_.has_value(); }
   Access access() const { return access_; }
   // A blocking sort runs (sorted() and no merge in sort order).
@@ -258,6 +265,13 @@ class PlanExecutor {
   Status CheckIndexesAlive() const;
   void ReleaseCursors();
   void Target();
+  // REQUIRES: targeted by the shard key. Makes each range one record key
+  // when the filter also fixes _id (point_reads()).
+  void NarrowToPointReads();
+  // Narrows the ranges to the _id bounds of the filter where record keys
+  // order by _id: every shard of an _id-sharded collection, each targeted
+  // partition of another (record key = shard key ++ _id).
+  void NarrowToIdBounds();
   void ChooseAccess();
   // Next matching document of one range; false at its end.
   StatusWith<bool> NextMatchIn(storage::Session& session, RangeState& state, std::string* key,
@@ -282,6 +296,9 @@ class PlanExecutor {
   std::optional<SortSpec> sort_;
   std::vector<ScanRange> ranges_;
   bool targeted_ = false;
+  bool point_reads_ = false;
+  // The filter's _id bounds narrowed the ranges (explain: CLUSTERED_IXSCAN).
+  std::optional<planner::IndexBounds> id_bounds_;
   Access access_ = Access::kCollScan;
   // Keystring bounds on _id from min/max; empty = none. Checked per
   // document unless folded into the ranges (collections sharded by _id).

@@ -62,6 +62,10 @@ class CollectionWriter::Context : public HookContext {
   StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll) override {
     return writer_.WriterFor(db, coll);
   }
+  std::shared_ptr<catalog::CollectionEntry> Lookup(std::string_view db,
+                                                   std::string_view coll) override {
+    return writer_.catalog_.Lookup(std::string(db) + "." + std::string(coll));
+  }
 
  private:
   CollectionWriter& writer_;
@@ -77,6 +81,7 @@ CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::Collectio
       patterns_(coll.patterns()),
       hooks_(HookRunner::Of(*patterns_)),
       depth_(depth) {
+  if (const GuardSource* guards = GuardSource::Of(catalog)) guards_ = guards->For(coll);
   // The options cannot change while the shared write lock is held
   // (collMod takes it exclusively); the first writer compiles them.
   catalog::CollectionEntry::ValidatorSlot& slot = coll.validator_slot;
@@ -174,27 +179,71 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
   return Status::OK();
 }
 
+Status CollectionWriter::RunGuards(HookContext& ctx, const WriteEvent& event) {
+  for (const auto& guard : guards_) {
+    bson::BsonDoc unused;  // guards check; they never reshape
+    RETURN_IF_ERROR(guard->BeforeStore(ctx, event, &unused));
+  }
+  return Status::OK();
+}
+
 Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update) {
-  if (hooks_ == nullptr) return StoreInsert(session, doc);
+  return Insert(session, doc, from_update, nullptr);
+}
+
+Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update,
+                                bson::BsonDoc* stored) {
+  if (hooks_ == nullptr && guards_.empty()) return StoreInsert(session, doc);
   Context ctx(*this, session);
   WriteEvent event{WriteKind::kInsert, nullptr, doc, from_update};
+  event.proposed = doc;
+  event.origin = origin_;
   bson::BsonDoc reshaped;
-  RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
+  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
   if (!reshaped.empty()) event.after = reshaped.get();
+  RETURN_IF_ERROR(RunGuards(ctx, event));
   RETURN_IF_ERROR(StoreInsert(session, event.after));
-  return hooks_->AfterStore(ctx, event);
+  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
+  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
+  return Status::OK();
 }
 
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
                                 const bson_t* new_doc) {
-  if (hooks_ == nullptr) return StoreUpdate(session, old_doc, new_doc);
+  return Update(session, old_doc, new_doc, UpdateSpec{}, nullptr);
+}
+
+Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
+                                const bson_t* new_doc, const UpdateSpec& spec,
+                                bson::BsonDoc* stored) {
+  if (hooks_ == nullptr && guards_.empty()) return StoreUpdate(session, old_doc, new_doc);
   Context ctx(*this, session);
   WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
+  event.update = spec.update;
+  event.update_is_pipeline = spec.is_pipeline;
+  event.proposed = new_doc;
+  event.origin = origin_;
   bson::BsonDoc reshaped;
-  RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
+  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
   if (!reshaped.empty()) event.after = reshaped.get();
+  RETURN_IF_ERROR(RunGuards(ctx, event));
   RETURN_IF_ERROR(StoreUpdate(session, old_doc, event.after));
-  return hooks_->AfterStore(ctx, event);
+  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
+  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
+  return Status::OK();
+}
+
+StatusWith<bool> CollectionWriter::UpdateModifies(storage::Session& session,
+                                                  const bson_t* old_doc, const bson_t* new_doc,
+                                                  const UpdateSpec& spec, bool modified) {
+  if (hooks_ == nullptr) return modified;
+  Context ctx(*this, session);
+  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
+  event.update = spec.update;
+  event.update_is_pipeline = spec.is_pipeline;
+  event.proposed = new_doc;
+  event.origin = origin_;
+  return hooks_->UpdateModifies(ctx, event, modified);
 }
 
 Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {
@@ -272,7 +321,9 @@ Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
   }
   if (hooks_ == nullptr) return Status::OK();
   Context ctx(*this, session);
-  return hooks_->AfterRemove(ctx, WriteEvent{WriteKind::kRemove, doc, nullptr, false});
+  WriteEvent event{WriteKind::kRemove, doc, nullptr, false};
+  event.origin = origin_;
+  return hooks_->AfterRemove(ctx, event);
 }
 
 }  // namespace tigerdoc::engine

@@ -33,6 +33,7 @@
 #include <memory>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 #include "engine/base/status.h"
 #include "engine/catalog/catalog.h"
@@ -59,7 +60,26 @@ class CollectionWriter {
   // REQUIRES (all three): `session` is in a transaction.
   // `from_update`: an upsert's insert (errors speak of an update).
   Status Insert(storage::Session& session, const bson_t* doc, bool from_update = false);
+  // As Insert; when hooks reshaped the document, *stored receives what was
+  // stored (left empty otherwise).
+  Status Insert(storage::Session& session, const bson_t* doc, bool from_update,
+                bson::BsonDoc* stored);
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  // An update command's change: `update` is the operator update (nullptr
+  // for a replacement or a pipeline, `is_pipeline`) that hooks may route
+  // (WriteEvent::update). When hooks reshaped the document, *stored (if
+  // given) receives what was stored; it is left empty otherwise.
+  struct UpdateSpec {
+    const bson_t* update = nullptr;
+    bool is_pipeline = false;
+  };
+  Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
+                const UpdateSpec& spec, bson::BsonDoc* stored);
+  // Whether an update of `old_doc` into `new_doc` changes anything,
+  // `modified` being the engine's verdict, which the collection's hooks may
+  // overrule (PatternHook::EffectOfUpdate). REQUIRES: in a transaction.
+  StatusWith<bool> UpdateModifies(storage::Session& session, const bson_t* old_doc,
+                                  const bson_t* new_doc, const UpdateSpec& spec, bool modified);
   Status Remove(storage::Session& session, const bson_t* doc);
 
   const index::IndexSet& indexes() const { return *indexes_; }
@@ -68,8 +88,15 @@ class CollectionWriter {
   // A writer of another collection for hooks (HookContext::WriterFor).
   StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll);
 
+  // Names who makes the following writes (WriteEvent::origin): a hook
+  // writing through WriterFor sets it, and resets it ("") when done, so that
+  // guards (Pattern::GuardFor) can tell its writes from a command's.
+  // `origin` must outlive the writes.
+  void SetOrigin(std::string_view origin) { origin_ = origin; }
+
  private:
   class Context;
+  Status RunGuards(HookContext& ctx, const WriteEvent& event);
   Status StoreInsert(storage::Session& session, const bson_t* doc);
   Status StoreUpdate(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
 
@@ -85,6 +112,9 @@ class CollectionWriter {
   std::shared_ptr<const index::IndexSet> indexes_;
   std::shared_ptr<const catalog::PatternState> patterns_;
   const HookRunner* hooks_ = nullptr;  // owned by patterns_; nullptr without patterns
+  // Hooks patterns configured elsewhere run on this collection (BeforeStore only).
+  std::vector<std::shared_ptr<PatternHook>> guards_;
+  std::string_view origin_;
   int depth_ = 0;
   std::vector<catalog::MultikeyUpdate> multikey_;
   // Writers of other collections that hooks wrote, by namespace, with the

@@ -100,15 +100,93 @@ Status Engine::ModifyPatterns(std::string_view db, std::string_view coll, const 
       options.bytes() == entry->metadata.options.bytes()) {
     return Status::OK();
   }
+  RETURN_IF_ERROR(SyncPatternViews(db, coll, configs.get(), false));
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::shared_ptr<const HookRunner> hooks,
                    AttachHooks(*patterns_, session, *entry, configs.get(), state->configs.get(),
                                AttachReason::kModify));
-  return catalog_->SetPatterns(
+  bson::BsonDoc view_configs = configs.Copy();
+  RETURN_IF_ERROR(catalog_->SetPatterns(
       *entry,
       std::make_shared<catalog::PatternState>(
           catalog::PatternState{std::move(configs), std::move(hooks)}),
-      options.get());
+      options.get()));
+  // Index builds take the write mutex themselves.
+  writes.unlock();
+  RETURN_IF_ERROR(SyncPatternViews(db, coll, view_configs.get(), true));
+  return CreatePatternIndexes(db, coll);
+}
+
+Status Engine::SyncPatternViews(std::string_view db, std::string_view coll, const bson_t* configs,
+                                bool create_missing) {
+  bson_iter_t it;
+  bson_iter_init(&it, configs);
+  while (bson_iter_next(&it)) {
+    const Pattern* pattern = patterns_->ByName(bson_iter_key(&it));
+    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
+    for (Pattern::CompanionView& view : pattern->ViewsOf(coll, config.get())) {
+      const std::string ns = Namespace(db, view.name);
+      std::shared_ptr<const catalog::ViewDefinition> existing = catalog_->LookupView(ns);
+      if (catalog_->Lookup(ns) != nullptr || (existing && existing->view_on != coll)) {
+        return Status(ErrorCode::kNamespaceExists,
+                      "Collection " + ns + " already exists; the " + std::string(pattern->name()) +
+                          " option of " + Namespace(db, coll) + " needs that name for its view");
+      }
+      if (!create_missing) continue;
+      CreateViewParams params;
+      params.db = std::string(db);
+      params.name = view.name;
+      params.view_on = std::string(coll);
+      params.pipeline = std::move(view.pipeline);
+      if (existing && existing->pipeline.bytes() == params.pipeline.bytes()) continue;
+      RETURN_IF_ERROR(existing ? ModifyView(params) : CreateView(params));
+    }
+  }
+  return Status::OK();
+}
+
+Status Engine::CreatePatternIndexes(std::string_view db, std::string_view coll) {
+  std::shared_ptr<catalog::CollectionEntry> entry = catalog_->Lookup(Namespace(db, coll));
+  if (!entry) return Status::OK();
+  std::shared_ptr<const catalog::PatternState> state = entry->patterns();
+  CreateIndexesParams params;
+  params.db = std::string(db);
+  params.coll = std::string(coll);
+  bson_iter_t it;
+  bson_iter_init(&it, state->configs.get());
+  while (bson_iter_next(&it)) {
+    const Pattern* pattern = patterns_->ByName(bson_iter_key(&it));
+    if (pattern == nullptr || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&it, &len, &data);
+    bson::BsonDoc config = bson::BsonDoc::CopyOf(data, len);
+    for (bson::BsonDoc& spec : pattern->IndexesFor(config.get())) {
+      bson_iter_t key;
+      if (!bson_iter_init_find(&key, spec.get(), "key") || !BSON_ITER_HOLDS_DOCUMENT(&key)) continue;
+      uint32_t key_len = 0;
+      const uint8_t* key_data = nullptr;
+      bson_iter_document(&key, &key_len, &key_data);
+      bson::BsonDoc key_pattern = bson::BsonDoc::CopyOf(key_data, key_len);
+      const bool present = !entry->indexes()->FindByKeyPattern(key_pattern.get()).empty();
+      if (!present) params.specs.push_back(std::move(spec));
+    }
+  }
+  if (params.specs.empty()) return Status::OK();
+  return CreateIndexes(params).status();
+}
+
+StatusWith<bson::BsonDoc> Engine::RunPatternCommand(std::string_view command, std::string_view db,
+                                                    const bson_t* body) {
+  const Pattern* pattern = patterns_->ForCommand(command);
+  if (pattern == nullptr) {
+    return Status(ErrorCode::kCommandNotFound, "no such command: '" + std::string(command) + "'");
+  }
+  return pattern->RunCommand(*this, command, db, body);
 }
 
 StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& coll) {
@@ -117,6 +195,15 @@ StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& c
   if (hooks == nullptr) return bson::BsonDoc();
   storage::Session session = storage_->NewSession();
   return hooks->Stats(session, coll);
+}
+
+StatusWith<bson::BsonDoc> Engine::PatternShardStats(const catalog::CollectionEntry& coll,
+                                                   int shard) {
+  std::shared_ptr<const catalog::PatternState> state = coll.patterns();
+  const HookRunner* hooks = HookRunner::Of(*state);
+  if (hooks == nullptr) return bson::BsonDoc();
+  storage::Session session = storage_->NewSession();
+  return hooks->ShardStats(session, coll, shard);
 }
 
 bson::BsonDoc Engine::PatternExplain(const catalog::CollectionEntry& coll) const {
@@ -132,7 +219,7 @@ Status Engine::ValidatePatterns(const catalog::CollectionEntry& coll,
   const HookRunner* hooks = HookRunner::Of(*state);
   if (hooks == nullptr) return Status::OK();
   storage::Session session = storage_->NewSession();
-  return hooks->Validate(session, coll, problems);
+  return hooks->Validate(session, *catalog_, coll, problems);
 }
 
 }  // namespace tigerdoc::engine

@@ -43,12 +43,14 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
 // Inserts documents that already have their _id first, in one write unit.
 Status InsertUnit(storage::Session& session, catalog::Catalog& catalog,
                   catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count,
-                  bool bypass_validation, bool from_update = false) {
+                  bool bypass_validation, bool from_update = false,
+                  bson::BsonDoc* stored = nullptr) {
   CollectionWriter writer(catalog, coll);
   if (bypass_validation) writer.BypassDocumentValidation();
   return RunWriteUnit(session, [&]() -> Status {
     for (size_t i = 0; i < count; ++i) {
-      RETURN_IF_ERROR(writer.Insert(session, docs[i].get(), from_update));
+      RETURN_IF_ERROR(writer.Insert(session, docs[i].get(), from_update,
+                                    i == 0 ? stored : nullptr));
     }
     return Status::OK();
   });
@@ -99,6 +101,7 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalo
                                       catalog::CollectionEntry& coll, const bson::BsonDoc& id,
                                       const query::Matcher& matcher,
                                       const update::UpdateDriver& driver,
+                                      const CollectionWriter::UpdateSpec& spec,
                                       bool bypass_validation) {
   DocumentChange change;
   CollectionWriter writer(catalog, coll);
@@ -119,10 +122,17 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalo
       positional = details.elem_match_index();
     }
     ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false, positional));
-    if (applied.modified) {
+    // A pattern may keep part of the document elsewhere (an outlier's
+    // overflow) and know better whether the update changes anything.
+    ASSIGN_OR_RETURN(bool modified, writer.UpdateModifies(session, current->get(), applied.doc.get(),
+                                                          spec, applied.modified));
+    if (modified) {
       RETURN_IF_ERROR(CheckSize(applied.doc.get(), coll.metadata.max_document_bytes, true));
       // The store moves the document when its shard key value changed.
-      RETURN_IF_ERROR(writer.Update(session, current->get(), applied.doc.get()));
+      bson::BsonDoc stored;
+      RETURN_IF_ERROR(writer.Update(session, current->get(), applied.doc.get(), spec, &stored));
+      // What was stored, when a pattern reshaped it (findAndModify's new).
+      if (!stored.empty()) applied.doc = std::move(stored);
       change.modified = true;
     }
     change.after = std::move(applied.doc);
@@ -254,8 +264,11 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
   ASSIGN_OR_RETURN(bson::BsonDoc doc, UpsertDocument(query, driver));
   ASSIGN_OR_RETURN(auto coll, catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
-  RETURN_IF_ERROR(
-      InsertUnit(session, *catalog_, *coll, &doc, 1, bypass_validation, /*from_update=*/true));
+  // What was stored, when a pattern reshaped it (findAndModify's new).
+  bson::BsonDoc stored;
+  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1, bypass_validation,
+                             /*from_update=*/true, &stored));
+  if (!stored.empty()) return stored;
   return doc;
 }
 
@@ -271,6 +284,9 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
   }
   UpdateResult result;
+  CollectionWriter::UpdateSpec spec;
+  spec.is_pipeline = statement.update_is_pipeline;
+  if (!driver.is_replacement() && !statement.update_is_pipeline) spec.update = statement.update.get();
   storage::Session session = storage_->NewSession();
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   if (coll) {
@@ -282,7 +298,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
       // server shuts down (what it changed so far stays, as in MongoDB).
       RETURN_IF_ERROR(query::CheckShutdown());
       ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver,
-                                                                statement.bypass_document_validation));
+                                                                spec, statement.bypass_document_validation));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
     }
@@ -359,8 +375,11 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
       ASSIGN_OR_RETURN(result.value, shaped(std::move(*removed)));
       return result;
     }
+    CollectionWriter::UpdateSpec spec;
+    spec.is_pipeline = params.update_is_pipeline;
+    if (!driver->is_replacement() && !params.update_is_pipeline) spec.update = params.update->get();
     ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver,
-                                                                params.bypass_document_validation));
+                                                                spec, params.bypass_document_validation));
     if (!change.matched) continue;
     result.n = 1;
     result.updated_existing = true;

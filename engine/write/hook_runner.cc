@@ -39,12 +39,35 @@ Status HookRunner::AfterRemove(HookContext& ctx, const WriteEvent& event) const 
   return Status::OK();
 }
 
+StatusWith<bool> HookRunner::UpdateModifies(HookContext& ctx, const WriteEvent& event,
+                                            bool modified) const {
+  for (const Named& named : hooks_) {
+    ASSIGN_OR_RETURN(PatternHook::UpdateEffect effect,
+                     named.hook->EffectOfUpdate(ctx, event, modified));
+    if (effect == PatternHook::UpdateEffect::kChanges) return true;
+    if (effect == PatternHook::UpdateEffect::kNoChange) return false;
+  }
+  return modified;
+}
+
 StatusWith<bson::BsonDoc> HookRunner::Stats(storage::Session& session,
                                             const catalog::CollectionEntry& coll) const {
   bson::BsonDoc out;
   for (const Named& named : hooks_) {
     bson::BsonDoc one;
     RETURN_IF_ERROR(named.hook->AppendStats(session, coll, one.mutable_get()));
+    if (!one.empty()) BSON_APPEND_DOCUMENT(out.mutable_get(), named.pattern.c_str(), one.get());
+  }
+  return out;
+}
+
+StatusWith<bson::BsonDoc> HookRunner::ShardStats(storage::Session& session,
+                                                 const catalog::CollectionEntry& coll,
+                                                 int shard) const {
+  bson::BsonDoc out;
+  for (const Named& named : hooks_) {
+    bson::BsonDoc one;
+    RETURN_IF_ERROR(named.hook->AppendShardStats(session, coll, shard, one.mutable_get()));
     if (!one.empty()) BSON_APPEND_DOCUMENT(out.mutable_get(), named.pattern.c_str(), one.get());
   }
   return out;
@@ -60,9 +83,12 @@ bson::BsonDoc HookRunner::Explain(const catalog::CollectionEntry& coll) const {
   return out;
 }
 
-Status HookRunner::Validate(storage::Session& session, const catalog::CollectionEntry& coll,
+Status HookRunner::Validate(storage::Session& session, catalog::Catalog& catalog,
+                            const catalog::CollectionEntry& coll,
                             std::vector<std::string>* problems) const {
-  for (const Named& named : hooks_) RETURN_IF_ERROR(named.hook->Validate(session, coll, problems));
+  for (const Named& named : hooks_) {
+    RETURN_IF_ERROR(named.hook->ValidateWith(session, catalog, coll, problems));
+  }
   return Status::OK();
 }
 

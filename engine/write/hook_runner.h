@@ -38,15 +38,22 @@ class HookRunner : public catalog::PatternAttachment {
   Status BeforeStore(HookContext& ctx, const WriteEvent& event, bson::BsonDoc* reshaped) const;
   Status AfterStore(HookContext& ctx, const WriteEvent& event) const;
   Status AfterRemove(HookContext& ctx, const WriteEvent& event) const;
+  // Whether the update changes anything, `modified` being the engine's
+  // verdict (PatternHook::EffectOfUpdate; the first hook with an opinion
+  // decides).
+  StatusWith<bool> UpdateModifies(HookContext& ctx, const WriteEvent& event, bool modified) const;
 
   // {<pattern>: {...}, ...} for collStats; empty when no hook reports.
   StatusWith<bson::BsonDoc> Stats(storage::Session& session,
                                   const catalog::CollectionEntry& coll) const;
   // {<pattern>: {...}, ...} for explain.
+  // The same for one shard ($collStats' per-shard documents).
+  StatusWith<bson::BsonDoc> ShardStats(storage::Session& session,
+                                       const catalog::CollectionEntry& coll, int shard) const;
   bson::BsonDoc Explain(const catalog::CollectionEntry& coll) const;
   // Differences between what hooks keep and a recomputation.
-  Status Validate(storage::Session& session, const catalog::CollectionEntry& coll,
-                  std::vector<std::string>* problems) const;
+  Status Validate(storage::Session& session, catalog::Catalog& catalog,
+                  const catalog::CollectionEntry& coll, std::vector<std::string>* problems) const;
 
   const std::vector<Named>& hooks() const { return hooks_; }
 
@@ -55,6 +62,24 @@ class HookRunner : public catalog::PatternAttachment {
 
   std::vector<Named> hooks_;
   std::vector<std::string> missing_;
+};
+
+// The guards of every collection (Pattern::GuardFor), kept by the catalog
+// (Catalog::SetGuardSource) so that every CollectionWriter finds them.
+class GuardSource : public catalog::PatternAttachment {
+ public:
+  explicit GuardSource(std::shared_ptr<const PatternRegistry> registry)
+      : registry_(std::move(registry)) {}
+  // nullptr when the engine set none (tests of the write path alone).
+  static const GuardSource* Of(const catalog::Catalog& catalog) {
+    return static_cast<const GuardSource*>(catalog.guard_source());
+  }
+  std::vector<std::shared_ptr<PatternHook>> For(const catalog::CollectionEntry& coll) const {
+    return registry_->GuardsFor(coll);
+  }
+
+ private:
+  std::shared_ptr<const PatternRegistry> registry_;
 };
 
 // Builds the runner for `configs` ({<pattern>: <config>}). Patterns present

@@ -27,9 +27,15 @@
 //     and so through their own rules and hooks. A non-OK Status refuses the
 //     whole write. Everything commits or rolls back with the write.
 //   - Take in-memory reservations with ctx.session().OnCommit/OnRollback.
-//   - AppendStats / AppendExplain / Validate: report (collStats, explain,
-//     validate). They run outside write transactions, on a session of their
+//   - AppendStats / AppendShardStats / AppendExplain / Validate: report
+//     (collStats, $collStats per shard, explain, validate). They run outside write transactions, on a session of their
 //     own.
+// Guards: a pattern may also check writes of a collection it does not
+// configure (Pattern::GuardFor: the parent a subset writes into); a guard's
+// BeforeStore runs after the collection's own hooks' and tells its
+// pattern's writes from others by WriteEvent::origin, which a hook writing
+// through WriterFor sets with CollectionWriter::SetOrigin.
+//
 // A refusal is a MongoDB-style Status with a message that says what to
 // change. Write conflicts (112) must be returned as they are: the write
 // unit retries the whole unit, hooks included, so hooks keep no state
@@ -47,6 +53,7 @@
 
 #include <bson/bson.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +77,20 @@ struct WriteEvent {
   const bson_t* after = nullptr;
   // An insert made by an upsert: errors speak of an update (17419, not 10334).
   bool from_update = false;
+  // kUpdate: the operator update that produced `after` ({$push: {...}}), so
+  // a pattern that keeps part of a document elsewhere can route it; nullptr
+  // for replacements and pipelines and writes without one ($merge).
+  const bson_t* update = nullptr;
+  // kUpdate: `after` came from a pipeline update (update is nullptr).
+  bool update_is_pipeline = false;
+  // kInsert / kUpdate: the document as the write proposed it, before any
+  // hook reshaped it (AfterStore's `after` is the stored, reshaped one).
+  const bson_t* proposed = nullptr;
+  // Who makes the write: empty for a command's own write; for a write a
+  // hook makes through WriterFor, what that hook set with
+  // CollectionWriter::SetOrigin (e.g. "subset db.reviews"), so that a guard
+  // (Pattern::GuardFor) can let its own pattern's writes through.
+  std::string_view origin;
 };
 
 // What a hook sees of the write it joins.
@@ -86,6 +107,12 @@ class HookContext {
   // hooks; BadValue when hooks nest deeper than a few levels (a cycle of
   // patterns writing each other).
   virtual StatusWith<CollectionWriter*> WriterFor(std::string_view db, std::string_view coll) = 0;
+  // Another collection's entry without creating it (nullptr when absent),
+  // for hooks that read it or must leave a missing collection missing.
+  virtual std::shared_ptr<catalog::CollectionEntry> Lookup(std::string_view /*db*/,
+                                                           std::string_view /*coll*/) {
+    return nullptr;
+  }
 };
 
 class PatternHook {
@@ -103,11 +130,33 @@ class PatternHook {
   virtual Status AfterRemove(HookContext& /*ctx*/, const WriteEvent& /*event*/) {
     return Status::OK();
   }
+  // Whether an update changes anything, for updates a pattern routes
+  // partly elsewhere (the engine compares only the stored document): a $pull
+  // of items kept in another collection changes something although the
+  // document stays as it was; an $addToSet of items kept elsewhere changes
+  // nothing although the document grew. `event.after` is the engine's
+  // result; `modified` is the engine's verdict. kChanges makes the write go
+  // through (BeforeStore / AfterStore run; `after` may equal `before`),
+  // kNoChange skips it (nModified 0). May read, must not write.
+  enum class UpdateEffect { kAsComputed, kChanges, kNoChange };
+  virtual StatusWith<UpdateEffect> EffectOfUpdate(HookContext& /*ctx*/,
+                                                  const WriteEvent& /*event*/,
+                                                  bool /*modified*/) {
+    return UpdateEffect::kAsComputed;
+  }
 
   // collStats: appends what the pattern reports to `out` (the pattern's own
   // sub-document of collStats' `patterns`).
   virtual Status AppendStats(storage::Session& /*session*/,
                              const catalog::CollectionEntry& /*coll*/, bson_t* /*out*/) {
+    return Status::OK();
+  }
+  // $collStats: one document per shard (the shape a sharded cluster gives,
+  // which mongosh's db.c.stats() shows under `shards.<name>`); appends what
+  // the pattern reports for shard `shard` alone.
+  virtual Status AppendShardStats(storage::Session& /*session*/,
+                                  const catalog::CollectionEntry& /*coll*/, int /*shard*/,
+                                  bson_t* /*out*/) {
     return Status::OK();
   }
   // explain: appends how the pattern shapes the collection's reads.
@@ -117,6 +166,13 @@ class PatternHook {
   virtual Status Validate(storage::Session& /*session*/, const catalog::CollectionEntry& /*coll*/,
                           std::vector<std::string>* /*problems*/) {
     return Status::OK();
+  }
+  // validate with the catalog, for patterns that relate collections (the
+  // subset's parent); what the engine calls. By default, Validate above.
+  virtual Status ValidateWith(storage::Session& session, catalog::Catalog& /*catalog*/,
+                              const catalog::CollectionEntry& coll,
+                              std::vector<std::string>* problems) {
+    return Validate(session, coll, problems);
   }
 };
 

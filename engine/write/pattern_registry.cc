@@ -26,6 +26,24 @@ const Pattern* PatternRegistry::ForOption(std::string_view option) const {
   return nullptr;
 }
 
+const Pattern* PatternRegistry::ForCommand(std::string_view command) const {
+  for (const auto& p : patterns_) {
+    for (const std::string& c : p->command_names()) {
+      if (c == command) return p.get();
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<PatternHook>> PatternRegistry::GuardsFor(
+    const catalog::CollectionEntry& coll) const {
+  std::vector<std::shared_ptr<PatternHook>> out;
+  for (const auto& p : patterns_) {
+    if (std::shared_ptr<PatternHook> guard = p->GuardFor(coll)) out.push_back(std::move(guard));
+  }
+  return out;
+}
+
 StatusWith<bson::BsonDoc> PatternRegistry::Configure(std::string_view command,
                                                      const bson_t* fields,
                                                      const bson_t* previous) const {

@@ -32,6 +32,8 @@
 
 namespace tigerdoc::engine {
 
+class Engine;
+
 // Why a hook is being made.
 enum class AttachReason {
   kOpen,    // the server starts with the collection configured
@@ -70,6 +72,49 @@ class Pattern {
                         const catalog::CollectionEntry& /*coll*/) const {
     return Status::OK();
   }
+
+  // A hook this pattern runs on the writes of `coll` although `coll` has no
+  // config of it: a config on another collection names it (the parent a
+  // subset writes into). Asked whenever a writer of `coll` is made, so it
+  // must be cheap; nullptr when none. Only BeforeStore of a guard runs.
+  virtual std::shared_ptr<PatternHook> GuardFor(const catalog::CollectionEntry& /*coll*/) const {
+    return nullptr;
+  }
+  // Indexes (createIndexes specs: {key, name}) the pattern needs on the
+  // collection `config` configures; the engine builds the missing ones
+  // (no index with the same key pattern) after create and collMod.
+  virtual std::vector<bson::BsonDoc> IndexesFor(const bson_t* /*config*/) const { return {}; }
+  // Commands the pattern answers ({<command>: <collection>, ...}), listed
+  // by name in the server's command table (wire/commands/command_registry.cc).
+  virtual std::vector<std::string> command_names() const { return {}; }
+  virtual StatusWith<bson::BsonDoc> RunCommand(Engine& /*engine*/, std::string_view command,
+                                               std::string_view /*db*/,
+                                               const bson_t* /*body*/) const {
+    return Status(ErrorCode::kCommandNotFound,
+                  "no such command: '" + std::string(command) + "'");
+  }
+
+  // Views the pattern keeps beside a collection named `coll` configured
+  // with `config` (a name and a pipeline on the collection): the engine
+  // creates them after create, and creates or redefines them after collMod.
+  // A name taken by a collection or another view refuses the command.
+  struct CompanionView {
+    std::string name;
+    bson::BsonDoc pipeline;  // an array document
+  };
+  virtual std::vector<CompanionView> ViewsOf(std::string_view /*coll*/,
+                                             const bson_t* /*config*/) const {
+    return {};
+  }
+
+  // The catalog of the engine that uses this pattern, bound by Engine::Open
+  // before any Attach, for hooks that read other collections outside writes
+  // (collStats, validate, creating a view of their collection).
+  void BindCatalog(catalog::Catalog* catalog) { catalog_ = catalog; }
+  catalog::Catalog* catalog() const { return catalog_; }
+
+ private:
+  catalog::Catalog* catalog_ = nullptr;
 };
 
 class PatternRegistry {
@@ -80,6 +125,10 @@ class PatternRegistry {
 
   const Pattern* ByName(std::string_view name) const;
   const Pattern* ForOption(std::string_view option) const;
+  // The pattern answering `command` (Pattern::command_names), or nullptr.
+  const Pattern* ForCommand(std::string_view command) const;
+  // The guards patterns put on `coll` (Pattern::GuardFor).
+  std::vector<std::shared_ptr<PatternHook>> GuardsFor(const catalog::CollectionEntry& coll) const;
   bool IsOption(std::string_view option) const { return ForOption(option) != nullptr; }
   const std::vector<std::unique_ptr<Pattern>>& patterns() const { return patterns_; }
 

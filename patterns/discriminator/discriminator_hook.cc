@@ -4,24 +4,31 @@
 #include <map>
 
 #include "engine/bson/shell_string.h"
+#include "engine/storage/sharded_record_store.h"
 #include "patterns/common/counts.h"
 
 namespace tigerdoc::patterns::discriminator {
 namespace {
 
+// The marker row and its value: the table is complete and in the format of
+// this version (0x02: counts per shard; rows of 0x01 tables are rebuilt).
 constexpr char kMarker[] = "m";
+constexpr char kMarkerValue[] = "\x02";
 
-// bucket ("t<key>\0", "n", "u") -> summed counts, from the table.
-StatusWith<std::map<std::string, Counts>> ReadBuckets(storage::Session& session,
-                                                      const std::string& table) {
-  std::map<std::string, Counts> out;
+// (bucket, shard) -> summed stripes, from the table.
+using ShardBuckets = std::map<std::pair<std::string, int>, Counts>;
+
+StatusWith<ShardBuckets> ReadBuckets(storage::Session& session, const std::string& table) {
+  ShardBuckets out;
   ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, "", ""));
   Status status;
   while (cursor.Next(&status)) {
     std::string_view key = cursor.key();
-    if (key == kMarker || key.empty()) continue;
+    if (key == kMarker || key.size() < 4) continue;
     ASSIGN_OR_RETURN(Counts c, DecodeCounts(cursor.value()));
-    out[std::string(key.substr(0, key.size() - 1))] += c;  // without the stripe
+    const auto hi = static_cast<unsigned char>(key[key.size() - 3]);
+    const auto lo = static_cast<unsigned char>(key[key.size() - 2]);
+    out[{std::string(key.substr(0, key.size() - 3)), hi << 8 | lo}] += c;
   }
   RETURN_IF_ERROR(status);
   return out;
@@ -119,31 +126,55 @@ Status DiscriminatorHook::BeforeStore(engine::HookContext&, const engine::WriteE
   return status;
 }
 
-Status DiscriminatorHook::Add(storage::Session& session, const std::string& bucket,
-                              int64_t count, int64_t bytes) {
-  return AddToCountsRow(session, table_, bucket + static_cast<char>(ThreadStripe()),
+std::string ShardBucketKey(const std::string& bucket, int shard) {
+  std::string key = bucket;
+  key.push_back(static_cast<char>((shard >> 8) & 0xff));
+  key.push_back(static_cast<char>(shard & 0xff));
+  return key;
+}
+
+Status DiscriminatorHook::Add(engine::HookContext& ctx, const bson_t* doc, int64_t count,
+                              int64_t bytes) {
+  ASSIGN_OR_RETURN(storage::ShardedRecordStore::Location where,
+                   ctx.collection().store->LocationOf(doc));
+  return AddToCountsRow(ctx.session(), table_,
+                        ShardBucketKey(BucketOf(doc), where.shard) + static_cast<char>(ThreadStripe()),
                         Counts{count, bytes});
 }
 
 Status DiscriminatorHook::AfterStore(engine::HookContext& ctx, const engine::WriteEvent& event) {
   if (event.before) {
-    RETURN_IF_ERROR(Add(ctx.session(), BucketOf(event.before), -1,
-                        -static_cast<int64_t>(event.before->len)));
+    RETURN_IF_ERROR(Add(ctx, event.before, -1, -static_cast<int64_t>(event.before->len)));
   }
-  return Add(ctx.session(), BucketOf(event.after), 1, static_cast<int64_t>(event.after->len));
+  return Add(ctx, event.after, 1, static_cast<int64_t>(event.after->len));
 }
 
 Status DiscriminatorHook::AfterRemove(engine::HookContext& ctx, const engine::WriteEvent& event) {
-  return Add(ctx.session(), BucketOf(event.before), -1, -static_cast<int64_t>(event.before->len));
+  return Add(ctx, event.before, -1, -static_cast<int64_t>(event.before->len));
 }
 
 Status DiscriminatorHook::AppendStats(storage::Session& session, const catalog::CollectionEntry&,
                                       bson_t* out) {
+  return AppendCounts(session, std::nullopt, out);
+}
+
+Status DiscriminatorHook::AppendShardStats(storage::Session& session,
+                                           const catalog::CollectionEntry&, int shard,
+                                           bson_t* out) {
+  return AppendCounts(session, shard, out);
+}
+
+Status DiscriminatorHook::AppendCounts(storage::Session& session, std::optional<int> shard,
+                                       bson_t* out) {
   BSON_APPEND_UTF8(out, "field", config_.field().c_str());
   RETURN_IF_ERROR(session.Begin());
-  StatusWith<std::map<std::string, Counts>> buckets = ReadBuckets(session, table_);
+  StatusWith<ShardBuckets> rows = ReadBuckets(session, table_);
   session.Rollback();
-  RETURN_IF_ERROR(buckets.status());
+  RETURN_IF_ERROR(rows.status());
+  StatusWith<std::map<std::string, Counts>> buckets = std::map<std::string, Counts>();
+  for (const auto& [bucket_shard, counts] : rows.value()) {
+    if (!shard || bucket_shard.second == *shard) buckets.value()[bucket_shard.first] += counts;
+  }
   auto append = [](bson_t* parent, const char* name, const Counts& c) {
     bson_t sub;
     bson_append_document_begin(parent, name, -1, &sub);
@@ -181,12 +212,11 @@ void DiscriminatorHook::AppendExplain(const catalog::CollectionEntry&, bson_t* o
 namespace {
 
 // bucket -> counts, from the documents.
-StatusWith<std::map<std::string, Counts>> CountDocuments(storage::Session& session,
-                                                         const catalog::CollectionEntry& coll,
-                                                         const DiscriminatorHook& hook,
-                                                         bool check) {
-  std::map<std::string, Counts> out;
-  RETURN_IF_ERROR(coll.store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+StatusWith<ShardBuckets> CountDocuments(storage::Session& session,
+                                        const catalog::CollectionEntry& coll,
+                                        const DiscriminatorHook& hook, bool check) {
+  ShardBuckets out;
+  RETURN_IF_ERROR(coll.store->ForEachDocument(session, [&](int shard, const bson_t* doc) -> Status {
     if (check) {
       Status broken = hook.Check(doc);
       if (!broken.ok()) {
@@ -197,7 +227,7 @@ StatusWith<std::map<std::string, Counts>> CountDocuments(storage::Session& sessi
                       broken.extra_bson());
       }
     }
-    out[hook.BucketOf(doc)] += Counts{1, static_cast<int64_t>(doc->len)};
+    out[{hook.BucketOf(doc), shard}] += Counts{1, static_cast<int64_t>(doc->len)};
     return Status::OK();
   }));
   return out;
@@ -221,10 +251,13 @@ Status RebuildTypes(storage::Session& session, const catalog::CollectionEntry& c
       RETURN_IF_ERROR(status);
     }
     for (const std::string& key : old_keys) RETURN_IF_ERROR(session.Remove(table, key));
-    for (const auto& [bucket, c] : counts) {
-      RETURN_IF_ERROR(session.Put(table, bucket + static_cast<char>(0), EncodeCounts(c)));
+    for (const auto& [bucket_shard, c] : counts) {
+      RETURN_IF_ERROR(session.Put(table,
+                                  ShardBucketKey(bucket_shard.first, bucket_shard.second) +
+                                      static_cast<char>(0),
+                                  EncodeCounts(c)));
     }
-    return session.Put(table, kMarker, "\x01");
+    return session.Put(table, kMarker, kMarkerValue);
   };
   Status status = body();
   if (!status.ok()) {
@@ -237,21 +270,23 @@ Status RebuildTypes(storage::Session& session, const catalog::CollectionEntry& c
 Status DiscriminatorHook::Validate(storage::Session& session, const catalog::CollectionEntry& coll,
                                    std::vector<std::string>* problems) {
   RETURN_IF_ERROR(session.Begin());
-  StatusWith<std::map<std::string, Counts>> actual = CountDocuments(session, coll, *this, false);
-  StatusWith<std::map<std::string, Counts>> kept =
-      actual.ok() ? ReadBuckets(session, table_) : actual.status();
+  StatusWith<ShardBuckets> actual = CountDocuments(session, coll, *this, false);
+  StatusWith<ShardBuckets> kept = actual.ok() ? ReadBuckets(session, table_) : actual.status();
   session.Rollback();
   RETURN_IF_ERROR(kept.status());
-  std::map<std::string, std::pair<Counts, Counts>> all;  // bucket -> (kept, actual)
+  // (bucket, shard) -> (kept, actual)
+  std::map<std::pair<std::string, int>, std::pair<Counts, Counts>> all;
   for (const auto& [b, c] : kept.value()) all[b].first = c;
   for (const auto& [b, c] : actual.value()) all[b].second = c;
-  for (const auto& [bucket, pair] : all) {
+  for (const auto& [bucket_shard, pair] : all) {
     const auto& [k, a] = pair;
     if (k.count == a.count && k.bytes == a.bytes) continue;
+    const std::string& bucket = bucket_shard.first;
     std::string name = bucket[0] == 't' ? "type \"" + bucket.substr(1, bucket.size() - 2) + "\""
                        : bucket == "n" ? std::string("untyped documents")
                                        : std::string("undeclared types");
-    problems->push_back(name + " of " + coll.metadata.ns + ": counters say " +
+    problems->push_back(name + " in shard " + std::to_string(bucket_shard.second) + " of " +
+                        coll.metadata.ns + ": counters say " +
                         std::to_string(k.count) + " documents, " + std::to_string(k.bytes) +
                         " bytes; the documents are " + std::to_string(a.count) + ", " +
                         std::to_string(a.bytes) + " bytes");

@@ -14,6 +14,7 @@
 // Thread-safety: immutable; state lives in WiredTiger.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/write/hooks.h"
@@ -31,6 +32,8 @@ class DiscriminatorHook : public engine::PatternHook {
   Status AfterRemove(engine::HookContext& ctx, const engine::WriteEvent& event) override;
   Status AppendStats(storage::Session& session, const catalog::CollectionEntry& coll,
                      bson_t* out) override;
+  Status AppendShardStats(storage::Session& session, const catalog::CollectionEntry& coll,
+                          int shard, bson_t* out) override;
   void AppendExplain(const catalog::CollectionEntry& coll, bson_t* out) const override;
   Status Validate(storage::Session& session, const catalog::CollectionEntry& coll,
                   std::vector<std::string>* problems) override;
@@ -41,13 +44,21 @@ class DiscriminatorHook : public engine::PatternHook {
   std::string BucketOf(const bson_t* doc) const;
 
  private:
-  Status Add(storage::Session& session, const std::string& bucket, int64_t count, int64_t bytes);
+  // Adds to the counts of `doc`'s bucket in the document's shard.
+  Status Add(engine::HookContext& ctx, const bson_t* doc, int64_t count, int64_t bytes);
+  // field, types: {<key>: {count, size}}, untyped, undeclared; of one shard
+  // or (nullopt) of all.
+  Status AppendCounts(storage::Session& session, std::optional<int> shard, bson_t* out);
 
   const DiscriminatorConfig config_;
   const std::string table_;
 };
 
 std::string TypesTableName(const std::string& ident);
+
+// The row prefix of a bucket's counts in one shard: bucket ++ u16 shard
+// (big-endian); a u8 stripe follows it in each row key.
+std::string ShardBucketKey(const std::string& bucket, int shard);
 
 // Rebuilds the types table of `coll` from its documents; with `check`, also
 // fails (121) when a document breaks `hook`'s rules. REQUIRES: no write runs.

@@ -37,7 +37,9 @@ class DiscriminatorPattern : public engine::Pattern {
     ASSIGN_OR_RETURN(std::optional<std::string> marker, session.Get(table, "m"));
     // New rules (collMod) count documents by the new types, and in strict
     // mode must hold for what is already stored.
-    if (reason == engine::AttachReason::kModify || !marker) {
+    // A table of an older format (marker 0x01: counts not per shard) is
+    // rebuilt too.
+    if (reason == engine::AttachReason::kModify || !marker || *marker != "\x02") {
       RETURN_IF_ERROR(RebuildTypes(session, coll, *hook,
                                    reason == engine::AttachReason::kModify && !moderate));
     }

@@ -14,6 +14,36 @@ namespace {
 
 constexpr int kLargestPartitions = 10;
 
+// `partitions` (how many) and `largestPartitions` (the 10 largest by bytes:
+// key, shard, count, size), of every shard or of `shard` alone.
+void AppendPartitions(const catalog::CollectionEntry& coll, const TableCounts& table,
+                      std::optional<int> shard, bson_t* out) {
+  std::vector<const PartitionRow*> rows;
+  for (const auto& [prefix, row] : table.partitions) {
+    if (!shard || row.shard == *shard) rows.push_back(&row);
+  }
+  BSON_APPEND_INT64(out, "partitions", static_cast<int64_t>(rows.size()));
+  const size_t n = std::min<size_t>(kLargestPartitions, rows.size());
+  std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(n), rows.end(),
+                    [](const PartitionRow* a, const PartitionRow* b) {
+                      return a->counts.bytes > b->counts.bytes;
+                    });
+  bson_t largest;
+  bson_append_array_begin(out, "largestPartitions", -1, &largest);
+  for (size_t i = 0; i < n; ++i) {
+    bson_t part;
+    std::string k = std::to_string(i);
+    bson_append_document_begin(&largest, k.c_str(), -1, &part);
+    bson::BsonDoc key = engine::Rename(rows[i]->value.get(), coll.store->shard_key_field().c_str());
+    BSON_APPEND_DOCUMENT(&part, "key", key.get());
+    BSON_APPEND_INT32(&part, "shard", rows[i]->shard);
+    BSON_APPEND_INT64(&part, "count", rows[i]->counts.count);
+    BSON_APPEND_INT64(&part, "size", rows[i]->counts.bytes);
+    bson_append_document_end(&largest, &part);
+  }
+  bson_append_array_end(out, &largest);
+}
+
 }  // namespace
 
 SizeLimitsHook::SizeLimitsHook(Limits limits, const catalog::CollectionEntry& coll)
@@ -156,28 +186,27 @@ Status SizeLimitsHook::AppendStats(storage::Session& session,
     bson_append_document_end(&shards, &shard);
   }
   bson_append_array_end(out, &shards);
-  BSON_APPEND_INT64(out, "partitions", static_cast<int64_t>(table.value().partitions.size()));
-  std::vector<const PartitionRow*> rows;
-  for (const auto& [prefix, row] : table.value().partitions) rows.push_back(&row);
-  const size_t n = std::min<size_t>(kLargestPartitions, rows.size());
-  std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(n), rows.end(),
-                    [](const PartitionRow* a, const PartitionRow* b) {
-                      return a->counts.bytes > b->counts.bytes;
-                    });
-  bson_t largest;
-  bson_append_array_begin(out, "largestPartitions", -1, &largest);
-  for (size_t i = 0; i < n; ++i) {
-    bson_t part;
-    std::string k = std::to_string(i);
-    bson_append_document_begin(&largest, k.c_str(), -1, &part);
-    bson::BsonDoc key = engine::Rename(rows[i]->value.get(), coll.store->shard_key_field().c_str());
-    BSON_APPEND_DOCUMENT(&part, "key", key.get());
-    BSON_APPEND_INT32(&part, "shard", rows[i]->shard);
-    BSON_APPEND_INT64(&part, "count", rows[i]->counts.count);
-    BSON_APPEND_INT64(&part, "size", rows[i]->counts.bytes);
-    bson_append_document_end(&largest, &part);
-  }
-  bson_append_array_end(out, &largest);
+  AppendPartitions(coll, table.value(), std::nullopt, out);
+  if (!table.value().complete) BSON_APPEND_BOOL(out, "incomplete", true);
+  return Status::OK();
+}
+
+Status SizeLimitsHook::AppendShardStats(storage::Session& session,
+                                        const catalog::CollectionEntry& coll, int shard,
+                                        bson_t* out) {
+  BSON_APPEND_INT64(out, kMaxDocumentBytes, limits_.document);
+  if (limits_.partition > 0) BSON_APPEND_INT64(out, kMaxPartitionBytes, limits_.partition);
+  if (limits_.shard > 0) BSON_APPEND_INT64(out, kMaxShardBytes, limits_.shard);
+  RETURN_IF_ERROR(session.Begin());
+  StatusWith<TableCounts> table = ReadTable(session, coll);
+  session.Rollback();
+  RETURN_IF_ERROR(table.status());
+  const Counts totals = static_cast<size_t>(shard) < table.value().shards.size()
+                            ? table.value().shards[static_cast<size_t>(shard)]
+                            : Counts{};
+  BSON_APPEND_INT64(out, "count", totals.count);
+  BSON_APPEND_INT64(out, "size", totals.bytes);
+  AppendPartitions(coll, table.value(), shard, out);
   if (!table.value().complete) BSON_APPEND_BOOL(out, "incomplete", true);
   return Status::OK();
 }

@@ -29,6 +29,8 @@ class SizeLimitsHook : public engine::PatternHook {
   Status AfterRemove(engine::HookContext& ctx, const engine::WriteEvent& event) override;
   Status AppendStats(storage::Session& session, const catalog::CollectionEntry& coll,
                      bson_t* out) override;
+  Status AppendShardStats(storage::Session& session, const catalog::CollectionEntry& coll,
+                          int shard, bson_t* out) override;
   Status Validate(storage::Session& session, const catalog::CollectionEntry& coll,
                   std::vector<std::string>* problems) override;
 

@@ -72,6 +72,21 @@ const events = [
   const types = stats.patterns.discriminator.types;
   assert.eq(Number(types["order.*"].count), 1);
   assert.eq(Number(types["payment.processed"].count), 1);
+  // db.c.stats() (mongosh builds it from $collStats, one document per shard)
+  // shows each shard's per-type counts under shards.<name>.patterns; they add
+  // up to the collection's.
+  const shellStats = c.stats();
+  assert.eq(Object.keys(shellStats.shards).length, 4, "stats() lists the 4 shards");
+  let perType = {};
+  for (const shard of Object.values(shellStats.shards)) {
+    for (const [type, counts] of Object.entries(shard.patterns.discriminator.types)) {
+      perType[type] = (perType[type] || 0) + Number(counts.count);
+    }
+  }
+  for (const [type, counts] of Object.entries(types)) {
+    assert.eq(perType[type], Number(counts.count), "stats() shards add up for " + type);
+  }
+  assert.eq(shellStats.count, Number(stats.count), "stats() count");
   // Queries on the type use the {type, timestamp} index.
   const plan = c.find({ type: "order.created" }).explain();
   assert(JSON.stringify(plan).includes("type_1_timestamp_-1"), "index used");

@@ -11,9 +11,9 @@ assert.commandWorked(tdb.dropDatabase());
 const reply = (cmd) => commandReply(tdb, cmd);  // lib/assert.js
 const pad = (n) => "x".repeat(n);
 // The collStats command: its `patterns.sizeLimits` holds what the pattern
-// reports. (mongosh's db.c.stats() builds its answer from $collStats'
-// storageStats but keeps only the fields it knows, so it drops tigerdoc's;
-// db.c.aggregate([{$collStats: {storageStats: {}}}]) shows them too.)
+// reports for the whole collection. mongosh's db.c.stats() builds its answer
+// from $collStats, which answers one document per shard: it shows each
+// shard's part under `shards.<name>.patterns.sizeLimits`.
 function collStats(name) {
   return assert.commandWorked(tdb.runCommand({ collStats: name }));
 }
@@ -35,6 +35,12 @@ function collStats(name) {
   assert.eq(Number(limits.maxPartitionBytes), 20000000000, "stats shows the partition limit");
   assert.eq(limits.largestPartitions[0].key, { customerId: "c1" }, "largest partition");
   assert.eq(Number(limits.largestPartitions[0].count), 1, "its count");
+  // The same through db.c.stats(): the partition's shard reports it.
+  const shellStats = tdb.orders.stats();
+  const home = shellStats.shards["shard" + limits.largestPartitions[0].shard].patterns.sizeLimits;
+  assert.eq(Number(home.maxPartitionBytes), 20000000000, "stats() shows the partition limit");
+  assert.eq(home.largestPartitions[0].key, { customerId: "c1" }, "stats() shows the partition");
+  assert.eq(Number(home.count), 1, "stats() shows the shard's count");
 }
 
 // --- Bad options: 2 BadValue, 14 TypeMismatch, 9 FailedToParse, 40415 --------

@@ -74,10 +74,14 @@ TEST_F(AggregateTest, LookupJoinsAnotherCollection) {
 }
 
 TEST_F(AggregateTest, CollStatsAndDocumentsStages) {
+  // One document per shard, as a sharded cluster answers; they add up.
   BsonDoc stats = Run(R"({"aggregate": "sales", "pipeline": [{"$collStats": {"storageStats": {}}},
-      {"$project": {"storageStats.count": 1, "_id": 0}}], "cursor": {}})");
+      {"$group": {"_id": null, "count": {"$sum": "$storageStats.count"}, "shards": {"$addToSet": "$shard"},
+                  "docs": {"$sum": 1}}}], "cursor": {}})");
   ASSERT_OK_REPLY(stats);
-  EXPECT_EQ(Integer(stats, "cursor.firstBatch.0.storageStats.count"), 300) << Json(stats);
+  EXPECT_EQ(Integer(stats, "cursor.firstBatch.0.count"), 300) << Json(stats);
+  EXPECT_EQ(Integer(stats, "cursor.firstBatch.0.docs"), 4) << Json(stats);
+  EXPECT_EQ(testutil::ArrayLength(stats, "cursor.firstBatch.0.shards"), 4u) << Json(stats);
   BsonDoc docs = Run(R"({"aggregate": 1, "pipeline": [{"$documents": [{"x": 1}, {"x": 2}]},
       {"$group": {"_id": null, "s": {"$sum": "$x"}}}], "cursor": {}})");
   ASSERT_OK_REPLY(docs);

@@ -57,6 +57,23 @@ TEST_F(DiscriminatorE2eTest, OneCollectionManyTypes) {
   ASSERT_TRUE(bson_iter_recurse(&it, &count) && bson_iter_find(&count, "count"));
   EXPECT_EQ(bson_iter_as_int64(&count), 1) << Json(stats);
 
+  // $collStats answers per shard; each shard's per-type counts add up to
+  // the collection's (what mongosh's db.c.stats() shows under `shards`).
+  BsonDoc per_shard = Run(R"({"aggregate": "events", "pipeline": [{"$collStats": {"storageStats": {}}},
+      {"$group": {"_id": null, "docs": {"$sum": "$storageStats.count"}, "shards": {"$sum": 1}}}],
+      "cursor": {}})");
+  ASSERT_OK_REPLY(per_shard);
+  EXPECT_EQ(Integer(per_shard, "cursor.firstBatch.0.shards"), 4) << Json(per_shard);
+  EXPECT_EQ(Integer(per_shard, "cursor.firstBatch.0.docs"), 3) << Json(per_shard);
+  BsonDoc shard_types = Run(R"({"aggregate": "events", "pipeline": [{"$collStats": {"storageStats": {}}},
+      {"$project": {"_id": 0, "t": {"$objectToArray": "$storageStats.patterns.discriminator.types"}}},
+      {"$unwind": "$t"}, {"$group": {"_id": "$t.k", "n": {"$sum": "$t.v.count"}}}, {"$sort": {"_id": 1}}],
+      "cursor": {}})");
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(shard_types, "cursor.firstBatch")),
+            testutil::CanonicalJson(R"({"0": {"_id": "order.*", "n": {"$numberLong": "1"}},
+                              "1": {"_id": "payment.processed", "n": {"$numberLong": "1"}},
+                              "2": {"_id": "user.login", "n": {"$numberLong": "1"}}})")) << Json(shard_types);
+
   // Queries on the discriminator use an index led by it.
   ASSERT_OK_REPLY(Run(R"({"createIndexes": "events", "indexes": [{"key": {"type": 1, "ts": -1}, "name": "type_ts"}]})"));
   r = Run(R"({"find": "events", "filter": {"type": {"$in": ["order.created", "user.login"]}}, "sort": {"_id": 1}})");

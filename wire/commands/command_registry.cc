@@ -50,6 +50,7 @@ constexpr std::array kCommands = {
     CommandSpec{"listIndexes", RunListIndexes},
     CommandSpec{"ping", RunPing},
     CommandSpec{"refreshSessions", RunEndSessions},
+    CommandSpec{"resyncSubset", RunPatternCommand},
     CommandSpec{"serverStatus", RunServerStatus},
     CommandSpec{"setParameter", RunSetParameter, true},
     CommandSpec{"update", RunUpdate},

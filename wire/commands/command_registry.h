@@ -10,8 +10,13 @@
 
 namespace tigerdoc::wire {
 
-// The collStats fields of one collection (collStats and $collStats share it).
+// The collStats command's fields of one collection.
 // Index sizes are approximate (a scan of the index tables).
+// The storageStats of one shard of a collection: $collStats answers one
+// document per shard, as a sharded cluster does (mongosh's db.c.stats()
+// sums them and shows each under `shards`, pattern stats included).
+bson::BsonDoc CollStatsShardDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
+                                     int shard);
 bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
                                 int64_t scale);
 
@@ -62,6 +67,8 @@ StatusWith<bson::BsonDoc> RunKillOp(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);
+// A command a pattern answers (Engine::RunPatternCommand): resyncSubset.
+StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);

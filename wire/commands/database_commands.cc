@@ -312,6 +312,40 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
   return CollStatsDocument(*ctx.engine, *entry, scale);
 }
 
+bson::BsonDoc CollStatsShardDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
+                                     int shard) {
+  const storage::ShardStats s = entry.store->StatsOf(shard);
+  const std::vector<std::pair<std::string, int64_t>> index_sizes = engine.IndexSizes(entry, shard);
+  int64_t total_index_size = 0;
+  for (const auto& [name, bytes] : index_sizes) total_index_size += bytes;
+  bson::BsonDoc out;
+  bson_t* doc = out.mutable_get();
+  BSON_APPEND_UTF8(doc, "ns", entry.metadata.ns.c_str());
+  BSON_APPEND_INT64(doc, "size", s.data_bytes);
+  BSON_APPEND_INT64(doc, "count", s.count);
+  if (s.count > 0) BSON_APPEND_INT64(doc, "avgObjSize", s.data_bytes / s.count);
+  BSON_APPEND_INT64(doc, "storageSize", s.data_bytes);
+  BSON_APPEND_BOOL(doc, "capped", false);
+  BSON_APPEND_INT32(doc, "nindexes", static_cast<int32_t>(index_sizes.size()));
+  bson_t sizes_doc;
+  bson_append_document_begin(doc, "indexSizes", -1, &sizes_doc);
+  for (const auto& [name, bytes] : index_sizes) {
+    bson_append_int64(&sizes_doc, name.c_str(), static_cast<int>(name.size()), bytes);
+  }
+  bson_append_document_end(doc, &sizes_doc);
+  BSON_APPEND_INT64(doc, "totalIndexSize", total_index_size);
+  BSON_APPEND_INT64(doc, "totalSize", s.data_bytes + total_index_size);
+  BSON_APPEND_INT32(doc, "scaleFactor", 1);
+  // tigerdoc's own: what each configured pattern reports for this shard.
+  StatusWith<bson::BsonDoc> patterns = engine.PatternShardStats(entry, shard);
+  if (patterns.ok() && !patterns.value().empty()) {
+    BSON_APPEND_DOCUMENT(doc, "patterns", patterns.value().get());
+  } else if (!patterns.ok()) {
+    BSON_APPEND_UTF8(doc, "patternsError", patterns.status().ToString().c_str());
+  }
+  return out;
+}
+
 bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
                                 int64_t scale) {
   CollectionSizes sizes = SizesOf(entry);

@@ -347,23 +347,33 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
   return out;
 }
 
-// The document a $collStats stage produces for one collection.
-StatusWith<bson::BsonDoc> CollStatsStageDocument(CommandContext& ctx, const std::string& ns) {
+// The documents a $collStats stage produces for one collection: one per
+// shard table, {ns, shard: "shard<i>", host, localTime, storageStats}, as a
+// sharded cluster answers (the shard names are explain's). Clients sum
+// them (mongosh's db.c.stats() does, and shows each under `shards`).
+StatusWith<std::vector<bson::BsonDoc>> CollStatsStageDocuments(CommandContext& ctx,
+                                                               const std::string& ns) {
   auto entry = ctx.engine->catalog().Lookup(ns);
   if (!entry) {
     return Status(ErrorCode::kNamespaceNotFound,
                   "Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [" +
                       ns + "] not found.");
   }
-  bson::BsonDoc doc;
-  BSON_APPEND_UTF8(doc.mutable_get(), "ns", ns.c_str());
-  BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
-  BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime",
-                        std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch()).count());
-  bson::BsonDoc storage_stats = CollStatsDocument(*ctx.engine, *entry, 1);
-  BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
-  return doc;
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  std::vector<bson::BsonDoc> out;
+  for (int shard = 0; shard < entry->store->num_shards(); ++shard) {
+    bson::BsonDoc doc;
+    const std::string shard_name = "shard" + std::to_string(shard);
+    BSON_APPEND_UTF8(doc.mutable_get(), "ns", ns.c_str());
+    BSON_APPEND_UTF8(doc.mutable_get(), "shard", shard_name.c_str());
+    BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
+    BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime", now);
+    bson::BsonDoc storage_stats = CollStatsShardDocument(*ctx.engine, *entry, shard);
+    BSON_APPEND_DOCUMENT(doc.mutable_get(), "storageStats", storage_stats.get());
+    out.push_back(std::move(doc));
+  }
+  return out;
 }
 
 // The documents of a $indexStats stage (engine/engine.h IndexStats); the
@@ -500,9 +510,9 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
       ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> stats, IndexStatsStageDocuments(ctx, params.coll));
       params.input.emplace(std::move(stats));
     } else if (catalog_stage) {
-      ASSIGN_OR_RETURN(bson::BsonDoc stats, CollStatsStageDocument(ctx, ctx.db() + "." + params.coll));
-      params.input.emplace();
-      params.input->push_back(std::move(stats));
+      ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> stats,
+                       CollStatsStageDocuments(ctx, ctx.db() + "." + params.coll));
+      params.input.emplace(std::move(stats));
     } else {
       std::string key = std::to_string(index++);
       bson_append_iter(rest.mutable_get(), key.c_str(), -1, &stage);

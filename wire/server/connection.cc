@@ -1,10 +1,11 @@
 #include "wire/server/connection.h"
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#include <boost/asio/post.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/write.hpp>
+#include <cerrno>
 #include <exception>
 
 #include "wire/protocol/msg_header.h"
@@ -29,84 +30,85 @@ std::string FormatEndpoint(const asio::ip::tcp::endpoint& endpoint) {
 }
 
 Connection::Connection(asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
-                       WorkerPool* workers, std::atomic<int32_t>* next_request_id)
-    : socket_(std::move(socket)),
+                       std::atomic<int32_t>* next_request_id)
+    : fd_(-1),
       info_(std::move(info)),
       handler_(handler),
-      workers_(workers),
       next_request_id_(next_request_id) {
+  boost::system::error_code ec;
+  // Blocking reads and writes from here on, outside the io_context.
+  fd_ = socket.release(ec);
+  if (ec) {
+    fd_ = -1;  // Serve() returns at once
+    socket.close(ec);
+  } else {
+    const int flags = ::fcntl(fd_, F_GETFL);
+    if (flags >= 0 && (flags & O_NONBLOCK)) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
+  }
   handler_->OnConnectionOpened(info_);
 }
 
 Connection::~Connection() { handler_->OnConnectionClosed(info_); }
 
-void Connection::Start() {
-  asio::post(socket_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
+void Connection::Serve() {
+  while (!shutting_down_.load() && ReadMessage() && Process()) {
+  }
+  std::lock_guard<std::mutex> lock(close_mu_);
+  if (fd_ >= 0) {
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+  }
+  closed_ = true;
 }
 
-void Connection::Close() {
-  asio::post(socket_.get_executor(), [self = shared_from_this()] { self->CloseSocket(); });
+void Connection::Shutdown() {
+  shutting_down_.store(true);
+  std::lock_guard<std::mutex> lock(close_mu_);
+  // shutdown(2) wakes a recv/send blocked in Serve(); the close is left
+  // to Serve()'s thread.
+  if (!closed_ && fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
 }
 
-void Connection::CloseWhileStopped() { CloseSocket(); }
-
-template <typename Step>
-void Connection::OnStrand(Step step) {
-  asio::post(socket_.get_executor(), std::move(step));
+bool Connection::ReadExactly(uint8_t* out, size_t n) {
+  while (n > 0) {
+    const ssize_t got = ::recv(fd_, out, n, 0);
+    if (got > 0) {
+      out += got;
+      n -= static_cast<size_t>(got);
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else {
+      return false;  // 0: EOF (or Shutdown()); < 0: reset or another error
+    }
+  }
+  return true;
 }
 
-void Connection::ReadHeader() {
+bool Connection::ReadMessage() {
   if (buffer_.capacity() > kKeepBufferBytes) std::vector<uint8_t>().swap(buffer_);
   buffer_.resize(kHeaderBytes);
-  asio::async_read(socket_, asio::buffer(buffer_.data(), kHeaderBytes),
-                   [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
-                     self->OnHeader(ec);
-                   });
-}
-
-void Connection::OnHeader(const boost::system::error_code& ec) {
-  if (ec) return CloseSocket();  // EOF, reset, or Close()
+  if (fd_ < 0 || !ReadExactly(buffer_.data(), kHeaderBytes)) return false;
   auto header = ParseHeader(buffer_.data(), buffer_.size());
-  if (!header.ok()) return CloseSocket();  // messageLength outside 16..48,000,000
+  if (!header.ok()) return false;  // messageLength outside 16..48,000,000
   const size_t length = static_cast<size_t>(header.value().message_length);
   buffer_.resize(length);
-  if (length == kHeaderBytes) return OnBody({});
-  asio::async_read(socket_, asio::buffer(buffer_.data() + kHeaderBytes, length - kHeaderBytes),
-                   [self = shared_from_this()](const boost::system::error_code& read_ec, size_t) {
-                     self->OnBody(read_ec);
-                   });
+  return ReadExactly(buffer_.data() + kHeaderBytes, length - kHeaderBytes);
 }
 
-void Connection::OnBody(const boost::system::error_code& ec) {
-  if (ec) return CloseSocket();
-  // The worker owns the message bytes from here; the strand's buffer is
-  // untouched until the next ReadHeader.
-  auto message = std::make_shared<std::vector<uint8_t>>(std::move(buffer_));
-  buffer_ = std::vector<uint8_t>();
-  const bool posted =
-      workers_->Post([self = shared_from_this(), message] { self->Process(*message); });
-  if (!posted) CloseSocket();  // shutting down
-}
-
-void Connection::Process(const std::vector<uint8_t>& message) {
-  auto parsed = ParseRequest(message.data(), message.size());
+bool Connection::Process() {
+  auto parsed = ParseRequest(buffer_.data(), buffer_.size());
   const int32_t reply_id = next_request_id_->fetch_add(1, std::memory_order_relaxed);
-  auto self = shared_from_this();
   if (!parsed.ok()) {
-    if (IsConnectionFatal(parsed.status())) {
-      return OnStrand([self] { self->CloseSocket(); });
-    }
+    if (IsConnectionFatal(parsed.status())) return false;
     // The header parsed when the message was framed, so this cannot fail.
-    auto header = ParseHeader(message.data(), message.size());
+    auto header = ParseHeader(buffer_.data(), buffer_.size());
     INVARIANT(header.ok());
     // The client of a moreToCome message reads no reply; an unsolicited one
     // would be taken as the answer to its next request.
     const bool more_to_come = header.value().op_code == kOpMsg &&
-                              (PeekOpMsgFlags(message.data(), message.size()) & kMoreToCome);
-    if (more_to_come) return OnStrand([self] { self->ReadHeader(); });
-    auto reply = std::make_shared<std::string>(
-        SerializeReply(header.value(), reply_id, ErrorReply(parsed.status())));
-    return OnStrand([self, reply] { self->Write(std::move(*reply)); });
+                              (PeekOpMsgFlags(buffer_.data(), buffer_.size()) & kMoreToCome);
+    if (more_to_come) return true;
+    return Write(SerializeReply(header.value(), reply_id, ErrorReply(parsed.status())));
   }
 
   const ParsedRequest& request = parsed.value();
@@ -119,40 +121,41 @@ void Connection::Process(const std::vector<uint8_t>& message) {
   } catch (...) {
     body = ErrorReply(Status(ErrorCode::kInternalError, "unhandled exception in command"));
   }
-  if (request.request.more_to_come) return OnStrand([self] { self->ReadHeader(); });
-  if (PeerClosed()) {
+  if (request.request.more_to_come) return true;
+  if (shutting_down_.load() || PeerClosed()) {
     // The client left mid-command (no one reads while a command runs, so
-    // this is the first chance to notice): what the reply would have handed
-    // over, such as an open cursor, must not outlive it.
+    // this is the first chance to notice), or the server is stopping: what
+    // the reply would have handed over, such as an open cursor, must not
+    // outlive it.
     handler_->OnReplyUndelivered(info_, body);
-    return OnStrand([self] { self->CloseSocket(); });
+    return false;
   }
-  auto reply = std::make_shared<std::string>(SerializeReply(request.header, reply_id, body));
-  OnStrand([self, reply] { self->Write(std::move(*reply)); });
+  return Write(SerializeReply(request.header, reply_id, body));
 }
 
 bool Connection::PeerClosed() {
-  // poll(2) on the descriptor is safe beside the strand: nothing reads or
-  // writes this socket while its command runs.
-  pollfd p{socket_.native_handle(), POLLIN | POLLRDHUP, 0};
+  // poll(2) with a zero timeout: nothing else reads this socket.
+  pollfd p{fd_, POLLIN | POLLRDHUP, 0};
   if (poll(&p, 1, 0) <= 0) return false;
   return (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
-void Connection::Write(std::string reply) {
-  out_ = std::move(reply);
-  asio::async_write(socket_, asio::buffer(out_),
-                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
-                      if (ec) return self->CloseSocket();
-                      self->out_.clear();
-                      self->ReadHeader();
-                    });
-}
-
-void Connection::CloseSocket() {
-  boost::system::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+bool Connection::Write(const std::string& bytes) {
+  const char* data = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    // MSG_NOSIGNAL: a client gone mid-reply is an error here, not SIGPIPE.
+    const ssize_t sent = ::send(fd_, data, left, MSG_NOSIGNAL);
+    if (sent > 0) {
+      data += sent;
+      left -= static_cast<size_t>(sent);
+    } else if (sent < 0 && errno == EINTR) {
+      continue;
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace tigerdoc::wire

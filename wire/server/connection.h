@@ -1,10 +1,17 @@
 #pragma once
-// Connection: one client socket and its request loop.
+// Connection: one client socket and its request loop, run on a thread of
+// its own (as mongod's thread per connection):
 //
 //   read 16-byte header -> bounds-check messageLength (close unless
-//   16..48,000,000) -> read the body into the same buffer -> on a worker:
-//   ParseRequest, RequestHandler::Handle, serialize -> write the reply ->
-//   read the next header.
+//   16..48,000,000) -> read the body into the same buffer -> ParseRequest,
+//   RequestHandler::Handle, serialize -> write the reply -> read the next
+//   header.
+//
+// Why a thread per connection: a request costs one kernel wake-up (the
+// data arriving wakes the thread blocked in recv) instead of a hand-off
+// from an I/O thread to a worker and back, which cost more CPU than the
+// command itself for short requests (issue #18's profile). A long command
+// blocks only its own client, which waits for that reply anyway.
 //
 // Exactly one request per connection is in flight, so requests are handled
 // and answered in the order they arrived. A request with moreToCome gets no
@@ -12,67 +19,71 @@
 // is answered with {ok: 0, errmsg, code, codeName}; framing errors,
 // connection-fatal parse errors, I/O errors and EOF close the socket.
 //
-// Threading: socket operations run on the socket's strand (the socket must
-// be created with a strand executor); parsing and handling run on the
-// WorkerPool. io threads never block.
+// The connection takes the descriptor out of Boost.Asio (which accepted it):
+// left registered with the io_context's epoll, every arriving request would
+// also wake the accepting thread for nothing.
 //
-// Ownership: always held by std::shared_ptr; pending operations keep it
-// alive, so it is destroyed once the socket is closed and the last
-// operation has completed. Borrows the handler, the pool and the request-id
-// counter, which must outlive it (the Server owns them).
+// Threading: Serve() runs on the connection's thread and is the only user
+// of the socket's data path; Shutdown() may be called from any thread.
+//
+// Ownership: held by std::shared_ptr (the thread running Serve() holds one;
+// the Server keeps a weak one to shut it down). Borrows the handler and the
+// request-id counter, which must outlive it (the Server owns them).
 
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "wire/server/request_handler.h"
-#include "wire/server/worker_pool.h"
 
 namespace tigerdoc::wire {
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection {
  public:
   Connection(boost::asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
-             WorkerPool* workers, std::atomic<int32_t>* next_request_id);
+             std::atomic<int32_t>* next_request_id);
   ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
 
-  // Begins the request loop. Call once.
-  void Start();
+  // Runs the request loop on the calling thread until the client leaves,
+  // an I/O or framing error, or Shutdown(); then closes the socket.
+  // Call once.
+  void Serve();
 
-  // Closes the socket from any thread; pending operations complete with
-  // errors and the connection winds down.
-  void Close();
-
-  // Closes the socket on the calling thread.
-  // REQUIRES: no thread is running the socket's io_context.
-  void CloseWhileStopped();
+  // From any thread: makes Serve() return soon. A blocked read or write
+  // fails at once; a command that is running finishes (the server asks
+  // long ones to stop) and its reply is dropped. Idempotent.
+  void Shutdown();
 
   const ConnectionInfo& info() const { return info_; }
 
  private:
-  void ReadHeader();
-  void OnHeader(const boost::system::error_code& ec);
-  void OnBody(const boost::system::error_code& ec);
-  // Runs on a worker thread: parse, handle, serialize.
-  void Process(const std::vector<uint8_t>& message);
-  void Write(std::string reply);
+  // Reads one framed message into buffer_. False: close the connection.
+  bool ReadMessage();
+  // Parses, handles and answers the message in buffer_. False: close.
+  bool Process();
+  // Reads exactly n bytes. False on EOF, an error or Shutdown().
+  bool ReadExactly(uint8_t* out, size_t n);
+  bool Write(const std::string& bytes);
   // True when the client has closed (or shut down) its side of the socket.
   bool PeerClosed();
-  void CloseSocket();
-  // Schedules `step` on the socket's strand (from a worker thread).
-  template <typename Step>
-  void OnStrand(Step step);
 
-  boost::asio::ip::tcp::socket socket_;
+  int fd_;  // the socket's descriptor, closed at the end of Serve()
   const ConnectionInfo info_;
   RequestHandler* const handler_;
-  WorkerPool* const workers_;
   std::atomic<int32_t>* const next_request_id_;
-  std::vector<uint8_t> buffer_;  // the message being read; strand only
-  std::string out_;              // the reply being written; strand only
+  std::vector<uint8_t> buffer_;  // the message being read and handled
+
+  // Guards the descriptor between Shutdown() (any thread) and the close at
+  // the end of Serve(), so a shutdown never reaches a reused descriptor.
+  std::mutex close_mu_;
+  bool closed_ = false;
+  std::atomic<bool> shutting_down_{false};
 };
 
 // "1.2.3.4:5" for IPv4, "[::1]:5" for IPv6 (MongoDB's HostAndPort form).

@@ -3,7 +3,7 @@
 // server knows framing and sockets; everything a command means lives behind
 // this interface (implemented by wire/commands).
 //
-// Threading: Handle() runs on a worker-pool thread, never on an io thread,
+// Threading: Handle() runs on the connection's own thread (connection.h),
 // so it may block (WiredTiger calls do). It is called concurrently for
 // different connections; calls for one connection are sequential and in
 // the order the client sent the requests.
@@ -38,7 +38,7 @@ class RequestHandler {
   virtual void OnConnectionClosed(const ConnectionInfo&) {}
   // The client left while its command ran, so `reply` (what Handle
   // returned) is dropped: release what it holds (a cursor nobody can
-  // reach). Called on the worker thread that ran the command.
+  // reach). Called on the connection's thread, which ran the command.
   virtual void OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& /*reply*/) {}
 
   // The server stopped accepting and reading; requests still running should

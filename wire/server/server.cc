@@ -3,9 +3,9 @@
 #include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <csignal>
 #include <iostream>
+#include <system_error>
 #include <thread>
 
 namespace tigerdoc::wire {
@@ -35,17 +35,15 @@ Server::Server(ServerOptions options, RequestHandler* handler)
     : options_(std::move(options)),
       handler_(handler),
       port_(options_.port),
-      work_guard_(asio::make_work_guard(io_context_)),
-      workers_(options_.worker_threads) {
+      work_guard_(asio::make_work_guard(io_context_)) {
   INVARIANT(handler_ != nullptr);
-  INVARIANT(options_.io_threads >= 1);
 }
 
 Server::~Server() {
   Stop();
   // If Run() never ran, nothing else has released the listening sockets.
   acceptors_.clear();
-  workers_.Shutdown();
+  EndConnections();
 }
 
 Status Server::Start() {
@@ -84,10 +82,8 @@ Status Server::Start() {
 }
 
 void Server::Accept(tcp::acceptor* acceptor) {
-  // Each connection gets its own strand: its handlers never run
-  // concurrently, while different connections use all io threads.
   acceptor->async_accept(
-      asio::make_strand(io_context_),
+      io_context_,
       [this, acceptor](const boost::system::error_code& ec, tcp::socket socket) {
         if (ec == asio::error::operation_aborted) return;  // acceptor closed
         if (!ec) {
@@ -122,10 +118,10 @@ void Server::OnAccepted(tcp::socket socket) {
     return;
   }
   open_connections_.fetch_add(1);
-  // The deleter keeps the count of live connections (a Connection lives on
-  // in worker tasks and handlers after its socket closed).
+  // The deleter keeps the count of live connections (the thread serving a
+  // connection holds it until its loop ends).
   std::shared_ptr<Connection> connection(
-      new Connection(std::move(socket), std::move(info), handler_, &workers_, &next_request_id_),
+      new Connection(std::move(socket), std::move(info), handler_, &next_request_id_),
       [this](Connection* c) {
         delete c;
         open_connections_.fetch_sub(1);
@@ -138,23 +134,27 @@ void Server::OnAccepted(tcp::socket socket) {
     }
     connections_.emplace(connection->info().connection_id, connection);
   }
-  connection->Start();
+  {
+    std::lock_guard<std::mutex> lock(threads_mu_);
+    ++running_threads_;
+  }
+  try {
+    std::thread([this, connection = std::move(connection)]() mutable {
+      connection->Serve();
+      connection.reset();  // the connection ends before the thread counts as done
+      std::lock_guard<std::mutex> lock(threads_mu_);
+      if (--running_threads_ == 0) threads_done_.notify_all();
+    }).detach();
+  } catch (const std::system_error& e) {
+    // No thread for it (EAGAIN: out of threads or memory): the socket
+    // closes with the connection, as with --maxConns.
+    std::cerr << "connection refused: cannot start its thread: " << e.what() << std::endl;
+    std::lock_guard<std::mutex> lock(threads_mu_);
+    --running_threads_;
+  }
 }
 
-void Server::Run() {
-  INVARIANT(started_);
-  std::vector<std::thread> extra_io_threads;
-  for (int i = 1; i < options_.io_threads; ++i) {
-    extra_io_threads.emplace_back([this] { io_context_.run(); });
-  }
-  io_context_.run();
-  for (std::thread& t : extra_io_threads) t.join();
-
-  // No thread runs the io_context any more, so sockets can be closed here
-  // directly. Closing them first tells clients at once; the workers then
-  // finish what they hold (their replies are dropped with the io_context).
-  acceptors_.clear();
-  signals_.reset();
+void Server::EndConnections() {
   std::vector<std::shared_ptr<Connection>> live;
   {
     std::lock_guard<std::mutex> lock(connections_mu_);
@@ -163,12 +163,24 @@ void Server::Run() {
     }
     connections_.clear();
   }
-  for (auto& connection : live) connection->CloseWhileStopped();
+  for (auto& connection : live) connection->Shutdown();
   live.clear();
-  // A request may run for long (a multi-document write, a big sort): ask it
-  // to stop before waiting for the workers.
+  std::unique_lock<std::mutex> lock(threads_mu_);
+  threads_done_.wait(lock, [this] { return running_threads_ == 0; });
+}
+
+void Server::Run() {
+  INVARIANT(started_);
+  io_context_.run();
+
+  // Nothing accepts any more. Shutting the connections down tells clients
+  // at once; a request may run for long (a multi-document write, a big
+  // sort), so it is asked to stop before the connection threads are
+  // waited for (their replies are dropped).
+  acceptors_.clear();
+  signals_.reset();
   handler_->OnServerStopping();
-  workers_.Shutdown();
+  EndConnections();
 }
 
 void Server::Stop() {

@@ -1,21 +1,23 @@
 #pragma once
 // Server: accepts MongoDB wire-protocol connections and runs each one's
-// request loop (connection.h), dispatching commands to a RequestHandler on a
-// fixed WorkerPool.
+// request loop (connection.h) on a thread of its own, dispatching commands
+// to a RequestHandler.
 //
 //   Server server(options, &handler);
 //   RETURN_IF_ERROR(server.Start());   // bind + listen; port() is now known
 //   server.Run();                      // blocks until Stop(), SIGINT or SIGTERM
 //
-// Threading: options.io_threads threads (the caller of Run() is one of
-// them) do socket I/O only; options.worker_threads threads run commands.
-// Stop() may be called from any thread, including a RequestHandler.
+// Threading: the caller of Run() accepts connections and handles signals;
+// each connection's thread reads, runs and answers its requests. Stop() may
+// be called from any thread, including a RequestHandler.
 //
 // Lifecycle: Start() once, then Run() once. When Run() returns, every
-// socket is closed and every command already received has finished.
+// socket is closed, every command already received has finished and every
+// connection thread has ended.
 // Ownership: borrows the handler, which must outlive the Server.
 
 #include <atomic>
+#include <condition_variable>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -30,7 +32,6 @@
 #include "engine/base/status.h"
 #include "wire/server/connection.h"
 #include "wire/server/request_handler.h"
-#include "wire/server/worker_pool.h"
 
 namespace tigerdoc::wire {
 
@@ -39,8 +40,6 @@ struct ServerOptions {
   // one listens on the same port.
   std::string bind_ip = "127.0.0.1";
   int port = 27017;  // 0 = let the OS pick a free port (see port())
-  int io_threads = 2;
-  int worker_threads = 8;
   // Whether Run() also returns on SIGINT/SIGTERM. Tests that embed several
   // servers in one process may turn it off.
   bool handle_signals = true;
@@ -52,9 +51,9 @@ struct ServerOptions {
 
 class Server {
  public:
-  // REQUIRES: handler != nullptr; io_threads >= 1; worker_threads >= 1.
+  // REQUIRES: handler != nullptr.
   Server(ServerOptions options, RequestHandler* handler);
-  ~Server();  // Stop(), then releases sockets and joins workers.
+  ~Server();  // Stop(), then releases the listening sockets.
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
@@ -77,6 +76,8 @@ class Server {
  private:
   void Accept(boost::asio::ip::tcp::acceptor* acceptor);
   void OnAccepted(boost::asio::ip::tcp::socket socket);
+  // Shuts every live connection down and waits for their threads to end.
+  void EndConnections();
 
   const ServerOptions options_;
   RequestHandler* const handler_;
@@ -84,15 +85,16 @@ class Server {
   // Connections accepted and not yet destroyed (refused ones never count).
   // Declared before io_context_ so it outlives every Connection.
   std::atomic<int64_t> open_connections_{0};
-  // Declaration order is destruction order in reverse: the worker pool
-  // (whose queued tasks hold connections) goes before the io_context that
-  // the connections' sockets belong to.
+  // Connection threads still running; Run() waits for none before it
+  // returns, so no thread outlives the io_context its socket belongs to.
+  std::mutex threads_mu_;
+  std::condition_variable threads_done_;
+  int64_t running_threads_ = 0;
   boost::asio::io_context io_context_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>
       work_guard_;
   std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> acceptors_;
   std::unique_ptr<boost::asio::signal_set> signals_;
-  WorkerPool workers_;
   std::atomic<int64_t> next_connection_id_{1};
   std::atomic<int32_t> next_request_id_{1};
   bool started_ = false;

@@ -16,6 +16,46 @@
 namespace tigerdoc::agg {
 namespace {
 
+// What one $lookup stage examined in the foreign collection, for
+// explain's executionStats (MongoDB's totalDocsExamined / totalKeysExamined
+// of a $lookup stage).
+struct LookupStats {
+  int64_t docs_examined = 0;
+  int64_t keys_examined = 0;
+};
+
+// A foreign scan whose counts are added to the stage's when it is done.
+class CountedSource : public DocumentSource {
+ public:
+  CountedSource(std::unique_ptr<DocumentSource> inner, LookupStats* stats)
+      : inner_(std::move(inner)), stats_(stats) {}
+  ~CountedSource() override {
+    stats_->docs_examined += inner_->docs_examined();
+    stats_->keys_examined += inner_->keys_examined();
+  }
+  StatusWith<std::optional<bson::BsonDoc>> Next() override { return inner_->Next(); }
+
+ private:
+  std::unique_ptr<DocumentSource> inner_;
+  LookupStats* stats_;
+};
+
+// The $lookup stage: the per-document lookups and their counts.
+class LookupStage : public Stage {
+ public:
+  LookupStage(StagePtr inner, std::shared_ptr<LookupStats> stats)
+      : inner_(std::move(inner)), stats_(std::move(stats)) {}
+  StatusWith<std::optional<bson::BsonDoc>> Next() override { return inner_->Next(); }
+  void AppendExplainStats(bson_t* out) const override {
+    BSON_APPEND_INT64(out, "totalDocsExamined", stats_->docs_examined);
+    BSON_APPEND_INT64(out, "totalKeysExamined", stats_->keys_examined);
+  }
+
+ private:
+  StagePtr inner_;
+  std::shared_ptr<LookupStats> stats_;
+};
+
 struct LookupSpec {
   std::string from;
   std::string local_field, foreign_field;
@@ -25,7 +65,7 @@ struct LookupSpec {
 };
 
 StatusWith<Value> LookupOne(const LookupSpec& spec, const ExpressionContext& ctx, Variables* vars,
-                            const Value& doc) {
+                            const Value& doc, LookupStats* stats) {
   std::optional<bson::BsonDoc> filter;
   if (!spec.local_field.empty()) {
     Value local = GetPath(doc, SplitPath(spec.local_field));
@@ -40,8 +80,14 @@ StatusWith<Value> LookupOne(const LookupSpec& spec, const ExpressionContext& ctx
   }
   std::vector<Value> matches;
   if (!spec.pipeline) {
-    ASSIGN_OR_RETURN(auto docs, ReadAll(ctx, spec.from, filter->get()));
-    for (auto& d : docs) matches.push_back(Value::Document(d));
+    ASSIGN_OR_RETURN(std::unique_ptr<DocumentSource> opened,
+                     ctx.resolver->Open(ctx.db, spec.from, filter->get()));
+    CountedSource src(std::move(opened), stats);
+    while (true) {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> d, src.Next());
+      if (!d) break;
+      matches.push_back(Value::Document(*d));
+    }
   } else {
     ExpressionContext sub = ctx;
     for (const auto& [name, expr] : spec.let) {
@@ -55,7 +101,9 @@ StatusWith<Value> LookupOne(const LookupSpec& spec, const ExpressionContext& ctx
       // $match, narrows the scan (indexes); the stages still run.
       bson::BsonDoc empty;
       const bson_t* scan_filter = filter ? filter->get() : p.leading_match();
-      ASSIGN_OR_RETURN(src, ctx.resolver->Open(ctx.db, spec.from, scan_filter ? scan_filter : empty.get()));
+      ASSIGN_OR_RETURN(std::unique_ptr<DocumentSource> opened,
+                       ctx.resolver->Open(ctx.db, spec.from, scan_filter ? scan_filter : empty.get()));
+      src = std::make_unique<CountedSource>(std::move(opened), stats);
     }
     ASSIGN_OR_RETURN(auto docs, RunToVector(p, std::move(src)));
     for (auto& d : docs) matches.push_back(Value::Document(d));
@@ -149,13 +197,16 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
     }
   }
   return MakeSpec("$lookup", [spec](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
-    return MakeMapStage(std::move(input), c,
-                        [spec, c](bson::BsonDoc doc, Variables* vars) -> StatusWith<std::optional<bson::BsonDoc>> {
-                          Value root = Value::Document(doc);
-                          vars->SetRoot(root);
-                          ASSIGN_OR_RETURN(Value out, LookupOne(*spec, *c, vars, root));
-                          return std::optional<bson::BsonDoc>(out.ToDoc());
-                        });
+    auto stats = std::make_shared<LookupStats>();
+    StagePtr map = MakeMapStage(
+        std::move(input), c,
+        [spec, c, stats](bson::BsonDoc doc, Variables* vars) -> StatusWith<std::optional<bson::BsonDoc>> {
+          Value root = Value::Document(doc);
+          vars->SetRoot(root);
+          ASSIGN_OR_RETURN(Value out, LookupOne(*spec, *c, vars, root, stats.get()));
+          return std::optional<bson::BsonDoc>(out.ToDoc());
+        });
+    return StagePtr(std::make_unique<LookupStage>(std::move(map), std::move(stats)));
   });
 }
 

@@ -23,6 +23,9 @@ const std::string* PredicatePath(const MatchExpression* expr) {
     case MatchKind::kNot:
     case MatchKind::kAlwaysTrue:
     case MatchKind::kAlwaysFalse:
+    // Whole-document predicates: not PathMatchExpressions, no bounds.
+    case MatchKind::kExpr:
+    case MatchKind::kJsonSchema:
       return nullptr;
     default:
       return &static_cast<const PathMatchExpression*>(expr)->path().dotted();
