@@ -20,8 +20,10 @@
 #include <vector>
 #include <string_view>
 
+#include "engine/archive/archive_spec.h"
 #include "engine/base/status.h"
 #include "engine/catalog/catalog.h"
+#include "engine/operation_registry.h"
 #include "engine/query/cursor_manager.h"
 #include "engine/query/plan_executor.h"
 #include "engine/query/planner/plan_cache.h"
@@ -170,6 +172,21 @@ class Engine {
   void SetTtlMonitorSleep(int64_t seconds);
   int64_t ttl_monitor_sleep_secs() const { return ttl_monitor_sleep_secs_.load(); }
 
+  // Archive moves (archive/engine_archive.cc): moves the documents `spec`
+  // selects from spec.db.spec.coll into its archive, one WiredTiger
+  // transaction per batch (the documents written with the $merge stage's
+  // semantics and removed from the source together). Creates the archive
+  // with the source's indexes when missing, and the unionView. `op` (may be
+  // null) gets the progress (currentOp) and is checked between batches
+  // (killOp: 11601, maxTimeMS: 50). A failure after some batches keeps them
+  // moved and says so (errmsg, and `moved` / `batches` beside it).
+  // Errors: 26 no source, 166 a view as source or archive, the $merge
+  // stage's (11000 with whenMatched "fail"), the writers' (validation).
+  StatusWith<ArchiveResult> Archive(const ArchiveSpec& spec, Operation* op);
+
+  // The operations running now (currentOp, killOp).
+  OperationRegistry& operations() { return operations_; }
+
   // Writes. The command layer turns per-statement errors into writeErrors.
   // InsertMany inserts a batch: groups of documents share one transaction (one journal
   // write), as MongoDB groups batch inserts; a group that fails is retried
@@ -228,6 +245,10 @@ class Engine {
   // Where spilling sorts write: <dbpath>/_tmp as in MongoDB (the system
   // temporary directory for an in-memory engine).
   std::string SortSpillDirectory() const;
+  // Archive: creates a missing archive with the source's indexes; creates
+  // or restores the union view.
+  Status PrepareArchiveTarget(const ArchiveSpec& spec, ArchiveResult* result);
+  Status EnsureArchiveUnionView(const ArchiveSpec& spec);
   // Attaches the hooks of every configured collection (Open).
   Status AttachAllPatterns();
   // The patterns' companion views of `coll` under `configs`
@@ -319,6 +340,7 @@ class Engine {
   std::shared_ptr<const PatternRegistry> patterns_;
   std::unique_ptr<query::CursorManager> cursors_;
   query::planner::PlanCache plan_cache_;
+  OperationRegistry operations_;
 
   std::mutex reaper_mutex_;
   std::condition_variable reaper_wakeup_;

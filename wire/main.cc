@@ -11,6 +11,8 @@
 
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
+#include "patterns/archive/archive_pattern.h"
+#include "patterns/archive/archive_scheduler.h"
 #include "patterns/bucket/bucket_pattern.h"
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "patterns/outlier/outlier_pattern.h"
@@ -132,6 +134,7 @@ Flags ParseFlags(int argc, char** argv) {
 std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   using namespace tigerdoc;
   auto registry = std::make_shared<engine::PatternRegistry>();
+  registry->Add(patterns::archive::MakeArchivePattern());
   registry->Add(patterns::bucket::MakeBucketPattern());
   registry->Add(patterns::discriminator::MakeDiscriminatorPattern());
   registry->Add(patterns::outlier::MakeOutlierPattern());
@@ -205,7 +208,12 @@ int main(int argc, char** argv) {
   }
   info.port = server.port();
   std::cout << "tigerdoc listening on " << flags.bind_ip << ":" << server.port() << std::endl;
+  // The archive option's scheduled moves (patterns/archive/), beside the
+  // engine's TTL monitor; stopped before the engine closes.
+  patterns::archive::ArchiveScheduler archive_scheduler(engine.value().get());
+  archive_scheduler.Start();
   server.Run();  // until SIGINT/SIGTERM
+  archive_scheduler.Stop();
   std::cout << "tigerdoc shutting down" << std::endl;
   return 0;
 }

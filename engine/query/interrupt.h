@@ -8,6 +8,8 @@
 //       MaxTimeMSExpired (50) "operation exceeded time limit";
 //   * the cursor was killed (killCursors) while a getMore was using it:
 //       CursorKilled (237) "operation was interrupted";
+//   * the operation was killed (killOp): Interrupted (11601) "operation was
+//     interrupted";
 //   * the server is shutting down (SIGTERM/SIGINT), for every request:
 //       InterruptedAtShutdown (11600) "interrupted at shutdown".
 // An Interrupt is built by the caller (Engine) for one request and passed by
@@ -43,6 +45,12 @@ inline Status CheckShutdown() {
   return Status::OK();
 }
 
+// The kill flag of the operation running on this thread (killOp sets it;
+// engine/operation_registry.h installs it for a command's duration); every
+// Check() on the thread answers Interrupted (11601) once it is set. Null
+// when no registered operation runs here.
+inline thread_local const std::atomic<bool>* current_operation_killed = nullptr;
+
 class Interrupt {
  public:
   using Clock = std::chrono::steady_clock;
@@ -64,6 +72,10 @@ class Interrupt {
     RETURN_IF_ERROR(CheckShutdown());
     if (killed_ != nullptr && killed_->load(std::memory_order_relaxed)) {
       return Status(ErrorCode::kCursorKilled, kInterruptedMessage);
+    }
+    if (current_operation_killed != nullptr &&
+        current_operation_killed->load(std::memory_order_relaxed)) {
+      return Status(ErrorCode::kInterrupted, kInterruptedMessage);
     }
     if (deadline_ && Clock::now() >= *deadline_) {
       return Status(ErrorCode::kMaxTimeMSExpired, kMaxTimeExpiredMessage);

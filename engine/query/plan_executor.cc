@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_set>
 
 #include "engine/index/index_table.h"
 #include "engine/keystring/key_string.h"
@@ -474,14 +475,14 @@ void PlanExecutor::Target() {
       matcher_->EqualityValuesFor(store.shard_key_field());
   if (values) {
     targeted_ = true;
-    std::vector<std::string> seen;
+    // A hash set: a $in of 100,000 _ids must not cost n^2 comparisons.
+    std::unordered_set<std::string> seen;
     for (const bson::BsonDoc& value_doc : *values) {
       bson_iter_t it;
       if (!bson_iter_init(&it, value_doc.get()) || !bson_iter_next(&it)) continue;
       const bson_value_t* value = bson_iter_value(&it);
       std::string prefix = storage::ShardedRecordStore::PartitionPrefix(value);
-      if (std::find(seen.begin(), seen.end(), prefix) != seen.end()) continue;  // $in duplicates
-      seen.push_back(prefix);
+      if (!seen.insert(prefix).second) continue;  // $in duplicates
       ranges_.push_back(ScanRange{store.ShardForValue(value), prefix,
                                   keystring::PrefixSuccessor(prefix)});
     }

@@ -43,6 +43,9 @@ struct CommandContext {
   const ConnectionInfo& connection;
   const CommandRequest& request;
   std::string_view name;  // the command name as sent (first field)
+  // The registered operation running this command (currentOp, killOp,
+  // maxTimeMS); null outside the dispatcher.
+  engine::Operation* operation = nullptr;
 
   const bson_t* body() const { return request.body.get(); }
   const std::string& db() const { return request.db; }

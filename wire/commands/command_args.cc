@@ -159,4 +159,34 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
   return std::string(s, len);
 }
 
+// maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
+// fine) in [0, INT_MAX]; 0 means no limit. Generic arguments are skipped by
+// CheckFields, so each command that honours it reads it here.
+StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, body, "maxTimeMS")) return std::optional<int64_t>();
+  if (!BSON_ITER_HOLDS_NUMBER(&it) && !BSON_ITER_HOLDS_DECIMAL128(&it)) {
+    return Status(ErrorCode::kBadValue, "maxTimeMS must be a number");
+  }
+  double as_double = bson_iter_as_double(&it);
+  int64_t value = 0;
+  if (BSON_ITER_HOLDS_DOUBLE(&it)) {
+    // safeNumberLong: NaN is 0, out-of-range doubles saturate.
+    if (std::isnan(as_double)) value = 0;
+    else if (as_double >= 9.2e18) value = INT64_MAX;
+    else if (as_double <= -9.2e18) value = INT64_MIN;
+    else value = static_cast<int64_t>(as_double);
+  } else {
+    value = bson_iter_as_int64(&it);
+  }
+  if (value < 0 || value > INT32_MAX) {
+    return Status(ErrorCode::kBadValue, std::to_string(value) +
+                                            " value for maxTimeMS is out of range [0, 2147483647]");
+  }
+  if (BSON_ITER_HOLDS_DOUBLE(&it) && std::floor(as_double) != as_double) {
+    return Status(ErrorCode::kBadValue, "maxTimeMS has non-integral value");
+  }
+  return std::optional<int64_t>(value);
+}
+
 }  // namespace tigerdoc::wire

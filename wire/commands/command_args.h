@@ -52,6 +52,12 @@ StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view com
 StatusWith<std::optional<std::string>> GetString(const bson_t* body, std::string_view command,
                                                  const char* field);
 
+// maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
+// fine) in [0, INT_MAX]; 0 means no limit; BadValue otherwise. Generic
+// arguments are skipped by CheckFields, so each command that honours it
+// reads it with this.
+StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body);
+
 // The collection named by the command's first field ({find: "c"}):
 // InvalidNamespace (73) when it is not a non-empty string.
 StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view command);

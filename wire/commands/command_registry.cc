@@ -10,6 +10,7 @@ namespace {
 constexpr std::array kCommands = {
     CommandSpec{"abortTransaction", RunAbortTransaction, true},
     CommandSpec{"aggregate", RunAggregate},
+    CommandSpec{"archive", RunArchive},
     CommandSpec{"buildInfo", RunBuildInfo},
     CommandSpec{"buildinfo", RunBuildInfo},
     CommandSpec{"collMod", RunCollMod},
@@ -19,6 +20,7 @@ constexpr std::array kCommands = {
     CommandSpec{"count", RunCount},
     CommandSpec{"create", RunCreate},
     CommandSpec{"createIndexes", RunCreateIndexes},
+    CommandSpec{"currentOp", RunCurrentOp, true},
     CommandSpec{"dbStats", RunDbStats},
     CommandSpec{"dbstats", RunDbStats},
     CommandSpec{"delete", RunDelete},
@@ -41,6 +43,7 @@ constexpr std::array kCommands = {
     CommandSpec{"isMaster", RunHello},
     CommandSpec{"ismaster", RunHello},
     CommandSpec{"killCursors", RunKillCursors},
+    CommandSpec{"killOp", RunKillOp, true},
     CommandSpec{"killSessions", RunEndSessions},
     CommandSpec{"listCollections", RunListCollections},
     CommandSpec{"listDatabases", RunListDatabases, true},

@@ -20,6 +20,11 @@ bson::BsonDoc CollStatsShardDocument(engine::Engine& engine, const catalog::Coll
 bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
                                 int64_t scale);
 
+// The currentOp documents of the running operations that match `filter`
+// (null or empty: all), for currentOp and the $currentOp stage
+// (operation_commands.cc).
+StatusWith<std::vector<bson::BsonDoc>> CurrentOpDocuments(CommandContext& ctx, const bson_t* filter);
+
 // nullptr when no command has that name.
 const CommandSpec* FindCommand(std::string_view name);
 
@@ -30,6 +35,7 @@ Status RefuseTransactionFields(const bson_t* body);
 // The handlers, one family per file (handshake_commands.cc, ...).
 StatusWith<bson::BsonDoc> RunAbortTransaction(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunArchive(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunBuildInfo(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx);
@@ -38,6 +44,7 @@ StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCreateIndexes(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunCurrentOp(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDbStats(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunDistinct(CommandContext& ctx);
@@ -56,6 +63,7 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunHostInfo(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunKillOp(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);

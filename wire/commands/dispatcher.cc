@@ -3,10 +3,56 @@
 #include <exception>
 #include <string>
 
+#include "engine/query/deadline.h"
+#include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
+namespace {
+
+using engine::OperationInfo;
+using engine::ScopedOperation;
+
+// MongoDB's `op` of a command in currentOp.
+std::string OpOf(std::string_view name) {
+  if (name == "find") return "query";
+  if (name == "getMore") return "getmore";
+  if (name == "insert") return "insert";
+  if (name == "update") return "update";
+  if (name == "delete") return "remove";
+  return "command";
+}
+
+// What currentOp shows of a request: ns is "<db>.<collection>" when the
+// first field names one, else "<db>.$cmd"; the deadline of a valid
+// maxTimeMS (each command reports a bad one itself).
+OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& request,
+                              std::string_view name) {
+  OperationInfo info;
+  info.op = OpOf(name);
+  info.command = request.body.get();
+  info.client = conn.remote_address;
+  info.connection_id = conn.connection_id;
+  info.desc = "conn" + std::to_string(conn.connection_id);
+  bson_iter_t it;
+  std::string coll = "$cmd";
+  if (bson_iter_init(&it, request.body.get()) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it) &&
+      name != "getMore") {
+    coll = bson_iter_utf8(&it, nullptr);
+  } else if (name == "getMore" && bson_iter_init_find(&it, request.body.get(), "collection") &&
+             BSON_ITER_HOLDS_UTF8(&it)) {
+    coll = bson_iter_utf8(&it, nullptr);
+  }
+  info.ns = request.db + "." + coll;
+  StatusWith<std::optional<int64_t>> max_time_ms = GetMaxTimeMS(request.body.get());
+  if (max_time_ms.ok() && max_time_ms.value()) {
+    info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());
+  }
+  return info;
+}
+
+}  // namespace
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
   bson_iter_t it;
@@ -26,7 +72,8 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
   if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
     return ErrorReply(refused);
   }
-  CommandContext ctx{engine_, server_, conn, request, name};
+  ScopedOperation op(engine_->operations(), OperationInfoOf(conn, request, name));
+  CommandContext ctx{engine_, server_, conn, request, name, &op.operation()};
   try {
     StatusWith<bson::BsonDoc> result = spec->run(ctx);
     if (!result.ok()) return ErrorReply(result.status());

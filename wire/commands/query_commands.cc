@@ -17,36 +17,6 @@
 namespace tigerdoc::wire {
 namespace {
 
-// maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
-// fine) in [0, INT_MAX]; 0 means no limit. Generic arguments are skipped by
-// CheckFields, so each command that honours it reads it here.
-StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
-  bson_iter_t it;
-  if (!bson_iter_init_find(&it, body, "maxTimeMS")) return std::optional<int64_t>();
-  if (!BSON_ITER_HOLDS_NUMBER(&it) && !BSON_ITER_HOLDS_DECIMAL128(&it)) {
-    return Status(ErrorCode::kBadValue, "maxTimeMS must be a number");
-  }
-  double as_double = bson_iter_as_double(&it);
-  int64_t value = 0;
-  if (BSON_ITER_HOLDS_DOUBLE(&it)) {
-    // safeNumberLong: NaN is 0, out-of-range doubles saturate.
-    if (std::isnan(as_double)) value = 0;
-    else if (as_double >= 9.2e18) value = INT64_MAX;
-    else if (as_double <= -9.2e18) value = INT64_MIN;
-    else value = static_cast<int64_t>(as_double);
-  } else {
-    value = bson_iter_as_int64(&it);
-  }
-  if (value < 0 || value > INT32_MAX) {
-    return Status(ErrorCode::kBadValue, std::to_string(value) +
-                                            " value for maxTimeMS is out of range [0, 2147483647]");
-  }
-  if (BSON_ITER_HOLDS_DOUBLE(&it) && std::floor(as_double) != as_double) {
-    return Status(ErrorCode::kBadValue, "maxTimeMS has non-integral value");
-  }
-  return std::optional<int64_t>(value);
-}
-
 // The find hint: the _id index (by name or key pattern), natural order, or
 // a secondary index by name or key pattern, which the engine's planner
 // resolves against the indexes that exist. A reverse natural scan needs
@@ -442,6 +412,42 @@ StatusWith<std::vector<bson::BsonDoc>> IndexStatsStageDocuments(CommandContext& 
   return ctx.engine->IndexStats(ctx.db(), coll, host_port);
 }
 
+// The documents of a $currentOp stage: {aggregate: 1} on admin, options
+// allUsers, idleConnections, idleSessions, localOps, truncateOps,
+// idleCursors, backtrace (booleans; every running operation is listed
+// whatever they say: tigerdoc has no users and lists no idle connections).
+StatusWith<std::vector<bson::BsonDoc>> CurrentOpStageDocuments(CommandContext& ctx,
+                                                               const engine::AggregateParams& params,
+                                                               const bson_iter_t* op) {
+  if (ctx.db() != "admin" || !params.coll.empty()) {
+    return Status(ErrorCode::kInvalidNamespace,
+                  "$currentOp must be run against the 'admin' database with {aggregate: 1}");
+  }
+  if (!BSON_ITER_HOLDS_DOCUMENT(op)) {
+    return Status(ErrorCode::kFailedToParse,
+                  "$currentOp options must be specified in an object, but found: " +
+                      std::string(BsonTypeName(bson_iter_type(op))));
+  }
+  bson_t spec = bson::SubDocumentView(op);
+  bson_iter_t it;
+  bson_iter_init(&it, &spec);
+  while (bson_iter_next(&it)) {
+    std::string_view key = bson_iter_key(&it);
+    if (key != "allUsers" && key != "idleConnections" && key != "idleSessions" &&
+        key != "localOps" && key != "truncateOps" && key != "idleCursors" && key != "backtrace") {
+      return Status(ErrorCode::kLocation40415, "BSON field '$currentOp." + std::string(key) +
+                                                   "' is an unknown field.");
+    }
+    if (!BSON_ITER_HOLDS_BOOL(&it)) {
+      return Status(ErrorCode::kTypeMismatch, "BSON field '$currentOp." + std::string(key) +
+                                                  "' is the wrong type '" +
+                                                  std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                  "', expected type 'bool'");
+    }
+  }
+  return CurrentOpDocuments(ctx, nullptr);
+}
+
 // The parameters of an aggregate command body (also an explain's inner
 // command): a leading $collStats or $indexStats is computed here from the
 // catalog and its documents feed the rest of the pipeline (elsewhere in the
@@ -504,12 +510,16 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
     if (BSON_ITER_HOLDS_DOCUMENT(&stage) && bson_iter_recurse(&stage, &op) && bson_iter_next(&op)) {
       stage_name = bson_iter_key(&op);
     }
-    const bool catalog_stage = stage_name == "$collStats" || stage_name == "$indexStats";
+    const bool catalog_stage = stage_name == "$collStats" || stage_name == "$indexStats" ||
+                               stage_name == "$currentOp";
     if (catalog_stage && !first_stage) {
       return Status(static_cast<ErrorCode>(40602),
                     std::string(stage_name) + " is only valid as the first stage in a pipeline");
     }
-    if (catalog_stage && stage_name == "$indexStats") {
+    if (catalog_stage && stage_name == "$currentOp") {
+      ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ops, CurrentOpStageDocuments(ctx, params, &op));
+      params.input.emplace(std::move(ops));
+    } else if (catalog_stage && stage_name == "$indexStats") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&op)) {
         return Status(static_cast<ErrorCode>(28803),
                       "The $indexStats stage specification must be an empty object");

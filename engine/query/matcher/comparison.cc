@@ -1,5 +1,6 @@
 #include "engine/query/matcher/comparison.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -66,6 +67,19 @@ bool ComparisonExpression::MatchesValue(const bson_iter_t* it) const {
   }
 }
 
+namespace {
+
+// Equal under $in exactly when the match type ranks are equal and the
+// values compare equal; ordered by rank, then BSON order.
+int OrderForIn(const bson_value_t* a, const bson_value_t* b) {
+  const int ra = MatchTypeRank(a);
+  const int rb = MatchTypeRank(b);
+  if (ra != rb) return ra < rb ? -1 : 1;
+  return bson::CompareValues(a, b);
+}
+
+}  // namespace
+
 InExpression::InExpression(std::string path, std::vector<OwnedValue> equalities,
                            std::vector<std::unique_ptr<RegexExpression>> regexes)
     : PathMatchExpression(MatchKind::kIn, std::move(path), bson::LeafArrays::kTraverse),
@@ -73,7 +87,11 @@ InExpression::InExpression(std::string path, std::vector<OwnedValue> equalities,
       regexes_(std::move(regexes)) {
   for (const OwnedValue& v : equalities_) {
     if (v.type() == BSON_TYPE_NULL) has_null_ = true;
+    sorted_.push_back(&v);
   }
+  std::sort(sorted_.begin(), sorted_.end(), [](const OwnedValue* a, const OwnedValue* b) {
+    return OrderForIn(a->get(), b->get()) < 0;
+  });
 }
 
 bool InExpression::MatchesValue(const bson_iter_t* it) const {
@@ -82,12 +100,11 @@ bool InExpression::MatchesValue(const bson_iter_t* it) const {
     if (has_null_) return true;
     if (value == nullptr) return false;
   }
-  for (const OwnedValue& eq : equalities_) {
-    if (MatchTypeRank(eq.get()) == MatchTypeRank(value) &&
-        bson::CompareValues(value, eq.get()) == 0) {
-      return true;
-    }
-  }
+  auto first = std::lower_bound(sorted_.begin(), sorted_.end(), value,
+                                [](const OwnedValue* eq, const bson_value_t* v) {
+                                  return OrderForIn(eq->get(), v) < 0;
+                                });
+  if (first != sorted_.end() && OrderForIn((*first)->get(), value) == 0) return true;
   for (const auto& regex : regexes_) {
     if (regex->MatchesValue(it)) return true;
   }

@@ -53,7 +53,10 @@ class InExpression : public PathMatchExpression {
   const std::vector<std::unique_ptr<RegexExpression>>& regexes() const { return regexes_; }
 
  private:
-  std::vector<OwnedValue> equalities_;
+  std::vector<OwnedValue> equalities_;  // as given (explain, index bounds)
+  // The equalities in (match type rank, BSON order), for a binary search:
+  // a large $in (a deleteMany by thousands of _ids) costs log n per value.
+  std::vector<const OwnedValue*> sorted_;
   std::vector<std::unique_ptr<RegexExpression>> regexes_;
   bool has_null_ = false;
 };

@@ -1,5 +1,7 @@
 #include "engine/query/matcher/matcher.h"
 
+#include <algorithm>
+
 #include "engine/bson/compare.h"
 #include "engine/query/matcher/comparison.h"
 #include "engine/query/matcher/expr.h"
@@ -39,6 +41,14 @@ bool Disqualifies(const OwnedValue* v) {
   return v->type() == BSON_TYPE_ARRAY || v->type() == BSON_TYPE_REGEX;
 }
 
+// Match type rank, then BSON order: equal exactly when SameValue.
+int OrderOf(const OwnedValue* a, const OwnedValue* b) {
+  const int ra = MatchTypeRank(a->get());
+  const int rb = MatchTypeRank(b->get());
+  if (ra != rb) return ra < rb ? -1 : 1;
+  return bson::CompareValues(a->get(), b->get());
+}
+
 bool SameValue(const OwnedValue* a, const OwnedValue* b) {
   return MatchTypeRank(a->get()) == MatchTypeRank(b->get()) &&
          bson::CompareValues(a->get(), b->get()) == 0;
@@ -67,15 +77,27 @@ std::optional<std::vector<const OwnedValue*>> ValuesFor(const MatchExpression* n
         *disqualified = true;
         return std::nullopt;
       }
-      std::vector<const OwnedValue*> values;
-      for (const OwnedValue& v : in->equalities()) {
+      const std::vector<OwnedValue>& given = in->equalities();
+      for (const OwnedValue& v : given) {
         if (Disqualifies(&v)) {
           *disqualified = true;
           return std::nullopt;
         }
-        bool duplicate = false;
-        for (const OwnedValue* seen : values) duplicate = duplicate || SameValue(seen, &v);
-        if (!duplicate) values.push_back(&v);
+      }
+      // Each value once, first occurrences in the order given. Found by
+      // sorting (a $in of 100,000 _ids must not cost n^2 comparisons).
+      std::vector<size_t> order(given.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&given](size_t a, size_t b) {
+        return OrderOf(&given[a], &given[b]) < 0;
+      });
+      std::vector<bool> keep(given.size(), false);
+      for (size_t i = 0; i < order.size(); ++i) {
+        keep[order[i]] = i == 0 || OrderOf(&given[order[i - 1]], &given[order[i]]) != 0;
+      }
+      std::vector<const OwnedValue*> values;
+      for (size_t i = 0; i < given.size(); ++i) {
+        if (keep[i]) values.push_back(&given[i]);
       }
       return values;
     }

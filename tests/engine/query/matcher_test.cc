@@ -185,7 +185,30 @@ INSTANTIATE_TEST_SUITE_P(In, MatchTest, testing::Values(
     MatchCase{R"({"a": {"$in": [{"$regularExpression": {"pattern": "^AB", "options": "i"}}]}})",
               R"({"a": ["x", "abc"]})", true},
     MatchCase{R"({"a": {"$in": [{"$regularExpression": {"pattern": "^ab", "options": ""}}]}})",
-              R"({"a": 5})", false}));
+              R"({"a": 5})", false},
+    // Values of every type, unsorted: the binary search over (type rank,
+    // BSON order) finds each and nothing else.
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": 7.0})", true},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": "a"})", true},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": true})", true},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": {"b": 1}})", true},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": [2]})", true},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": "3"})", false},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": 2})", false},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({"a": false})", false},
+    MatchCase{R"({"a": {"$in": ["z", 3, {"b": 1}, 1.5, null, "a", [2], true, {"$numberLong": "7"}]}})",
+              R"({})", true},
+    MatchCase{R"({"a": {"$in": [5, 1, 4, 2, 3]}})", R"({"a": 6})", false},
+    MatchCase{R"({"a": {"$in": [5, 1, 4, 2, 3]}})", R"({"a": 0})", false},
+    MatchCase{R"({"a": {"$in": [5, 1, 4, 2, 3]}})", R"({"a": {"$numberDecimal": "4.0"}})", true}));
 
 // $exists and $type.
 INSTANTIATE_TEST_SUITE_P(Element, MatchTest, testing::Values(
