@@ -100,9 +100,10 @@ class Engine {
   // that it lacks (no index with the same key pattern).
   Status CreatePatternIndexes(std::string_view db, std::string_view coll);
   // A command a pattern answers (Pattern::command_names); CommandNotFound
-  // when none does.
+  // when none does. `operation` (may be null): the registered operation
+  // running it, for progress in currentOp and killOp.
   StatusWith<bson::BsonDoc> RunPatternCommand(std::string_view command, std::string_view db,
-                                              const bson_t* body);
+                                              const bson_t* body, Operation* operation = nullptr);
 
   // collMod of validator / validationLevel / validationAction (`changes`
   // holds those given): checked as create checks them, merged into the

@@ -171,12 +171,12 @@ Status Engine::CreatePatternIndexes(std::string_view db, std::string_view coll) 
 }
 
 StatusWith<bson::BsonDoc> Engine::RunPatternCommand(std::string_view command, std::string_view db,
-                                                    const bson_t* body) {
+                                                    const bson_t* body, Operation* operation) {
   const Pattern* pattern = patterns_->ForCommand(command);
   if (pattern == nullptr) {
     return Status(ErrorCode::kCommandNotFound, "no such command: '" + std::string(command) + "'");
   }
-  return pattern->RunCommand(*this, command, db, body);
+  return pattern->RunCommand(*this, command, db, body, operation);
 }
 
 StatusWith<bson::BsonDoc> Engine::PatternStats(const catalog::CollectionEntry& coll) {

@@ -34,6 +34,7 @@
 namespace tigerdoc::engine {
 
 class Engine;
+class Operation;
 
 // Why a hook is being made.
 enum class AttachReason {
@@ -87,10 +88,12 @@ class Pattern {
   virtual std::vector<bson::BsonDoc> IndexesFor(const bson_t* /*config*/) const { return {}; }
   // Commands the pattern answers ({<command>: <collection>, ...}), listed
   // by name in the server's command table (wire/commands/command_registry.cc).
+  // A long one reports progress through `operation` (currentOp) and stops
+  // when its CheckInterrupt() fails (killOp, maxTimeMS); it may be null.
   virtual std::vector<std::string> command_names() const { return {}; }
   virtual StatusWith<bson::BsonDoc> RunCommand(Engine& /*engine*/, std::string_view command,
-                                               std::string_view /*db*/,
-                                               const bson_t* /*body*/) const {
+                                               std::string_view /*db*/, const bson_t* /*body*/,
+                                               Operation* /*operation*/) const {
     return Status(ErrorCode::kCommandNotFound,
                   "no such command: '" + std::string(command) + "'");
   }

@@ -117,7 +117,8 @@ class SubsetPattern : public engine::Pattern {
   std::vector<std::string> command_names() const override { return {kResyncCommand}; }
 
   StatusWith<bson::BsonDoc> RunCommand(engine::Engine& engine, std::string_view command,
-                                       std::string_view db, const bson_t* body) const override {
+                                       std::string_view db, const bson_t* body,
+                                       engine::Operation* operation) const override {
     const std::string prefix = "BSON field '" + std::string(command) + ".";
     std::string child_name;
     bson::BsonDoc filter;
@@ -176,8 +177,24 @@ class SubsetPattern : public engine::Pattern {
       return ResyncError(ns + " has no subset option; add one with collMod first");
     }
     ResyncProgress progress;
+    // currentOp shows {resyncSubset: {parent, parentsMatched, parentsUpdated,
+    // batches}}; killOp and maxTimeMS stop it between batches.
+    auto on_batch = [&](const ResyncProgress& so_far) -> Status {
+      if (operation == nullptr) return Status::OK();
+      bson::BsonDoc fields;
+      bson_t inner;
+      BSON_APPEND_DOCUMENT_BEGIN(fields.mutable_get(), "resyncSubset", &inner);
+      BSON_APPEND_UTF8(&inner, "ns", ns.c_str());
+      BSON_APPEND_UTF8(&inner, "parent", hook->parent_ns().c_str());
+      BSON_APPEND_INT64(&inner, "parentsMatched", so_far.parents_matched);
+      BSON_APPEND_INT64(&inner, "parentsUpdated", so_far.parents_updated);
+      BSON_APPEND_INT64(&inner, "batches", so_far.batches);
+      bson_append_document_end(fields.mutable_get(), &inner);
+      operation->Report(std::move(fields));
+      return operation->CheckInterrupt();
+    };
     RETURN_IF_ERROR(ResyncParents(engine.catalog(), engine.storage(), child, *hook,
-                                  filter.empty() ? nullptr : filter.get(), batch_size, nullptr,
+                                  filter.empty() ? nullptr : filter.get(), batch_size, on_batch,
                                   &progress));
     bson::BsonDoc reply;
     BSON_APPEND_UTF8(reply.mutable_get(), "parent", hook->parent_ns().c_str());

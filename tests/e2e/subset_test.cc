@@ -331,6 +331,56 @@ TEST_F(SubsetE2eTest, CollModAddsTheOptionAndResyncRebuildsParents) {
   EXPECT_ERROR_REPLY(Run(R"({"resyncSubset": "reviews", "colour": 0})"), 40415, "Location40415");
 }
 
+// resyncSubset is an operation like any other: currentOp shows its
+// progress, killOp stops it between batches (11601) and maxTimeMS bounds it
+// (50); the batches done stay done.
+TEST_F(SubsetE2eTest, ResyncShowsInCurrentOpAndStopsOnKillOpOrMaxTime) {
+  constexpr int kParents = 3000;
+  std::string products, reviews;
+  for (int p = 0; p < kParents; ++p) {
+    products += (p ? "," : "") + std::string(R"({"_id": )") + std::to_string(p) + "}";
+    reviews += (p ? "," : "") + Review(p, p, p % 7, 1 + p % 5);
+  }
+  InsertJson("products", "[" + products + "]");
+  InsertJson("reviews", "[" + reviews + "]");
+  ASSERT_OK_REPLY(Run(std::string(R"({"collMod": "reviews", "subset": )") + kSubsetOption + "}"));
+
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  std::atomic<bool> finished{false};
+  BsonDoc reply;
+  std::thread resync([&] {
+    testutil::MongoClient c(uri);
+    reply = c.RunCommand(db, R"({"resyncSubset": "reviews", "batchSize": 1})");
+    finished.store(true);
+  });
+  testutil::MongoClient watcher(uri);
+  int64_t opid = -1;
+  BsonDoc op;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!finished.load() && std::chrono::steady_clock::now() < deadline) {
+    op = watcher.RunCommand("admin", R"({"currentOp": 1, "command.resyncSubset": "reviews"})");
+    if (Integer(op, "inprog.0.resyncSubset.batches").value_or(0) >= 20) {
+      opid = Integer(op, "inprog.0.opid").value_or(-1);
+      break;
+    }
+  }
+  ASSERT_GT(opid, 0) << Json(op);
+  EXPECT_EQ(testutil::String(op, "inprog.0.resyncSubset.parent"), db_ + ".products") << Json(op);
+  EXPECT_EQ(testutil::String(op, "inprog.0.ns"), db_ + ".reviews") << Json(op);
+  EXPECT_OK_REPLY(watcher.RunCommand("admin", R"({"killOp": 1, "op": )" + std::to_string(opid) + "}"));
+  resync.join();
+  EXPECT_ERROR_REPLY(reply, 11601, "Interrupted");
+  op = watcher.RunCommand("admin", R"({"currentOp": 1, "command.resyncSubset": "reviews"})");
+  EXPECT_EQ(DocArray(op, "inprog").size(), 0u) << Json(op);
+
+  BsonDoc timed = Run(R"({"resyncSubset": "reviews", "batchSize": 1, "maxTimeMS": 20})");
+  EXPECT_ERROR_REPLY(timed, 50, "MaxTimeMSExpired");
+  // Run to the end, the parents are exact.
+  ASSERT_OK_REPLY(Run(R"({"resyncSubset": "reviews"})"));
+  EXPECT_EQ(ExpectParentsEqualRecomputation(), static_cast<size_t>(kParents));
+}
+
 TEST_F(SubsetE2eTest, AParentOverItsSizeLimitFailsTheChildWrite) {
   ASSERT_OK_REPLY(Run(R"({"create": "products", "maxDocumentBytes": 2048})"));
   InsertJson("products", R"([{"_id": 0}])");

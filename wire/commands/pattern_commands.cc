@@ -10,7 +10,7 @@ namespace tigerdoc::wire {
 StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx) {
   // Every pattern command names a collection first (MongoDB's 73 otherwise).
   RETURN_IF_ERROR(CollectionArgument(ctx.body(), ctx.name).status());
-  return ctx.engine->RunPatternCommand(ctx.name, ctx.db(), ctx.body());
+  return ctx.engine->RunPatternCommand(ctx.name, ctx.db(), ctx.body(), ctx.operation);
 }
 
 }  // namespace tigerdoc::wire
