@@ -13,6 +13,7 @@
 #include "engine/ops.h"
 #include "engine/query/deadline.h"
 #include "engine/query/plan_executor.h"
+#include "engine/write/pattern_registry.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -166,6 +167,17 @@ StatusWith<std::string> EngineResolver::CreateTemp(std::string_view db, std::str
   request.num_shards = engine_->options().default_shards;
   bson_t* options = request.options.mutable_get();
   if (auto target = engine_->catalog().Lookup(Namespace(db, like))) {
+    const Status replaceable = engine_->patterns().ForEachConfigured(
+        target->patterns()->configs.get(), [&](const Pattern& pattern, const bson_t*) {
+          if (!pattern.KeepsOtherCollectionsInStep()) return Status::OK();
+          return Status(ErrorCode::kIllegalOperation,
+                        "$out cannot replace " + target->metadata.ns + ": its " +
+                            std::string(pattern.name()) +
+                            " option keeps other collections in step with each document written, "
+                            "which replacing the whole collection at once would not; write into it "
+                            "with $merge instead");
+        });
+    RETURN_IF_ERROR(replaceable);
     request.shard_key_field = target->metadata.shard_key_field;
     request.num_shards = target->metadata.num_shards;
     // The target's current options and patterns (collMod replaces them

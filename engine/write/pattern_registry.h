@@ -86,6 +86,11 @@ class Pattern {
   // collection `config` configures; the engine builds the missing ones
   // (no index with the same key pattern) after create and collMod.
   virtual std::vector<bson::BsonDoc> IndexesFor(const bson_t* /*config*/) const { return {}; }
+  // The pattern keeps other collections in step with each document write
+  // (the subset's parent, the outlier's overflow). $out, which replaces a
+  // collection at once without per-document writes, is refused into a
+  // collection configured with such a pattern ($merge works).
+  virtual bool KeepsOtherCollectionsInStep() const { return false; }
   // Commands the pattern answers ({<command>: <collection>, ...}), listed
   // by name in the server's command table (wire/commands/command_registry.cc).
   // A long one reports progress through `operation` (currentOp) and stops

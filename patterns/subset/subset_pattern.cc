@@ -58,6 +58,7 @@ class SubsetPattern : public engine::Pattern {
  public:
   std::string_view name() const override { return kPatternName; }
   std::vector<std::string> option_names() const override { return {kOption}; }
+  bool KeepsOtherCollectionsInStep() const override { return true; }
 
   StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* given,
                                       const bson_t* /*previous*/) const override {

@@ -412,11 +412,20 @@ TEST_F(SubsetE2eTest, MergeAndOutIntoTheChildKeepParents) {
   ASSERT_OK_REPLY(Run(R"({"aggregate": "staging", "pipeline": [{"$merge": {"into": "reviews",
                         "whenMatched": "merge", "whenNotMatched": "insert"}}], "cursor": {}})"));
   EXPECT_EQ(ExpectParentsEqualRecomputation(), 60u);
-  // $out replaces every review: products that keep reviews are current;
-  // one whose reviews all went keeps its old summary until resyncSubset.
+  // $out would replace every review at once, with no per-review write to
+  // keep the products in step: it is refused, and nothing changes.
+  BsonDoc out = Run(R"({"aggregate": "staging", "pipeline": [{"$match": {"productId": {"$ne": 3}}},
+                        {"$out": "reviews"}], "cursor": {}})");
+  EXPECT_ERROR_REPLY(out, 20, "IllegalOperation");
+  EXPECT_NE(Json(out).find("with $merge"), std::string::npos) << Json(out);
+  EXPECT_EQ(ExpectParentsEqualRecomputation(), 60u);
+  // Without the option, $out works; after putting it back, resyncSubset
+  // brings the products in step.
+  ASSERT_OK_REPLY(Run(R"({"collMod": "reviews", "subset": null})"));
   ASSERT_OK_REPLY(Run(R"({"aggregate": "staging", "pipeline": [{"$match": {"productId": {"$ne": 3}}},
                         {"$out": "reviews"}], "cursor": {}})"));
-  ASSERT_OK_REPLY(Run(R"({"resyncSubset": "reviews", "filter": {"_id": 3}})"));
+  ASSERT_OK_REPLY(Run(std::string(R"({"collMod": "reviews", "subset": )") + kSubsetOption + "}"));
+  ASSERT_OK_REPLY(Run(R"({"resyncSubset": "reviews"})"));
   EXPECT_EQ(ExpectParentsEqualRecomputation(), 22u);  // 30 staged, 8 of product 3
   EXPECT_EQ(Integer(Run(R"({"find": "products", "filter": {"_id": 3}})"),
                     "cursor.firstBatch.0.reviewSummary.totalCount"), 0);
