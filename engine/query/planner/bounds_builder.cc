@@ -351,6 +351,13 @@ std::optional<LeafBounds> TranslatePredicate(const MatchExpression& expr, const 
       const auto& elem_match = static_cast<const ElemMatchValueExpression&>(expr);
       std::optional<OrderedIntervalList> oil;
       for (const auto& child : elem_match.children()) {
+        // A nested $elemMatch constrains the elements of an element that is
+        // itself an array, and a multikey index keeps such an element whole
+        // ({a: [[5]]} keys as [5]): no bounds on the element can come of it.
+        if (child->kind() == MatchKind::kElemMatchValue ||
+            child->kind() == MatchKind::kElemMatchObject) {
+          continue;
+        }
         std::optional<LeafBounds> one = TranslatePredicate(*child, FieldContext{true, false});
         if (!one) continue;
         oil = oil ? oil->Intersect(one->oil) : std::move(one->oil);
