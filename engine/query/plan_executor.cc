@@ -830,6 +830,7 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
 }
 
 bool PlanExecutor::AtEnd() const {
+  if (stashed_result_) return false;
   if (collection_ == nullptr) return true;
   if (spec_.limit > 0 && n_returned_ >= spec_.limit) return true;
   if (blocking_sort()) return sorted_loaded_ && sorter_->AtEnd();
@@ -843,6 +844,23 @@ bool PlanExecutor::AtEnd() const {
                      [](const RangeState& s) { return s.exhausted && !s.has_head; });
 }
 
+Status PlanExecutor::DropRemovedHeads(storage::Session& session) {
+  // The head's key was the last one read (resume_after), so dropping it
+  // resumes the range right after it.
+  for (RangeState& state : states_) {
+    if (!state.has_head) continue;
+    ASSIGN_OR_RETURN(std::optional<std::string> record,
+                     session.Get(collection_->store->TableName(state.range.shard), state.head_key));
+    if (!record) state.has_head = false;
+  }
+  for (IndexStream& stream : streams_) {
+    if (!stream.has_head) continue;
+    ASSIGN_OR_RETURN(std::optional<std::string> entry, session.Get(stream.table, stream.head_key));
+    if (!entry) stream.has_head = false;
+  }
+  return Status::OK();
+}
+
 Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                                std::vector<bson::BsonDoc>* out, bool* exhausted) {
   // Storage cursors live only for this call: between getMores the executor
@@ -851,22 +869,36 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
   *exhausted = false;
   RETURN_IF_ERROR(interrupt_.Check());
   RETURN_IF_ERROR(CheckIndexesAlive());
+  RETURN_IF_ERROR(DropRemovedHeads(session));
   int64_t bytes = 0;
   while (static_cast<int64_t>(out->size()) < max_docs) {
-    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, NextResult(session));
-    if (!doc) {
-      *exhausted = true;
-      return Status::OK();
+    bson::BsonDoc result;
+    if (stashed_result_) {
+      result = std::move(*stashed_result_);
+      stashed_result_.reset();
+    } else {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, NextResult(session));
+      if (!doc) {
+        *exhausted = true;
+        return Status::OK();
+      }
+      ASSIGN_OR_RETURN(result, Finish(std::move(*doc)));
     }
-    ASSIGN_OR_RETURN(bson::BsonDoc result, Finish(std::move(*doc)));
-    bytes += static_cast<int64_t>(result.size());
+    // As MongoDB: the first result always goes; a later one that would
+    // pass the size limit waits for the next batch. Reading it is what
+    // tells a batch ending at the last result from one with more to come.
+    const int64_t size = static_cast<int64_t>(result.size());
+    if (!out->empty() && bytes + size > max_bytes) {
+      stashed_result_ = std::move(result);
+      break;
+    }
+    bytes += size;
     out->push_back(std::move(result));
-    if (bytes >= max_bytes) break;
   }
-  // A batch that ends exactly at the last result still reports the cursor
-  // open when the executor cannot tell without reading ahead (a scan with
-  // ranges left); the next getMore then returns an empty final batch, as
-  // MongoDB does.
+  // A batch that ends exactly at the last result (batchSize reached) still
+  // reports the cursor open when the executor cannot tell without reading
+  // ahead (a scan with ranges left); the next getMore then returns an empty
+  // final batch, as MongoDB does.
   *exhausted = AtEnd();
   return interrupt_.Check();
 }
