@@ -308,6 +308,10 @@ StatusWith<bson::BsonDoc> BuildUpsertSeed(const query::Matcher& matcher) {
       case query::MatchKind::kAnd:
         for (size_t i = 0; i < node->num_children(); ++i) collect(node->child(i));
         break;
+      case query::MatchKind::kOr:
+        // A one-clause $or is that clause (MongoDB simplifies it first).
+        if (node->num_children() == 1) collect(node->child(0));
+        break;
       case query::MatchKind::kEq: {
         const auto* eq = static_cast<const query::ComparisonExpression*>(node);
         equalities.emplace_back(eq->path().dotted(), &eq->rhs());

@@ -161,17 +161,16 @@ StatusWith<bson::BsonDoc> UpsertDocument(const query::Matcher& query,
   ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(query));
   bson::BsonDoc new_doc;
   if (driver.is_replacement()) {
-    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(bson::BsonDoc().get(), true));
-    new_doc = std::move(applied.doc);
+    // The replacement applied to {_id: <the filter's>}: it takes that _id
+    // when it has none, and one that differs is ImmutableField (66), as in
+    // MongoDB.
+    bson::BsonDoc id_only;
     bson_iter_t seed_id;
-    bson_iter_t replacement_id;
-    if (bson_iter_init_find(&seed_id, seed.get(), "_id") &&
-        !bson_iter_init_find(&replacement_id, new_doc.get(), "_id")) {
-      bson::BsonDoc with_id;
-      bson_append_iter(with_id.mutable_get(), "_id", 3, &seed_id);
-      bson_concat(with_id.mutable_get(), new_doc.get());
-      new_doc = std::move(with_id);
+    if (bson_iter_init_find(&seed_id, seed.get(), "_id")) {
+      bson_append_iter(id_only.mutable_get(), "_id", 3, &seed_id);
     }
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(id_only.get(), true));
+    new_doc = std::move(applied.doc);
   } else {
     ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(seed.get(), true));
     new_doc = std::move(applied.doc);
