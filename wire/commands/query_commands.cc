@@ -194,8 +194,13 @@ StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::
     return Status(ErrorCode::kLocation40414, "BSON field 'distinct.key' is missing but a required field");
   }
   params.key = *key;
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
-  if (query) params.filter = std::move(*query);
+  // query: null is no query (MongoDB's IDL reads a null optional field as
+  // absent).
+  bson_iter_t query_it;
+  if (!(bson_iter_init_find(&query_it, body, "query") && BSON_ITER_HOLDS_NULL(&query_it))) {
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
+    if (query) params.filter = std::move(*query);
+  }
   ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
   params.max_time_ms = max_time_ms.value_or(0);
   return params;
