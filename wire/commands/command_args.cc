@@ -159,4 +159,12 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
   return std::string(s, len);
 }
 
+Status CheckCollectionNamespace(std::string_view db, std::string_view coll) {
+  const bool valid = !coll.empty() && coll.front() != '.' &&
+                     coll.find_first_of(std::string_view("$\0", 2)) == std::string_view::npos;
+  if (valid) return Status::OK();
+  return Status(ErrorCode::kInvalidNamespace, "Invalid namespace specified '" + std::string(db) +
+                                                  "." + std::string(coll) + "'");
+}
+
 }  // namespace tigerdoc::wire
