@@ -555,6 +555,8 @@ bson::BsonDoc IdIndexDocument() {
   return out;
 }
 
+bool IsIndexSpecField(std::string_view field) { return IsAllowedField(field); }
+
 StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec_doc) {
   const std::string spec_string = bson::ToShellString(spec_doc);
   IndexSpec spec;

@@ -1,6 +1,8 @@
 #include "engine/bson/aligned_iter.h"
 #include "engine/query/plan_executor.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <numeric>
 
@@ -40,6 +42,20 @@ std::string Json(const bson::BsonDoc& doc) {
   std::string out = json ? std::string(json, len) : "{}";
   bson_free(json);
   return out;
+}
+
+// MongoDB checks that min and max name the same fields, in order, before
+// it looks at the index (51176).
+bool SameFieldNames(const bson::BsonDoc& a, const bson::BsonDoc& b) {
+  bson_iter_t x, y;
+  if (!bson_iter_init(&x, a.get()) || !bson_iter_init(&y, b.get())) return false;
+  for (;;) {
+    const bool more_x = bson_iter_next(&x);
+    const bool more_y = bson_iter_next(&y);
+    if (more_x != more_y) return false;
+    if (!more_x) return true;
+    if (std::strcmp(bson_iter_key(&x), bson_iter_key(&y)) != 0) return false;
+  }
 }
 
 // The key of a one-field bound document ({_id: v}) on the _id index.
@@ -168,10 +184,14 @@ Status PlanExecutor::ParseBounds() {
     return PlannerError(static_cast<int>(ErrorCode::kNoQueryExecutionPlans),
                         "min and max are incompatible with $natural");
   }
-  if (spec_.hint == IndexHint::kIndex) return Status::OK();  // checked once the index is known
-  if (spec_.hint != IndexHint::kIdIndex) {
+  const bool hinted = spec_.hint == IndexHint::kIndex || spec_.hint == IndexHint::kIdIndex;
+  if (!hinted) {
     return PlannerError(51173, "When using min()/max() a hint of which index to use must be provided");
   }
+  if (has_min && has_max && !SameFieldNames(spec_.min, spec_.max)) {
+    return PlannerError(51176, "min and max must have the same field names");
+  }
+  if (spec_.hint == IndexHint::kIndex) return Status::OK();  // checked once the index is known
   if (has_min) {
     auto key = IdBoundKey(spec_.min);
     if (!key.ok()) return PlannerError(51174, key.status().reason());

@@ -35,9 +35,15 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
     return Status(ErrorCode::kLocation17419, "Resulting document after update is larger than " +
                                                  std::to_string(max_bytes));
   }
-  return Status(ErrorCode::kBSONObjectTooLarge,
-                "object to insert too large. size in bytes: " + std::to_string(doc->len) +
-                    ", max size: " + std::to_string(max_bytes));
+  // Over MongoDB's own 16 MiB limit it is BadValue, as mongod's
+  // fixDocumentForInsert says; under it, only a collection's smaller
+  // maxDocumentBytes (size_limits) refuses it, with BSONObjectTooLarge.
+  constexpr int64_t kMaxUserDocumentBytes = 16 * 1024 * 1024;
+  const ErrorCode code = static_cast<int64_t>(doc->len) > kMaxUserDocumentBytes
+                             ? ErrorCode::kBadValue
+                             : ErrorCode::kBSONObjectTooLarge;
+  return Status(code, "object to insert too large. size in bytes: " + std::to_string(doc->len) +
+                          ", max size: " + std::to_string(max_bytes));
 }
 
 // Inserts documents that already have their _id first, in one write unit.
