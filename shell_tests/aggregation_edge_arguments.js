@@ -53,4 +53,15 @@ assert.commandWorked(tdb.dropDatabase());
   assert.docEq(withIndex, [{ _id: 2, item: "EFG", i: null }]);
 }
 
+// $mod keeps integer types when the divisor is an integral double that
+// fits an int (MongoDB's ExpressionMod), else fmod's double.
+{
+  assert.commandWorked(tdb.m.insertOne({ _id: 1, i: NumberInt(7), l: NumberLong("7"), d: 2.0 }));
+  const out = tdb.m.aggregate([{ $project: { _id: 0,
+    ii: { $type: { $mod: ["$i", "$d"] } }, li: { $type: { $mod: ["$l", "$d"] } },
+    fi: { $type: { $mod: ["$i", 2.5] } }, bi: { $type: { $mod: ["$i", 1e10] } },
+    v: { $mod: ["$i", "$d"] } } }]).toArray();
+  assert.docEq(out, [{ ii: "int", li: "long", fi: "double", bi: "double", v: 1 }]);
+}
+
 print("aggregation_edge_arguments: ok");

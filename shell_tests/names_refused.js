@@ -3,7 +3,7 @@
 //    NUL byte, given to find, count, distinct, aggregate or drop:
 //    73 InvalidNamespace "Invalid namespace specified '<db>.<coll>'";
 //  * a NUL byte in a distinct key (31032), an aggregation field path
-//    (16411) or $regex options (2 BadValue);
+//    (16411), $regex options (2 BadValue) or an index name (67);
 //  * a 65th index on a collection (67 CannotCreateIndex "add index fails,
 //    too many indexes for <ns> key:<key>").
 load(__dirname + "/lib/assert.js");
@@ -33,6 +33,11 @@ assert.commandFailedWithCode(
     commandReply(tdb, { aggregate: "c", pipeline: [{ $group: { _id: "$a\u0000b" } }], cursor: {} }), 16411);
 assert.commandFailedWithCode(
     commandReply(tdb, { find: "c", filter: { a: { $regex: "x", $options: "i\u0000" } } }), 2);
+
+// An index name with a NUL byte (SERVER-16672): 67.
+assert.commandFailedWithCode(
+    commandReply(tdb, { createIndexes: "c", indexes: [{ key: { a: 1 }, name: "foo\u0000bar" }] }), 67);
+assert.eq(tdb.c.getIndexes().length, 1);
 
 // 64 indexes per collection, _id's included.
 {
