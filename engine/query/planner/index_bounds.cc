@@ -62,6 +62,19 @@ std::string LastComponent(const std::string& path) {
   return dot == std::string::npos ? path : path.substr(dot + 1);
 }
 
+bool HasPositionalComponent(const std::string& path) {
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    if (dot == std::string::npos) dot = path.size();
+    if (start > 0 && bson::ParseArrayIndex(std::string_view(path).substr(start, dot - start))) {
+      return true;
+    }
+    start = dot + 1;
+  }
+  return false;
+}
+
 Conjunction Collect(const MatchExpression* root) {
   Conjunction out;
   FlattenAnd(root, &out.conjuncts);
@@ -262,6 +275,7 @@ ConjunctionBounds BoundsForConjunction(const MatchExpression* root, const IndexS
     const IndexKeyField& field = index.fields[f];
     FieldContext context;
     context.multikey = field.multikey;
+    context.array_before_leaf = field.array_before_leaf;
     context.sparse_single_field = index.sparse && index.fields.size() == 1;
     std::optional<OrderedIntervalList> oil;
     int group = -1;
@@ -279,6 +293,11 @@ ConjunctionBounds BoundsForConjunction(const MatchExpression* root, const IndexS
         conflict = true;
       }
       if (conflict) continue;
+      // A positional index path holds the element at that position only,
+      // while the matcher also reads the field named like the position in
+      // every element ({"a.0": null} matches {a: [[1], {b: 1}]}, whose key
+      // is [1]): a predicate a missing value satisfies gets no bounds there.
+      if (HasPositionalComponent(field.path) && pred.expr->MatchesValue(nullptr)) continue;
       // An array reached by a position at the end of the path ({"a.0"}
       // over {a: [[1, 2]]}) is one key, kept whole, yet $elemMatch reads
       // its elements: element bounds would miss it.
