@@ -114,6 +114,13 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
   for (index::IndexSpec& spec : requested) {
     ASSIGN_OR_RETURN(bool exists, index::CheckNewIndex(spec, pending));
     if (exists) continue;
+    // MongoDB's limit: 64 indexes per collection, _id's included.
+    constexpr size_t kMaxIndexesPerCollection = 64;
+    if (1 + pending.specs.size() >= kMaxIndexesPerCollection) {
+      return Status(ErrorCode::kCannotCreateIndex,
+                    "add index fails, too many indexes for " + ns +
+                        " key:" + bson::ToShellString(spec.key_pattern.get()));
+    }
     pending.specs.push_back(std::make_shared<const index::IndexSpec>(spec.Clone()));
     to_build.push_back(std::move(spec));
   }

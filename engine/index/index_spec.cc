@@ -291,6 +291,11 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
                       std::string("The field 'name' must be a string, but got ") + type);
       }
       spec->name = Utf8Of(&it);
+      // SERVER-16672: no NUL byte in an index name (CannotCreateIndex).
+      if (spec->name.find('\0') != std::string::npos) {
+        return Status(ErrorCode::kCannotCreateIndex,
+                      "The index name cannot contain an embedded null byte");
+      }
       has_name = true;
     } else if (field == "hidden") {
       if (!BSON_ITER_HOLDS_BOOL(&it)) {
@@ -554,6 +559,8 @@ bson::BsonDoc IdIndexDocument() {
   BSON_APPEND_UTF8(out.mutable_get(), "name", kIdIndexName);
   return out;
 }
+
+bool IsIndexSpecField(std::string_view field) { return IsAllowedField(field); }
 
 StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec_doc) {
   const std::string spec_string = bson::ToShellString(spec_doc);

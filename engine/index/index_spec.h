@@ -108,6 +108,10 @@ bson::BsonDoc IdIndexDocument();
 // as "Error in specification <spec> :: caused by :: ...". id is left 0.
 StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec);
 
+// Whether `field` is one MongoDB accepts at the top level of an index spec
+// (createIndexes' ignoreUnknownIndexOptions drops the others).
+bool IsIndexSpecField(std::string_view field);
+
 // MongoDB's generated index name: "<field>_<value>" joined by '_', e.g.
 // {a: 1, b: -1} -> "a_1_b_-1", {a: "hashed"} -> "a_hashed".
 std::string DefaultIndexName(const bson_t* key_pattern);

@@ -41,14 +41,33 @@ struct Extracted {
   size_t pos = 0;  // components consumed, including an array's own component
 };
 
+// An array as MongoDB prints it in messages: a document keyed "0", "1", ...
+std::string ArrayAsJson(const bson_iter_t* array) {
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_array(array, &len, &data);
+  bson_t doc;
+  if (data == nullptr || !bson_init_static(&doc, data, len)) return "[]";
+  char* json = bson_as_relaxed_extended_json(&doc, nullptr);
+  std::string out = json ? json : "";
+  bson_free(json);
+  return out;
+}
+
 const bson_t* EmptyDocument() {
   static const bson_t* const empty = bson_new();
   return empty;
 }
 
 // Follows `path` from component `pos` inside `obj` until its end, a
-// missing component, or an array (see the header for positional paths).
-Extracted Extract(const bson_t* obj, const bson::FieldPath& path, size_t pos) {
+// missing component, or an array to expand (see the header for positional
+// paths). A positional component selects that element; when the element is
+// itself an array and the path goes on, it continues through it as through
+// any array (the matcher reads {"a.0.b": x} over {a: [[{b: x}]]} as the b of
+// a[0]'s elements), so it is expanded, never dropped. Sets `ambiguous` when an element of an array that a
+// positional component indexes is a document holding a field of that name
+// (MongoDB refuses such documents: 16746).
+Extracted Extract(const bson_t* obj, const bson::FieldPath& path, size_t pos, Status* ambiguous) {
   Extracted out;
   bson_t current;
   bson_init_static(&current, bson_get_data(obj), obj->len);
@@ -60,34 +79,49 @@ Extracted Extract(const bson_t* obj, const bson::FieldPath& path, size_t pos) {
       return out;  // missing
     }
     ++pos;
-    if (BSON_ITER_HOLDS_ARRAY(&it) && pos < path.size()) {
-      std::optional<size_t> index = bson::ParseArrayIndex(path.part(pos));
-      if (index) {
-        // Positional component: select that element without expanding.
-        bson_iter_t element;
-        if (!bson_iter_recurse(&it, &element)) return out;
-        size_t i = 0;
-        bool found = false;
-        while (bson_iter_next(&element)) {
-          if (i++ == *index) {
-            found = true;
-            break;
-          }
+    while (BSON_ITER_HOLDS_ARRAY(&it) && pos < path.size()) {
+      const std::string& next = path.part(pos);
+      std::optional<size_t> index = bson::ParseArrayIndex(next);
+      if (!index) break;
+      bson_iter_t element;
+      if (!bson_iter_recurse(&it, &element)) return out;
+      size_t i = 0;
+      bool found = false;
+      bson_iter_t selected{};
+      bool element_has_field = false;
+      while (bson_iter_next(&element)) {
+        if (!found && i == *index) {
+          found = true;
+          selected = element;
         }
-        if (!found) return out;
-        it = element;
-        ++pos;
-        if (pos == path.size()) {
-          out.found = Found::kValue;
-          out.it = it;
-          out.pos = pos;
-          return out;
+        ++i;
+        bson_iter_t field;
+        if (BSON_ITER_HOLDS_DOCUMENT(&element) && bson_iter_recurse(&element, &field) &&
+            bson_iter_find_w_len(&field, next.data(), static_cast<int>(next.size()))) {
+          element_has_field = true;
         }
-        if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return out;
-        bson_t sub;
-        if (!bson::OpenSubdocument(&it, &sub)) return out;
-        current = sub;
-        continue;
+      }
+      if (found && element_has_field) {
+        *ambiguous = Status(
+              static_cast<ErrorCode>(16746),
+              "Ambiguous field name found in array (do not use numeric field names in embedded "
+              "elements in an array), field: '" +
+                next + "' for array: " + ArrayAsJson(&it));
+        return out;
+      }
+      // No such element: the component names a field of the elements
+      // ({"a.5"} over {a: [{"5": 1}]}), so the array is expanded.
+      if (!found) break;
+      it = selected;
+      ++pos;
+      if (pos == path.size()) {
+        // A path ending at a position is the element itself, an array kept
+        // whole as the matcher compares it ({"a.0": [1, 2]} over
+        // {a: [[1, 2]]}; {"a.0": 1} does not match it).
+        out.found = Found::kValue;
+        out.it = it;
+        out.pos = pos;
+        return out;
       }
     }
     if (BSON_ITER_HOLDS_ARRAY(&it)) {
@@ -141,7 +175,9 @@ class Generator {
       FieldState& state = states[i];
       if (state.kind != SlotKind::kUnset) continue;
       const IndexField& field = spec_.fields[i];
-      Extracted found = Extract(obj, field.path, state.pos);
+      Status ambiguous = Status::OK();
+      Extracted found = Extract(obj, field.path, state.pos, &ambiguous);
+      RETURN_IF_ERROR(ambiguous);
       switch (found.found) {
         case Found::kMissing:
           state.kind = SlotKind::kMissing;

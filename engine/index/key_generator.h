@@ -13,7 +13,15 @@
 //     "a.c": 1} over a: [{b: 1, c: 2}] gives (1, 2) only), but two
 //     different arrays in one document are CannotIndexParallelArrays (171)
 //     "cannot index parallel arrays [b] [a]". A numeric path component
-//     applied to an array selects that element ("a.0"), without expanding.
+//     applied to an array selects that element ("a.0"), without expanding;
+//     an element so selected that is itself an array is kept whole at the
+//     end of the path ({"a.0"} over {a: [[1, 2]]} keys [1, 2]) and expanded
+//     when the path goes on ({"a.0.b"} over {a: [[{b: 1}]]} keys 1), as the
+//     matcher reads them. A numeric component past the array's end names a
+//     field of its elements ({"a.5"} over {a: [{"5": 1}]} keys 1). A
+//     document whose indexed array has an element holding a field named
+//     like the position is refused (16746 "Ambiguous field name found in
+//     array ...").
 //   * Keys are deduplicated within a document.
 //   * Sparse: no key when every key field is missing. Partial: no key when
 //     the document does not match partialFilterExpression.
@@ -50,7 +58,8 @@ struct DocumentKeys {
 };
 
 // The keys of `doc` for `spec`. Errors: CannotIndexParallelArrays (171),
-// Location16766 (array on a hashed field).
+// Location16766 (array on a hashed field), Location16746 (ambiguous
+// positional component).
 StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc);
 
 // The hash a hashed index stores for a value (compatibility promise, see

@@ -1,6 +1,8 @@
 #include "engine/bson/aligned_iter.h"
 #include "engine/query/plan_executor.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_set>
@@ -41,6 +43,20 @@ std::string Json(const bson::BsonDoc& doc) {
   std::string out = json ? std::string(json, len) : "{}";
   bson_free(json);
   return out;
+}
+
+// MongoDB checks that min and max name the same fields, in order, before
+// it looks at the index (51176).
+bool SameFieldNames(const bson::BsonDoc& a, const bson::BsonDoc& b) {
+  bson_iter_t x, y;
+  if (!bson_iter_init(&x, a.get()) || !bson_iter_init(&y, b.get())) return false;
+  for (;;) {
+    const bool more_x = bson_iter_next(&x);
+    const bool more_y = bson_iter_next(&y);
+    if (more_x != more_y) return false;
+    if (!more_x) return true;
+    if (std::strcmp(bson_iter_key(&x), bson_iter_key(&y)) != 0) return false;
+  }
 }
 
 // The key of a one-field bound document ({_id: v}) on the _id index.
@@ -169,10 +185,14 @@ Status PlanExecutor::ParseBounds() {
     return PlannerError(static_cast<int>(ErrorCode::kNoQueryExecutionPlans),
                         "min and max are incompatible with $natural");
   }
-  if (spec_.hint == IndexHint::kIndex) return Status::OK();  // checked once the index is known
-  if (spec_.hint != IndexHint::kIdIndex) {
+  const bool hinted = spec_.hint == IndexHint::kIndex || spec_.hint == IndexHint::kIdIndex;
+  if (!hinted) {
     return PlannerError(51173, "When using min()/max() a hint of which index to use must be provided");
   }
+  if (has_min && has_max && !SameFieldNames(spec_.min, spec_.max)) {
+    return PlannerError(51176, "min and max must have the same field names");
+  }
+  if (spec_.hint == IndexHint::kIndex) return Status::OK();  // checked once the index is known
   if (has_min) {
     auto key = IdBoundKey(spec_.min);
     if (!key.ok()) return PlannerError(51174, key.status().reason());
@@ -831,6 +851,7 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
 }
 
 bool PlanExecutor::AtEnd() const {
+  if (stashed_result_) return false;
   if (collection_ == nullptr) return true;
   if (spec_.limit > 0 && n_returned_ >= spec_.limit) return true;
   if (blocking_sort()) return sorted_loaded_ && sorter_->AtEnd();
@@ -844,6 +865,23 @@ bool PlanExecutor::AtEnd() const {
                      [](const RangeState& s) { return s.exhausted && !s.has_head; });
 }
 
+Status PlanExecutor::DropRemovedHeads(storage::Session& session) {
+  // The head's key was the last one read (resume_after), so dropping it
+  // resumes the range right after it.
+  for (RangeState& state : states_) {
+    if (!state.has_head) continue;
+    ASSIGN_OR_RETURN(std::optional<std::string> record,
+                     session.Get(collection_->store->TableName(state.range.shard), state.head_key));
+    if (!record) state.has_head = false;
+  }
+  for (IndexStream& stream : streams_) {
+    if (!stream.has_head) continue;
+    ASSIGN_OR_RETURN(std::optional<std::string> entry, session.Get(stream.table, stream.head_key));
+    if (!entry) stream.has_head = false;
+  }
+  return Status::OK();
+}
+
 Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                                std::vector<bson::BsonDoc>* out, bool* exhausted) {
   // Storage cursors live only for this call: between getMores the executor
@@ -852,22 +890,36 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
   *exhausted = false;
   RETURN_IF_ERROR(interrupt_.Check());
   RETURN_IF_ERROR(CheckIndexesAlive());
+  RETURN_IF_ERROR(DropRemovedHeads(session));
   int64_t bytes = 0;
   while (static_cast<int64_t>(out->size()) < max_docs) {
-    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, NextResult(session));
-    if (!doc) {
-      *exhausted = true;
-      return Status::OK();
+    bson::BsonDoc result;
+    if (stashed_result_) {
+      result = std::move(*stashed_result_);
+      stashed_result_.reset();
+    } else {
+      ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, NextResult(session));
+      if (!doc) {
+        *exhausted = true;
+        return Status::OK();
+      }
+      ASSIGN_OR_RETURN(result, Finish(std::move(*doc)));
     }
-    ASSIGN_OR_RETURN(bson::BsonDoc result, Finish(std::move(*doc)));
-    bytes += static_cast<int64_t>(result.size());
+    // As MongoDB: the first result always goes; a later one that would
+    // pass the size limit waits for the next batch. Reading it is what
+    // tells a batch ending at the last result from one with more to come.
+    const int64_t size = static_cast<int64_t>(result.size());
+    if (!out->empty() && bytes + size > max_bytes) {
+      stashed_result_ = std::move(result);
+      break;
+    }
+    bytes += size;
     out->push_back(std::move(result));
-    if (bytes >= max_bytes) break;
   }
-  // A batch that ends exactly at the last result still reports the cursor
-  // open when the executor cannot tell without reading ahead (a scan with
-  // ranges left); the next getMore then returns an empty final batch, as
-  // MongoDB does.
+  // A batch that ends exactly at the last result (batchSize reached) still
+  // reports the cursor open when the executor cannot tell without reading
+  // ahead (a scan with ranges left); the next getMore then returns an empty
+  // final batch, as MongoDB does.
   *exhausted = AtEnd();
   return interrupt_.Check();
 }

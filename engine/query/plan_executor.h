@@ -285,6 +285,10 @@ class PlanExecutor {
   StatusWith<bson::BsonDoc> Finish(bson::BsonDoc doc) const;
   bool InBounds(const bson_t* doc) const;
   bool AtEnd() const;
+  // Between getMores an ordered merge keeps each range's or stream's next
+  // match (its head); a head whose record (or index entry) was removed
+  // since is dropped, so a getMore never returns a deleted document.
+  Status DropRemovedHeads(storage::Session& session);
   ShardExecStats& StatsFor(int shard);
 
   std::shared_ptr<catalog::CollectionEntry> collection_;
@@ -320,6 +324,11 @@ class PlanExecutor {
 
   std::unique_ptr<Sorter> sorter_;
   bool sorted_loaded_ = false;
+
+  // The result read after a batch was full by size (MongoDB's stash): the
+  // first of the next batch, so a batch that ends at the last result is
+  // known to be the last.
+  std::optional<bson::BsonDoc> stashed_result_;
 
   int64_t skipped_ = 0;
   int64_t n_returned_ = 0;

@@ -58,6 +58,26 @@ const MutableValue* FindThroughDocuments(const MutableValue& doc, const bson::Fi
   return node;
 }
 
+// MongoDB 5+ stores '$'-prefixed field names, but an update of an existing
+// document may not create or change one at the top level
+// (storage_validation.cpp: only an insert, upserts included, may), except
+// the DBRef fields $ref, $id and $db. Nested ones are fine.
+Status CheckNoNewTopLevelDollarFields(const bson_t* original, const MutableValue& updated) {
+  std::optional<MutableValue> before;  // parsed only when a '$' field is there
+  for (const MutableField& field : updated.fields()) {
+    if (field.name.empty() || field.name[0] != '$') continue;
+    if (field.name == "$ref" || field.name == "$id" || field.name == "$db") continue;
+    if (!before) before = MutableValue::FromDocument(original);
+    const MutableValue* old = before->Find(field.name);
+    if (old != nullptr && old->BinaryEquals(field.value)) continue;
+    return Status(ErrorCode::kDollarPrefixedFieldName,
+                  "The dollar ($) prefixed field '" + field.name + "' in '" + field.name +
+                      "' is not allowed in the context of an update's replacement document. "
+                      "Consider using an aggregation pipeline with $replaceWith.");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update) {
@@ -261,7 +281,11 @@ StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(
                       "' would modify the immutable field '_id'");
   }
   RETURN_IF_ERROR(CheckIdValue(new_id));
-  if (is_upsert_insert) MoveIdFirst(&tree);
+  if (is_upsert_insert) {
+    MoveIdFirst(&tree);
+  } else {
+    RETURN_IF_ERROR(CheckNoNewTopLevelDollarFields(doc, tree));
+  }
 
   ApplyResult out;
   out.doc = tree.ToDocument();
@@ -283,6 +307,10 @@ StatusWith<bson::BsonDoc> BuildUpsertSeed(const query::Matcher& matcher) {
     switch (node->kind()) {
       case query::MatchKind::kAnd:
         for (size_t i = 0; i < node->num_children(); ++i) collect(node->child(i));
+        break;
+      case query::MatchKind::kOr:
+        // A one-clause $or is that clause (MongoDB simplifies it first).
+        if (node->num_children() == 1) collect(node->child(0));
         break;
       case query::MatchKind::kEq: {
         const auto* eq = static_cast<const query::ComparisonExpression*>(node);

@@ -101,9 +101,15 @@ InternalSet Internals(const NodeSet& nodes) {
   return out;
 }
 
-// Writes `outcome` for child `name` of `container`.
-void Store(MutableValue* container, const std::string& name, ModifyOutcome outcome) {
-  if (outcome.action == ModifyOutcome::Action::kNoop) return;
+// MongoDB's limit on the nulls one write may add to an array
+// (path_support.cpp kMaxPaddingAllowed).
+constexpr size_t kMaxArrayPadding = 1500000;
+
+// Writes `outcome` for child `name` of `container`. Fails with
+// CannotBackfillArray (34) when it would pad an array with more than
+// kMaxArrayPadding nulls.
+Status Store(MutableValue* container, const std::string& name, ModifyOutcome outcome) {
+  if (outcome.action == ModifyOutcome::Action::kNoop) return Status::OK();
   auto& fields = container->fields();
   if (container->kind() == MutableValue::Kind::kArray) {
     // REQUIRES (checked by the caller): `name` is an index.
@@ -111,22 +117,28 @@ void Store(MutableValue* container, const std::string& name, ModifyOutcome outco
     if (outcome.action == ModifyOutcome::Action::kRemove) {
       // $unset of an array element leaves null in its place.
       if (index < fields.size()) fields[index].value = MutableValue::Null();
-      return;
+      return Status::OK();
     }
-    // Writing past the end pads with nulls, as MongoDB does.
+    // Writing past the end pads with nulls, as MongoDB does, within its
+    // limit (the element written counts as padding, as MongoDB counts it).
+    if (index >= fields.size() && index + 1 - fields.size() > kMaxArrayPadding) {
+      return Status(ErrorCode::kCannotBackfillArray,
+                    "can't backfill more than " + std::to_string(kMaxArrayPadding) + " elements");
+    }
     while (fields.size() <= index) fields.push_back(MutableField{"", MutableValue::Null()});
     fields[index].value = std::move(outcome.value);
-    return;
+    return Status::OK();
   }
   if (outcome.action == ModifyOutcome::Action::kRemove) {
     container->Remove(name);
-    return;
+    return Status::OK();
   }
   if (MutableValue* existing = container->Find(name)) {
     *existing = std::move(outcome.value);
   } else {
     fields.push_back(MutableField{name, std::move(outcome.value)});
   }
+  return Status::OK();
 }
 
 // `nodes` target `missing_path` (dotted, from `first_missing`) below
@@ -237,8 +249,7 @@ Status ApplyAt(const NodeSet& nodes, MutableValue* container, const std::string&
   MutableValue* existing = container->Find(name);
   if (const ModifierNode* modifier = AsModifier(nodes[0])) {
     ASSIGN_OR_RETURN(ModifyOutcome outcome, modifier->Apply(path, name, existing, ctx));
-    Store(container, name, std::move(outcome));
-    return Status::OK();
+    return Store(container, name, std::move(outcome));
   }
   const InternalSet internals = Internals(nodes);
   if (internals[0]->kind() == Kind::kArray) {
@@ -263,7 +274,7 @@ Status ApplyAt(const NodeSet& nodes, MutableValue* container, const std::string&
     ModifyOutcome outcome;
     outcome.action = ModifyOutcome::Action::kSet;
     outcome.value = std::move(*built);
-    Store(container, name, std::move(outcome));
+    RETURN_IF_ERROR(Store(container, name, std::move(outcome)));
   }
   return Status::OK();
 }

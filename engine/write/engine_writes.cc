@@ -35,9 +35,15 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
     return Status(ErrorCode::kLocation17419, "Resulting document after update is larger than " +
                                                  std::to_string(max_bytes));
   }
-  return Status(ErrorCode::kBSONObjectTooLarge,
-                "object to insert too large. size in bytes: " + std::to_string(doc->len) +
-                    ", max size: " + std::to_string(max_bytes));
+  // Over MongoDB's own 16 MiB limit it is BadValue, as mongod's
+  // fixDocumentForInsert says; under it, only a collection's smaller
+  // maxDocumentBytes (size_limits) refuses it, with BSONObjectTooLarge.
+  constexpr int64_t kMaxUserDocumentBytes = 16 * 1024 * 1024;
+  const ErrorCode code = static_cast<int64_t>(doc->len) > kMaxUserDocumentBytes
+                             ? ErrorCode::kBadValue
+                             : ErrorCode::kBSONObjectTooLarge;
+  return Status(code, "object to insert too large. size in bytes: " + std::to_string(doc->len) +
+                          ", max size: " + std::to_string(max_bytes));
 }
 
 // Inserts documents that already have their _id first, in one write unit.
@@ -171,17 +177,16 @@ StatusWith<bson::BsonDoc> UpsertDocument(const query::Matcher& query,
   ASSIGN_OR_RETURN(bson::BsonDoc seed, update::BuildUpsertSeed(query));
   bson::BsonDoc new_doc;
   if (driver.is_replacement()) {
-    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(bson::BsonDoc().get(), true));
-    new_doc = std::move(applied.doc);
+    // The replacement applied to {_id: <the filter's>}: it takes that _id
+    // when it has none, and one that differs is ImmutableField (66), as in
+    // MongoDB.
+    bson::BsonDoc id_only;
     bson_iter_t seed_id;
-    bson_iter_t replacement_id;
-    if (bson_iter_init_find(&seed_id, seed.get(), "_id") &&
-        !bson_iter_init_find(&replacement_id, new_doc.get(), "_id")) {
-      bson::BsonDoc with_id;
-      bson_append_iter(with_id.mutable_get(), "_id", 3, &seed_id);
-      bson_concat(with_id.mutable_get(), new_doc.get());
-      new_doc = std::move(with_id);
+    if (bson_iter_init_find(&seed_id, seed.get(), "_id")) {
+      bson_append_iter(id_only.mutable_get(), "_id", 3, &seed_id);
     }
+    ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(id_only.get(), true));
+    new_doc = std::move(applied.doc);
   } else {
     ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(seed.get(), true));
     new_doc = std::move(applied.doc);

@@ -147,7 +147,7 @@ TEST_F(UpdateTest, DocumentsLargerThan16MiBAreRefused) {
   EXPECT_EQ(Integer(has_b, "n"), 0);
 
   // An insert of a document over 16 MiB, sent raw (drivers refuse to send
-  // one): code 10334 BSONObjectTooLarge in writeErrors.
+  // one): code 2 BadValue in writeErrors, as mongod (jstests/core/max_doc_size.js).
   auto conn = testutil::RawConnection::Connect(server_->port());
   ASSERT_TRUE(conn.ok());
   // Just over 16 MiB: the wire accepts documents up to 16 MiB + 16 KiB (as
@@ -169,7 +169,7 @@ TEST_F(UpdateTest, DocumentsLargerThan16MiBAreRefused) {
             testutil::RawConnection::ReadResult::kMessage);
   auto body = testutil::DecodeOpMsgBody(reply);
   ASSERT_TRUE(body.ok());
-  EXPECT_EQ(Integer(body.value(), "writeErrors.0.code"), 10334)
+  EXPECT_EQ(Integer(body.value(), "writeErrors.0.code"), 2)
       << testutil::String(body.value(), "errmsg").value_or("") << Integer(body.value(), "code").value_or(0);
 }
 

@@ -189,4 +189,12 @@ StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
   return std::optional<int64_t>(value);
 }
 
+Status CheckCollectionNamespace(std::string_view db, std::string_view coll) {
+  const bool valid = !coll.empty() && coll.front() != '.' &&
+                     coll.find_first_of(std::string_view("$\0", 2)) == std::string_view::npos;
+  if (valid) return Status::OK();
+  return Status(ErrorCode::kInvalidNamespace, "Invalid namespace specified '" + std::string(db) +
+                                                  "." + std::string(coll) + "'");
+}
+
 }  // namespace tigerdoc::wire

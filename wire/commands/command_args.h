@@ -62,4 +62,10 @@ StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body);
 // InvalidNamespace (73) when it is not a non-empty string.
 StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view command);
 
+// mongod's check of a namespace a command reads or drops (NamespaceString::
+// isValid): a collection name that is empty, starts with '.', or holds '$'
+// or a NUL byte is InvalidNamespace (73) "Invalid namespace specified
+// '<db>.<coll>'". Commands that create collections check more (catalog).
+Status CheckCollectionNamespace(std::string_view db, std::string_view coll);
+
 }  // namespace tigerdoc::wire

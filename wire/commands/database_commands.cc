@@ -300,6 +300,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunDrop(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string name, CollectionArgument(ctx.body(), ctx.name));
+  RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), name));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {}));
   std::string ns = Namespace(ctx.db(), name);
   bool existed = ctx.engine->catalog().Lookup(ns) != nullptr;

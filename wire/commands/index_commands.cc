@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "engine/index/index_spec.h"
 #include "engine/write/pattern_registry.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
@@ -77,6 +78,19 @@ StatusWith<bson::BsonDoc> RunCreateIndexes(CommandContext& ctx) {
                       std::string(BsonTypeName(bson_iter_type(&quorum))) +
                       "', expected types '[string, int]'");
   }
+  // ignoreUnknownIndexOptions is a safeBool in MongoDB's IDL: a boolean or
+  // a number; true drops the fields an index spec may not hold.
+  bool ignore_unknown = false;
+  bson_iter_t ignore;
+  if (bson_iter_init_find(&ignore, ctx.body(), "ignoreUnknownIndexOptions")) {
+    if (!BSON_ITER_HOLDS_BOOL(&ignore) && !BSON_ITER_HOLDS_NUMBER(&ignore)) {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field 'createIndexes.ignoreUnknownIndexOptions' is the wrong type '" +
+                        std::string(BsonTypeName(bson_iter_type(&ignore))) +
+                        "', expected types '[bool, long, int, decimal, double]'");
+    }
+    ignore_unknown = bson_iter_as_bool(&ignore);
+  }
   engine::CreateIndexesParams params;
   params.db = ctx.db();
   params.coll = coll;
@@ -92,7 +106,19 @@ StatusWith<bson::BsonDoc> RunCreateIndexes(CommandContext& ctx) {
     uint32_t len = 0;
     const uint8_t* data = nullptr;
     bson_iter_document(&it, &len, &data);
-    params.specs.push_back(bson::BsonDoc::CopyOf(data, len));
+    bson::BsonDoc spec = bson::BsonDoc::CopyOf(data, len);
+    if (ignore_unknown) {
+      bson::BsonDoc known;
+      bson_iter_t field;
+      bson_iter_init(&field, spec.get());
+      while (bson_iter_next(&field)) {
+        if (index::IsIndexSpecField(bson_iter_key(&field))) {
+          bson_append_iter(known.mutable_get(), nullptr, 0, &field);
+        }
+      }
+      spec = std::move(known);
+    }
+    params.specs.push_back(std::move(spec));
   }
   if (params.specs.empty()) {
     return Status(ErrorCode::kBadValue, "Must specify at least one index to create");

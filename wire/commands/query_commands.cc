@@ -65,6 +65,7 @@ StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view 
 StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& db) {
   const std::string_view cmd = "find";
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
   RETURN_IF_ERROR(CheckFields(body, cmd,
                               {"filter", "sort", "projection", "skip", "limit", "batchSize",
                                "singleBatch", "hint", "allowDiskUse", "noCursorTimeout",
@@ -129,6 +130,7 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
 StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string& db) {
   const std::string_view cmd = "count";
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
   RETURN_IF_ERROR(CheckFields(body, cmd, {"query", "limit", "skip", "hint", "collation", "fields",
                                           "readConcern"}));
   engine::CountParams params;
@@ -150,6 +152,7 @@ StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string
 StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::string& db) {
   const std::string_view cmd = "distinct";
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
   RETURN_IF_ERROR(CheckFields(body, cmd, {"key", "query", "collation", "hint"}));
   bson_iter_t collation;
   if (bson_iter_init_find(&collation, body, "collation")) {
@@ -164,8 +167,16 @@ StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::
     return Status(ErrorCode::kLocation40414, "BSON field 'distinct.key' is missing but a required field");
   }
   params.key = *key;
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
-  if (query) params.filter = std::move(*query);
+  if (params.key.find('\0') != std::string::npos) {
+    return Status(static_cast<ErrorCode>(31032), "Key field cannot contain an embedded null byte");
+  }
+  // query: null is no query (MongoDB's IDL reads a null optional field as
+  // absent).
+  bson_iter_t query_it;
+  if (!(bson_iter_init_find(&query_it, body, "query") && BSON_ITER_HOLDS_NULL(&query_it))) {
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
+    if (query) params.filter = std::move(*query);
+  }
   ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
   params.max_time_ms = max_time_ms.value_or(0);
   return params;
@@ -463,7 +474,10 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
   engine::AggregateParams params;
   params.db = ctx.db();
   if (BSON_ITER_HOLDS_UTF8(&first)) {
-    params.coll = bson_iter_utf8(&first, nullptr);
+    uint32_t len = 0;
+    const char* name = bson_iter_utf8(&first, &len);
+    params.coll.assign(name, len);
+    RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), params.coll));
   } else if (!(BSON_ITER_HOLDS_NUMBER(&first) && bson_iter_as_int64(&first) == 1)) {
     return Status(ErrorCode::kFailedToParse,
                   "Invalid command format: the 'aggregate' field must specify a collection name or 1");

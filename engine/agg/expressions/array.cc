@@ -205,6 +205,16 @@ StatusWith<ExpressionPtr> ParseZip(const bson_iter_t* operand, ParseContext* ctx
                      "$zip found an unknown argument: %s",
                      34465,
                      "$zip requires at least one input array"};
+  // An empty `inputs` list is refused when parsed, as MongoDB does, even
+  // if no document ever reaches the expression.
+  bson_iter_t inputs;
+  if (BSON_ITER_HOLDS_DOCUMENT(operand) && bson_iter_recurse(operand, &inputs) &&
+      bson_iter_find(&inputs, "inputs") && BSON_ITER_HOLDS_ARRAY(&inputs)) {
+    bson_iter_t first;
+    if (bson_iter_recurse(&inputs, &first) && !bson_iter_next(&first)) {
+      return Error(34465, "$zip requires at least one input array");
+    }
+  }
   return ParseNamed(operand, ctx, spec, [](NamedValues& a) -> StatusWith<Value> {
     const Value& inputs = a["inputs"];
     bool longest = a["useLongestLength"].Truthy();

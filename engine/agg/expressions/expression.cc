@@ -91,6 +91,9 @@ Status ValidatePathComponents(const std::vector<std::string>& parts, std::string
                    "FieldPath field names may not start with '$'. Consider using $getField or "
                    "$setField.");
     }
+    if (p.find('\0') != std::string::npos) {
+      return Error(16411, "FieldPath field names may not contain '\\0'.");
+    }
   }
   return Status::OK();
 }

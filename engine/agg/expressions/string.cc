@@ -227,13 +227,16 @@ StatusWith<ExpressionPtr> ParseTrim(std::string_view name, const bson_iter_t* op
 
 StatusWith<Value> IndexOf(std::string_view op, bool code_points, std::vector<Value>& a) {
   if (a[0].nullish()) return Value::Null();
+  // $indexOfBytes: 40091/40092; $indexOfCP: 40093/40094 (MongoDB's codes).
   if (!a[0].is_string()) {
-    return Error(40091, std::string(op) + " requires a string as the first argument, found: " +
-                            a[0].TypeName());
+    return Error(code_points ? 40093 : 40091,
+                 std::string(op) + " requires a string as the first argument, found: " +
+                     a[0].TypeName());
   }
   if (!a[1].is_string()) {
-    return Error(40092, std::string(op) + " requires a string as the second argument, found: " +
-                            a[1].TypeName());
+    return Error(code_points ? 40094 : 40092,
+                 std::string(op) + " requires a string as the second argument, found: " +
+                     a[1].TypeName());
   }
   std::string_view s = a[0].str();
   std::vector<size_t> offs;

@@ -10,7 +10,10 @@
 //   whenNotMatched insert | discard | fail (13113 MergeStageNoMatchingDocument)
 //
 // Supported pairs are MongoDB's (else 51181): keepExisting and fail only
-// with insert. Writes go through the resolver (the engine's write path).
+// with insert. Writes go through the resolver (the engine's write path),
+// unordered as MongoDB's $merge batches: a document that cannot be written
+// (duplicate key, validation, no match for whenNotMatched: fail) does not
+// stop the others; the first such failure is reported once all are done.
 // `on` fields other than _id must be exactly the fields of a unique index
 // of the target (51183); each input must have them, not null nor an array
 // (51132, 51185); an input without _id gets an ObjectId when `on` is _id.
@@ -75,6 +78,51 @@ bool AllowedInUpdate(std::string_view stage) {
   return kAllowed.count(stage) != 0;
 }
 
+// $merge's inserts, batched as InsertBatcher does, but written as MongoDB
+// writes a $merge batch: unordered. The resolver's insert is ordered and
+// stops at the first failure, so after a failure the batch is tried again
+// document by document: those already written fail on their _id (every
+// document has one by then) and change nothing, the others are written.
+// Returns the first failure.
+class UnorderedInsertBatcher {
+ public:
+  UnorderedInsertBatcher(CollectionResolver* resolver, TargetNamespace target)
+      : resolver_(resolver), target_(std::move(target)) {}
+
+  Status Add(bson::BsonDoc doc) {
+    bytes_ += doc.size();
+    batch_.push_back(std::move(doc));
+    if (bytes_ >= kMaxBatchBytes || batch_.size() >= kMaxBatchDocs) return Flush();
+    return Status::OK();
+  }
+
+  Status Flush() {
+    if (batch_.empty()) return Status::OK();
+    std::vector<bson::BsonDoc> docs = std::move(batch_);
+    batch_.clear();
+    bytes_ = 0;
+    std::vector<bson::BsonDoc> retry;
+    retry.reserve(docs.size());
+    for (const bson::BsonDoc& d : docs) retry.push_back(d.Copy());
+    Status first = resolver_->Insert(target_.db, target_.coll, std::move(docs));
+    if (first.ok()) return first;
+    for (bson::BsonDoc& d : retry) {
+      std::vector<bson::BsonDoc> one;
+      one.push_back(std::move(d));
+      (void)resolver_->Insert(target_.db, target_.coll, std::move(one));
+    }
+    return first;
+  }
+
+ private:
+  static constexpr size_t kMaxBatchBytes = 16 * 1024 * 1024;
+  static constexpr size_t kMaxBatchDocs = 1000;
+  CollectionResolver* resolver_;
+  TargetNamespace target_;
+  std::vector<bson::BsonDoc> batch_;
+  size_t bytes_ = 0;
+};
+
 class MergeStage : public Stage {
  public:
   MergeStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const MergeSpec> spec)
@@ -99,7 +147,8 @@ class MergeStage : public Stage {
         if (!doc) break;
         RETURN_IF_ERROR(MergeOne(std::move(*doc)));
       }
-      RETURN_IF_ERROR(inserts_.Flush());
+      NoteWrite(inserts_.Flush());
+      RETURN_IF_ERROR(first_write_error_);
       return std::optional<bson::BsonDoc>();
     }
     DocumentBuffer input(DocumentBuffer::Options{ctx_->max_memory_bytes, /*spill_allowed=*/true,
@@ -114,14 +163,22 @@ class MergeStage : public Stage {
       ASSIGN_OR_RETURN(Value doc, input.Get(i));
       RETURN_IF_ERROR(MergeOne(doc.ToDoc()));
     }
-    RETURN_IF_ERROR(inserts_.Flush());
+    NoteWrite(inserts_.Flush());
+    RETURN_IF_ERROR(first_write_error_);
     return std::optional<bson::BsonDoc>();
   }
 
  private:
+  void NoteWrite(Status status) {
+    if (!status.ok() && first_write_error_.ok()) first_write_error_ = std::move(status);
+  }
+
   Status MergeOne(bson::BsonDoc doc) {
     Value input = Value::Document(doc);
-    if (spec_->on_is_id && GetNestedField(input, {"_id"}).missing()) {
+    // Every inserted document gets its _id here (as MongoDB's $merge does),
+    // so a batch retried document by document cannot insert one twice.
+    const bool needs_id = spec_->on_is_id || spec_->when_matched == WhenMatched::kFail;
+    if (needs_id && GetNestedField(input, {"_id"}).missing()) {
       bson_oid_t oid;
       bson_oid_init(&oid, nullptr);
       std::vector<std::pair<std::string, Value>> fields = {{"_id", Value::Oid(oid)}};
@@ -131,7 +188,10 @@ class MergeStage : public Stage {
     }
     // whenMatched: fail + whenNotMatched: insert is a plain insert: the
     // target's unique index refuses a match with its duplicate key error.
-    if (spec_->when_matched == WhenMatched::kFail) return inserts_.Add(std::move(doc));
+    if (spec_->when_matched == WhenMatched::kFail) {
+      NoteWrite(inserts_.Add(std::move(doc)));
+      return Status::OK();
+    }
 
     bson::BsonDoc filter;
     for (const std::string& path : spec_->on) {
@@ -147,19 +207,20 @@ class MergeStage : public Stage {
       bson_append_document_end(filter.mutable_get(), &cond);
     }
     // Inserts are batched; a lookup must see the ones already made.
-    RETURN_IF_ERROR(inserts_.Flush());
+    NoteWrite(inserts_.Flush());
     ASSIGN_OR_RETURN(std::unique_ptr<DocumentSource> src,
                      ctx_->resolver->Open(spec_->target.db, spec_->target.coll, filter.get()));
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> existing, src->Next());
     src.reset();
     if (!existing) {
       switch (spec_->when_not_matched) {
-        case WhenNotMatched::kInsert: return inserts_.Add(std::move(doc));
+        case WhenNotMatched::kInsert: NoteWrite(inserts_.Add(std::move(doc))); return Status::OK();
         case WhenNotMatched::kDiscard: return Status::OK();
         case WhenNotMatched::kFail:
-          return Error(static_cast<int>(ErrorCode::kMergeStageNoMatchingDocument),
-                       "$merge could not find a matching document in the target collection for at "
-                       "least one document in the source collection");
+          NoteWrite(Error(static_cast<int>(ErrorCode::kMergeStageNoMatchingDocument),
+                          "$merge could not find a matching document in the target collection for "
+                          "at least one document in the source collection"));
+          return Status::OK();
       }
     }
     Value target = Value::Document(*existing);
@@ -195,11 +256,12 @@ class MergeStage : public Stage {
     Status replaced = ctx_->resolver->Replace(spec_->target.db, spec_->target.coll, id.get(),
                                               replacement.get(), &matched);
     if (replaced.code() == ErrorCode::kImmutableField) {
-      return replaced.WithContext(
+      replaced = replaced.WithContext(
           "$merge failed to update the matching document, did you attempt to modify the _id or "
           "the shard key? :: caused by :: ");
     }
-    return replaced;
+    NoteWrite(std::move(replaced));
+    return Status::OK();
   }
 
   // The whenMatched pipeline over the target document, with $$new bound to
@@ -229,8 +291,14 @@ class MergeStage : public Stage {
   StagePtr input_;
   const ExpressionContext* ctx_;
   std::shared_ptr<const MergeSpec> spec_;
-  InsertBatcher inserts_;
+  UnorderedInsertBatcher inserts_;
   Variables vars_;
+  // A write that failed (duplicate key, validation, no match for
+  // whenNotMatched: fail) does not stop the stage: as MongoDB's unordered
+  // batches, every document that can be written is, and the first failure
+  // is the stage's error at the end. Errors in the input itself (its `on`
+  // fields, the whenMatched pipeline) stop it at once, as in MongoDB.
+  Status first_write_error_ = Status::OK();
   bool done_ = false;
 };
 

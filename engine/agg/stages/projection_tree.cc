@@ -56,7 +56,10 @@ Status Insert(Node* root, const std::vector<std::string>& path, const std::strin
       node->children.emplace_back(path[i], Node::Child{Kind::kTree, nullptr, std::make_unique<Node>()});
       c = &node->children.back().second;
     } else if (c->kind != Kind::kTree) {
-      return Collision(dotted);
+      // A field projected whole, then a path below it: MongoDB's 31249.
+      std::string rest;
+      for (size_t j = i + 1; j < path.size(); ++j) rest += (rest.empty() ? "" : ".") + path[j];
+      return Error(31249, "Path collision at " + dotted + " remaining portion " + rest);
     }
     node = c->tree.get();
   }

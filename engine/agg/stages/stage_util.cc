@@ -171,6 +171,9 @@ Status ValidateFieldPath(std::string_view path) {
     if (p[0] == '$') {
       return Error(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.");
     }
+    if (p.find('\0') != std::string::npos) {
+      return Error(16411, "FieldPath field names may not contain '\\0'.");
+    }
   }
   return Status::OK();
 }

@@ -1,7 +1,8 @@
 // $unwind: "$path" or {path, includeArrayIndex, preserveNullAndEmptyArrays}.
 // One output document per array element (the path set to the element);
 // non-array values pass through; null, missing and empty arrays are dropped
-// unless preserveNullAndEmptyArrays.
+// unless preserveNullAndEmptyArrays (which keeps an empty array's document
+// without the field, as MongoDB).
 
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
@@ -42,6 +43,9 @@ class UnwindStage : public Stage {
       bool drop = v.nullish() || v.is_array();
       if (drop && !spec_->preserve) continue;
       Value out = doc_;
+      // An empty array is preserved without its field, as MongoDB does
+      // ({a: []} -> {}); null and non-array values stay.
+      if (v.is_array()) out = SetNestedField(out, spec_->path, 0, Value::Missing());
       if (!spec_->index_path.empty()) out = SetNestedField(out, spec_->index_path, 0, Value::Null());
       return std::optional<bson::BsonDoc>(out.ToDoc());
     }

@@ -30,6 +30,10 @@ StatusWith<std::unique_ptr<RegexExpression>> RegexExpression::Make(std::string p
   if (pattern.find('\0') != std::string::npos) {
     return Status(ErrorCode::kBadValue, "Regular expression cannot contain an embedded null byte");
   }
+  if (flags.find('\0') != std::string::npos) {
+    return Status(ErrorCode::kBadValue,
+                  "Regular expression options string cannot contain an embedded null byte");
+  }
   // MongoDB always matches in UTF-8 mode; PCRE2_MATCH_INVALID_UTF keeps a
   // stored string with bad UTF-8 from turning a match into an error.
   uint32_t options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;

@@ -262,7 +262,9 @@ Result ParseRegex(const std::string& path, const bson_iter_t*, const bson_t* ope
       if (!options.empty()) {
         return Status(static_cast<ErrorCode>(51075), "options set in both $regex and $options");
       }
-      options = bson_iter_utf8(&it, nullptr);
+      uint32_t len = 0;
+      const char* s = bson_iter_utf8(&it, &len);
+      options.assign(s, len);  // with any NUL byte, for Make to refuse
     }
   }
   ASSIGN_OR_RETURN(auto regex, RegexExpression::Make(path, std::move(pattern), std::move(options)));

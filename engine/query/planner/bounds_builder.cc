@@ -260,9 +260,14 @@ std::optional<LeafBounds> TranslateNot(const MatchExpression& not_expr, const Fi
   if (!inner || !Complementable(*child, *inner)) return std::nullopt;
   if (!field.multikey) return LeafBounds{inner->oil.Complement(), Tightness::kExact};
   // An empty array keys as undefined and satisfies every negation ({a: []}
-  // has no element equal to null, or to anything): keep that key in.
-  OrderedIntervalList undefined({Interval::Point(UndefinedValue().get())});
-  return LeafBounds{inner->oil.Complement().Union(undefined), Tightness::kInexactFetch};
+  // has no element equal to null, or to anything): keep that key in. So
+  // does a null key made by a path that goes on through an array ({"a.b"}
+  // over {a: []} or {a: ["x"]} keys null, yet a.b has no value there and
+  // {$ne: null} matches): keep null in too.
+  std::vector<Interval> kept{Interval::Point(UndefinedValue().get())};
+  if (field.array_before_leaf) kept.push_back(Interval::Point(NullValue().get()));
+  return LeafBounds{inner->oil.Complement().Union(OrderedIntervalList(std::move(kept))),
+                    Tightness::kInexactFetch};
 }
 
 }  // namespace
@@ -351,6 +356,13 @@ std::optional<LeafBounds> TranslatePredicate(const MatchExpression& expr, const 
       const auto& elem_match = static_cast<const ElemMatchValueExpression&>(expr);
       std::optional<OrderedIntervalList> oil;
       for (const auto& child : elem_match.children()) {
+        // A nested $elemMatch constrains the elements of an element that is
+        // itself an array, and a multikey index keeps such an element whole
+        // ({a: [[5]]} keys as [5]): no bounds on the element can come of it.
+        if (child->kind() == MatchKind::kElemMatchValue ||
+            child->kind() == MatchKind::kElemMatchObject) {
+          continue;
+        }
         std::optional<LeafBounds> one = TranslatePredicate(*child, FieldContext{true, false});
         if (!one) continue;
         oil = oil ? oil->Intersect(one->oil) : std::move(one->oil);

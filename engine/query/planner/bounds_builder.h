@@ -51,6 +51,10 @@ struct FieldContext {
   // A sparse index whose only key field this is: it has no entry for a
   // document missing the field, so {$exists: true} is exact.
   bool sparse_single_field = false;
+  // An array was met before the path's last component: {"a.b"} keys null
+  // over {a: []} or {a: ["x"]}, where a.b has no value and every negation
+  // matches, so a negation's bounds keep null.
+  bool array_before_leaf = false;
 };
 
 // The bounds of `expr` on the field its path names; nullopt when the

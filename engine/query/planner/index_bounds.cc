@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/query/matcher/array.h"
+#include "engine/bson/field_path.h"
 #include "engine/query/matcher/comparison.h"
 
 namespace tigerdoc::query::planner {
@@ -54,6 +55,26 @@ void FlattenAnd(const MatchExpression* expr, std::vector<const MatchExpression*>
   }
 }
 
+std::string FirstComponent(const std::string& path) { return path.substr(0, path.find('.')); }
+
+std::string LastComponent(const std::string& path) {
+  size_t dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+bool HasPositionalComponent(const std::string& path) {
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    if (dot == std::string::npos) dot = path.size();
+    if (start > 0 && bson::ParseArrayIndex(std::string_view(path).substr(start, dot - start))) {
+      return true;
+    }
+    start = dot + 1;
+  }
+  return false;
+}
+
 Conjunction Collect(const MatchExpression* root) {
   Conjunction out;
   FlattenAnd(root, &out.conjuncts);
@@ -69,6 +90,10 @@ Conjunction Collect(const MatchExpression* root) {
         if (sub->kind() == MatchKind::kElemMatchObject) continue;  // nested: no bounds
         const std::string* path = PredicatePath(sub);
         if (path == nullptr || path->empty()) continue;
+        // {a: {$elemMatch: {"0": 5}}} reads an element that is an array by
+        // position, whatever its place in `a`; an index on "a.0" holds a[0]
+        // only: no bounds.
+        if (bson::ParseArrayIndex(FirstComponent(*path))) continue;
         out.predicates.push_back(
             Predicate{sub, elem_match->path().dotted() + "." + *path, group, i});
       }
@@ -80,8 +105,6 @@ Conjunction Collect(const MatchExpression* root) {
   }
   return out;
 }
-
-std::string FirstComponent(const std::string& path) { return path.substr(0, path.find('.')); }
 
 // Whether `expr` says the same of a null value as of a missing field, so it
 // can be checked on index key values (where missing reads as null).
@@ -252,6 +275,7 @@ ConjunctionBounds BoundsForConjunction(const MatchExpression* root, const IndexS
     const IndexKeyField& field = index.fields[f];
     FieldContext context;
     context.multikey = field.multikey;
+    context.array_before_leaf = field.array_before_leaf;
     context.sparse_single_field = index.sparse && index.fields.size() == 1;
     std::optional<OrderedIntervalList> oil;
     int group = -1;
@@ -269,6 +293,18 @@ ConjunctionBounds BoundsForConjunction(const MatchExpression* root, const IndexS
         conflict = true;
       }
       if (conflict) continue;
+      // A positional index path holds the element at that position only,
+      // while the matcher also reads the field named like the position in
+      // every element ({"a.0": null} matches {a: [[1], {b: 1}]}, whose key
+      // is [1]): a predicate a missing value satisfies gets no bounds there.
+      if (HasPositionalComponent(field.path) && pred.expr->MatchesValue(nullptr)) continue;
+      // An array reached by a position at the end of the path ({"a.0"}
+      // over {a: [[1, 2]]}) is one key, kept whole, yet $elemMatch reads
+      // its elements: element bounds would miss it.
+      if (pred.expr->kind() == MatchKind::kElemMatchValue &&
+          bson::ParseArrayIndex(LastComponent(field.path))) {
+        continue;
+      }
       std::optional<LeafBounds> leaf = field.hashed ? HashedBounds(*pred.expr, index)
                                                     : TranslatePredicate(*pred.expr, context);
       if (!leaf) continue;

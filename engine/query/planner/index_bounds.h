@@ -51,6 +51,9 @@ struct IndexKeyField {
   keystring::Direction direction = keystring::Direction::kAscending;
   bool hashed = false;
   bool multikey = false;  // this field has held an array in some document
+  // An array was met before the path's last component ({"a.b"} through
+  // a: [...]): a null key may then stand for "no value" as well as null.
+  bool array_before_leaf = false;
 };
 
 struct IndexShape {

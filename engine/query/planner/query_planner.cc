@@ -189,6 +189,14 @@ IndexShape ShapeOf(const index::IndexSpec& spec) {
     field.direction = spec.fields[i].dir;
     field.hashed = spec.fields[i].hashed;
     field.multikey = i < spec.multikey_paths.size() ? !spec.multikey_paths[i].empty() : spec.multikey;
+    const size_t last = spec.fields[i].path.size() - 1;
+    if (i < spec.multikey_paths.size()) {
+      for (size_t component : spec.multikey_paths[i]) {
+        field.array_before_leaf = field.array_before_leaf || component < last;
+      }
+    } else {
+      field.array_before_leaf = field.multikey && last > 0;  // no paths recorded: assume so
+    }
     shape.fields.push_back(std::move(field));
   }
   shape.hash = [](const OwnedValue& v) {

@@ -112,6 +112,27 @@ TEST(KeyGeneratorTest, PositionalComponentSelectsAnElement) {
   EXPECT_FALSE(keys.value().multikey);
 }
 
+// Issue #19: a position selecting an array with path left expands it (the
+// matcher reads {"a.0.b"} over {a: [[{b: x}]]} as a[0]'s elements' b); a
+// position at the end keeps the element whole; a position past the end
+// names a field of the elements.
+TEST(KeyGeneratorTest, PositionalComponentThroughNestedArrays) {
+  EXPECT_EQ(Keys(Spec(R"({"key": {"a.0.b": 1}})"), R"({"a": [[{"b": "old"}, {"b": "new"}]]})"),
+            (V{"{ a.0.b: \"new\" }", "{ a.0.b: \"old\" }"}));
+  EXPECT_EQ(Keys(Spec(R"({"key": {"a.0": 1}})"), R"({"a": [[1, 2]]})"), (V{"{ a.0: [ 1, 2 ] }"}));
+  EXPECT_EQ(Keys(Spec(R"({"key": {"a.0.0": 1}})"), R"({"a": [[5, 6]]})"), (V{"{ a.0.0: 5 }"}));
+  EXPECT_EQ(Keys(Spec(R"({"key": {"a.5": 1}})"), R"({"a": [{"5": "x"}, {"5": "y"}]})"),
+            (V{"{ a.5: \"x\" }", "{ a.5: \"y\" }"}));
+}
+
+TEST(KeyGeneratorTest, NumericFieldInsidePositionallyIndexedArrayIsAmbiguous) {
+  IndexSpec spec = Spec(R"({"key": {"a.0": 1}})");
+  auto keys = GenerateKeys(spec, BsonDoc::FromJson(R"({"a": [{"x": 1}, {"0": 2}]})").get());
+  ASSERT_FALSE(keys.ok());
+  EXPECT_EQ(static_cast<int>(keys.status().code()), 16746);
+  EXPECT_TRUE(GenerateKeys(spec, BsonDoc::FromJson(R"({"a": {"0": 2}})").get()).ok());
+}
+
 TEST(KeyGeneratorTest, SparseSkipsOnlyWhenAllFieldsMissing) {
   IndexSpec spec = Spec(R"({"key": {"a": 1, "b": 1}, "sparse": true})");
   EXPECT_TRUE(Keys(spec, R"({"c": 1})").empty());

@@ -39,6 +39,8 @@ IndexShape ShapeOf(const char* key_pattern, const std::string& multikey, bool sp
     std::string name;
     while (std::getline(list, name, ',')) {
       if (name == field.path) field.multikey = true;
+      // "a.b^": multikey through an array before the last component.
+      if (name == field.path + "^") field.multikey = field.array_before_leaf = true;
     }
     shape.fields.push_back(field);
   }
@@ -184,6 +186,12 @@ INSTANTIATE_TEST_SUITE_P(
                    R"j({"a": ["[MinKey, 5)", "(5, MaxKey]"]})j", false},
         BoundsCase{R"j({"a": {"%ne": null}})j", R"j({"a": 1})j", "a", false,
                    R"j({"a": ["[MinKey, undefined]", "(null, MaxKey]"]})j", false},
+        // Issue #19: {"a.b"} through an array keys null where a.b has no
+        // value ({a: []}, {a: ["x"]}) and $ne: null matches: null stays in.
+        BoundsCase{R"j({"a.b": {"%ne": null}})j", R"j({"a.b": 1})j", "a.b^", false,
+                   R"j({"a.b": ["[MinKey, undefined]", "[null, MaxKey]"]})j", false},
+        BoundsCase{R"j({"a.b": {"%nin": [null, 5]}})j", R"j({"a.b": 1})j", "a.b^", false,
+                   R"j({"a.b": ["[MinKey, undefined]", "[null, 5)", "(5, MaxKey]"]})j", false},
         BoundsCase{R"j({"a": {"%ne": 5}})j", R"j({"a": -1})j", "", false,
                    R"j({"a": ["[MaxKey, 5)", "(5, MinKey]"]})j", true},
         BoundsCase{R"j({"a": {"%ne": null}})j", R"j({"a": 1})j", "", false,
