@@ -24,9 +24,15 @@ constexpr size_t kKeepBufferBytes = 1 << 20;
 
 std::string FormatEndpoint(const asio::ip::tcp::endpoint& endpoint) {
   const auto address = endpoint.address();
-  const std::string port = std::to_string(endpoint.port());
-  if (address.is_v6()) return "[" + address.to_string() + "]:" + port;
-  return address.to_string() + ":" + port;
+  // Appended piece by piece: GCC 12 misreads `"[" + std::string` as an
+  // overlapping memcpy (-Wrestrict) and warned on every build.
+  std::string out;
+  if (address.is_v6()) out += '[';
+  out += address.to_string();
+  if (address.is_v6()) out += ']';
+  out += ':';
+  out += std::to_string(endpoint.port());
+  return out;
 }
 
 Connection::Connection(asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
