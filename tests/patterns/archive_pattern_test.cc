@@ -12,6 +12,7 @@
 #include "patterns/archive/archive_pattern.h"
 #include "patterns/archive/archive_scheduler.h"
 #include "patterns/discriminator/discriminator_pattern.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::patterns::archive {
 namespace {
@@ -166,23 +167,15 @@ TEST(ArchiveSpecTest, OptionCanonicalFormParsesBackToTheSameSpec) {
 class ArchiveEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<engine::PatternRegistry>();
-    registry->Add(MakeArchivePattern());
-    registry->Add(discriminator::MakeDiscriminatorPattern());
-    engine::EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    engine_ = std::move(engine::Engine::Open(options)).value();
+    std::vector<std::unique_ptr<engine::Pattern>> patterns;
+    patterns.push_back(MakeArchivePattern());
+    patterns.push_back(discriminator::MakeDiscriminatorPattern());
+    engine_ = pattern_testing::OpenEngineWith(std::move(patterns));
+    ASSERT_NE(engine_, nullptr);
   }
 
   Status Create(const std::string& name, const std::string& options) {
-    engine::CreateParams create;
-    create.db = "db";
-    create.name = name;
-    create.options = BsonDoc::FromJson(options);
-    return engine_->CreateCollection(create);
+    return engine_->CreateCollection(pattern_testing::CreateIn(name, options));
   }
 
   void Insert(const std::string& coll, const std::string& json) {

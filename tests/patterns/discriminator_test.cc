@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
 #include "patterns/discriminator/discriminator_pattern.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::patterns::discriminator {
 namespace {
@@ -21,22 +22,12 @@ constexpr char kEvents[] = R"({"discriminator": {"field": "type", "types": {
 class DiscriminatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<engine::PatternRegistry>();
-    registry->Add(MakeDiscriminatorPattern());
-    engine::EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    engine_ = std::move(engine::Engine::Open(options)).value();
+    engine_ = pattern_testing::OpenEngineWith(MakeDiscriminatorPattern());
+    ASSERT_NE(engine_, nullptr);
   }
 
   Status Create(const std::string& name, const std::string& options) {
-    engine::CreateParams create;
-    create.db = "db";
-    create.name = name;
-    create.options = BsonDoc::FromJson(options);
-    return engine_->CreateCollection(create);
+    return engine_->CreateCollection(pattern_testing::CreateIn(name, options));
   }
 
   Status Insert(const std::string& json) {

@@ -12,6 +12,7 @@
 #include "patterns/outlier/outlier_config.h"
 #include "patterns/outlier/outlier_pattern.h"
 #include "patterns/outlier/update_routing.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::patterns::outlier {
 namespace {
@@ -161,22 +162,12 @@ TEST(OutlierRoutingTest, PullForChunkKeepsTheConditionOnItems) {
 class OutlierEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<engine::PatternRegistry>();
-    registry->Add(MakeOutlierPattern());
-    engine::EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    engine_ = std::move(engine::Engine::Open(options)).value();
+    engine_ = pattern_testing::OpenEngineWith(MakeOutlierPattern());
+    ASSERT_NE(engine_, nullptr);
   }
 
   Status Create(const std::string& name, const std::string& options) {
-    engine::CreateParams create;
-    create.db = "db";
-    create.name = name;
-    create.options = BsonDoc::FromJson(options);
-    return engine_->CreateCollection(create);
+    return engine_->CreateCollection(pattern_testing::CreateIn(name, options));
   }
   // threshold 3, chunk 2: small enough to cross every boundary.
   void CreateBooks() {

@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/write/collection_writer.h"
 #include "engine/write/pattern_registry.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -93,21 +94,10 @@ class AuditPattern : public Pattern {
 class PatternHooksTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<PatternRegistry>();
-    registry->Add(std::make_unique<AuditPattern>());
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
-    CreateParams create;
-    create.db = "db";
-    create.name = "c";
-    create.options = BsonDoc::FromJson(R"({"audit": "log"})");
-    ASSERT_TRUE(engine_->CreateCollection(create).ok());
+    engine_ = patterns::pattern_testing::OpenEngineWith(std::make_unique<AuditPattern>());
+    ASSERT_NE(engine_, nullptr);
+    ASSERT_TRUE(
+        engine_->CreateCollection(patterns::pattern_testing::CreateIn("c", R"({"audit": "log"})")).ok());
   }
 
   int64_t Count(const char* coll, const char* filter = "{}") {

@@ -17,6 +17,7 @@
 #include "patterns/subset/subset_hook.h"
 #include "patterns/subset/subset_pattern.h"
 #include "patterns/subset/subset_resync.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::patterns::subset {
 namespace {
@@ -157,24 +158,17 @@ TEST(SubsetCountersTest, AddAndRemoveStayExactAndRender) {
 class SubsetEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<engine::PatternRegistry>();
-    registry->Add(MakeSubsetPattern());
-    engine::EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    engine_ = std::move(engine::Engine::Open(options)).value();
+    engine_ = pattern_testing::OpenEngineWith(MakeSubsetPattern());
+    ASSERT_NE(engine_, nullptr);
     ASSERT_TRUE(Insert("products", R"({"_id": 1, "name": "a"})").ok());
     ASSERT_TRUE(Insert("products", R"({"_id": 2, "name": "b"})").ok());
-    engine::CreateParams create;
-    create.db = "db";
-    create.name = "reviews";
-    create.options = BsonDoc::FromJson(
-        R"({"subset": {"parent": "products", "localField": "pid", "as": "s.top",
-            "sort": {"h": -1}, "limit": 2, "project": {"h": 1},
-            "counters": {"s.n": {"$sum": 1}, "s.avg": {"$avg": "$r"}}}})");
-    ASSERT_TRUE(engine_->CreateCollection(create).ok());
+    ASSERT_TRUE(engine_
+                    ->CreateCollection(pattern_testing::CreateIn(
+                        "reviews",
+                        R"({"subset": {"parent": "products", "localField": "pid", "as": "s.top",
+                            "sort": {"h": -1}, "limit": 2, "project": {"h": 1},
+                            "counters": {"s.n": {"$sum": 1}, "s.avg": {"$avg": "$r"}}}})"))
+                    .ok());
   }
 
   Status Insert(const std::string& coll, const std::string& json) {

@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
 #include "patterns/bucket/bucket_pattern.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::patterns::bucket {
 namespace {
@@ -277,22 +278,12 @@ TEST(BucketPushdownTest, MetaAndTimeBoundsBecomeABucketFilter) {
 class BucketEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<engine::PatternRegistry>();
-    registry->Add(MakeBucketPattern());
-    engine::EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    engine_ = std::move(engine::Engine::Open(options)).value();
+    engine_ = pattern_testing::OpenEngineWith(MakeBucketPattern());
+    ASSERT_NE(engine_, nullptr);
   }
 
   Status Create(const std::string& options) {
-    engine::CreateParams create;
-    create.db = "db";
-    create.name = "r";
-    create.options = BsonDoc::FromJson(options);
-    return engine_->CreateCollection(create);
+    return engine_->CreateCollection(pattern_testing::CreateIn("r", options));
   }
 
   std::vector<Status> Insert(const std::vector<std::string>& docs) {

@@ -11,6 +11,7 @@
 #include "engine/write/pattern_registry.h"
 #include "patterns/size_limits/size_limits_pattern.h"
 #include "patterns/size_limits/size_table.h"
+#include "tests/patterns/pattern_engine.h"
 
 namespace tigerdoc::patterns::size_limits {
 namespace {
@@ -20,26 +21,15 @@ using bson::BsonDoc;
 class SizeLimitsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = std::make_shared<engine::PatternRegistry>();
-    registry->Add(MakeSizeLimitsPattern());
-    engine::EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 128;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    options.patterns = registry;
-    auto engine = engine::Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = pattern_testing::OpenEngineWith(MakeSizeLimitsPattern(), 128);
+    ASSERT_NE(engine_, nullptr);
   }
 
   Status Create(const std::string& name, const std::string& options_json, int shards = 4,
                 const std::string& shard_key = "p") {
-    engine::CreateParams create;
-    create.db = "db";
-    create.name = name;
+    engine::CreateParams create = pattern_testing::CreateIn(name, options_json);
     create.shard_key_field = shard_key;
     create.num_shards = shards;
-    create.options = BsonDoc::FromJson(options_json);
     return engine_->CreateCollection(create);
   }
 
