@@ -78,56 +78,11 @@ bool AllowedInUpdate(std::string_view stage) {
   return kAllowed.count(stage) != 0;
 }
 
-// $merge's inserts, batched as InsertBatcher does, but written as MongoDB
-// writes a $merge batch: unordered. The resolver's insert is ordered and
-// stops at the first failure, so after a failure the batch is tried again
-// document by document: those already written fail on their _id (every
-// document has one by then) and change nothing, the others are written.
-// Returns the first failure.
-class UnorderedInsertBatcher {
- public:
-  UnorderedInsertBatcher(CollectionResolver* resolver, TargetNamespace target)
-      : resolver_(resolver), target_(std::move(target)) {}
-
-  Status Add(bson::BsonDoc doc) {
-    bytes_ += doc.size();
-    batch_.push_back(std::move(doc));
-    if (bytes_ >= kMaxBatchBytes || batch_.size() >= kMaxBatchDocs) return Flush();
-    return Status::OK();
-  }
-
-  Status Flush() {
-    if (batch_.empty()) return Status::OK();
-    std::vector<bson::BsonDoc> docs = std::move(batch_);
-    batch_.clear();
-    bytes_ = 0;
-    std::vector<bson::BsonDoc> retry;
-    retry.reserve(docs.size());
-    for (const bson::BsonDoc& d : docs) retry.push_back(d.Copy());
-    Status first = resolver_->Insert(target_.db, target_.coll, std::move(docs));
-    if (first.ok()) return first;
-    for (bson::BsonDoc& d : retry) {
-      std::vector<bson::BsonDoc> one;
-      one.push_back(std::move(d));
-      (void)resolver_->Insert(target_.db, target_.coll, std::move(one));
-    }
-    return first;
-  }
-
- private:
-  static constexpr size_t kMaxBatchBytes = 16 * 1024 * 1024;
-  static constexpr size_t kMaxBatchDocs = 1000;
-  CollectionResolver* resolver_;
-  TargetNamespace target_;
-  std::vector<bson::BsonDoc> batch_;
-  size_t bytes_ = 0;
-};
-
 class MergeStage : public Stage {
  public:
   MergeStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const MergeSpec> spec)
       : input_(std::move(input)), ctx_(ctx), spec_(std::move(spec)),
-        inserts_(ctx->resolver, spec_->target), vars_(ctx) {}
+        inserts_(ctx->resolver, spec_->target, InsertBatcher::Mode::kUnordered), vars_(ctx) {}
 
   StatusWith<std::optional<bson::BsonDoc>> Next() override {
     if (done_) return std::optional<bson::BsonDoc>();
@@ -291,7 +246,7 @@ class MergeStage : public Stage {
   StagePtr input_;
   const ExpressionContext* ctx_;
   std::shared_ptr<const MergeSpec> spec_;
-  UnorderedInsertBatcher inserts_;
+  InsertBatcher inserts_;
   Variables vars_;
   // A write that failed (duplicate key, validation, no match for
   // whenNotMatched: fail) does not stop the stage: as MongoDB's unordered

@@ -57,7 +57,18 @@ Status InsertBatcher::Flush() {
   std::vector<bson::BsonDoc> docs = std::move(batch_);
   batch_.clear();
   bytes_ = 0;
-  return resolver_->Insert(target_.db, target_.coll, std::move(docs));
+  if (mode_ == Mode::kOrdered) return resolver_->Insert(target_.db, target_.coll, std::move(docs));
+  std::vector<bson::BsonDoc> retry;
+  retry.reserve(docs.size());
+  for (const bson::BsonDoc& d : docs) retry.push_back(d.Copy());
+  Status first = resolver_->Insert(target_.db, target_.coll, std::move(docs));
+  if (first.ok()) return first;
+  for (bson::BsonDoc& d : retry) {
+    std::vector<bson::BsonDoc> one;
+    one.push_back(std::move(d));
+    (void)resolver_->Insert(target_.db, target_.coll, std::move(one));
+  }
+  return first;
 }
 
 }  // namespace tigerdoc::agg

@@ -38,10 +38,17 @@ Status ValidateTargetName(const TargetNamespace& target, std::string_view stage,
                           std::string_view separator);
 
 // Batches writes: Add() buffers, Flush() hands the batch to `resolver`.
+// kOrdered ($out): a batch stops at its first failure. kUnordered ($merge,
+// written as MongoDB writes a $merge batch): the resolver's insert is
+// ordered, so after a failure the batch is tried again document by
+// document; those already written fail on their _id (every document has one
+// by then) and change nothing, the others are written. Either way the first
+// failure is returned.
 class InsertBatcher {
  public:
-  InsertBatcher(CollectionResolver* resolver, TargetNamespace target)
-      : resolver_(resolver), target_(std::move(target)) {}
+  enum class Mode { kOrdered, kUnordered };
+  InsertBatcher(CollectionResolver* resolver, TargetNamespace target, Mode mode = Mode::kOrdered)
+      : resolver_(resolver), target_(std::move(target)), mode_(mode) {}
   Status Add(bson::BsonDoc doc);
   Status Flush();
 
@@ -51,6 +58,7 @@ class InsertBatcher {
   static constexpr size_t kMaxBatchDocs = 1000;
   CollectionResolver* resolver_;
   TargetNamespace target_;
+  Mode mode_;
   std::vector<bson::BsonDoc> batch_;
   size_t bytes_ = 0;
 };
