@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "engine/storage/storage_engine.h"
 #include "engine/storage/wt_error.h"
@@ -187,6 +188,19 @@ Status Session::Remove(std::string_view table, std::string_view key) {
   cursor->reset(cursor);
   if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, "remove from " + std::string(table));
+}
+
+Status Session::RemoveAll(std::string_view table) {
+  // Keys first: removing under an open scan of the same table would move it.
+  std::vector<std::string> keys;
+  {
+    ASSIGN_OR_RETURN(Cursor cursor, Scan(table, "", ""));
+    Status status;
+    while (cursor.Next(&status)) keys.emplace_back(cursor.key());
+    RETURN_IF_ERROR(status);
+  }
+  for (const std::string& key : keys) RETURN_IF_ERROR(Remove(table, key));
+  return Status::OK();
 }
 
 StatusWith<std::optional<std::string>> Session::Get(std::string_view table, std::string_view key) {

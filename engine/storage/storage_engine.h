@@ -165,6 +165,9 @@ class Session {
   // Removing a missing key returns NoSuchKey (code 4); inside a transaction
   // this does not abort the transaction.
   Status Remove(std::string_view table, std::string_view key);
+  // Removes every row of `table` (in the running transaction, if any): how
+  // the patterns' side tables start over before a rebuild.
+  Status RemoveAll(std::string_view table);
   // Returns nullopt when the key is absent.
   StatusWith<std::optional<std::string>> Get(std::string_view table, std::string_view key);
 

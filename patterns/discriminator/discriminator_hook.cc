@@ -243,14 +243,7 @@ Status RebuildTypes(storage::Session& session, const catalog::CollectionEntry& c
   // One transaction: the table is small (a row per type and stripe).
   RETURN_IF_ERROR(session.Begin());
   auto body = [&]() -> Status {
-    std::vector<std::string> old_keys;
-    {
-      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, "", ""));
-      Status status;
-      while (cursor.Next(&status)) old_keys.emplace_back(cursor.key());
-      RETURN_IF_ERROR(status);
-    }
-    for (const std::string& key : old_keys) RETURN_IF_ERROR(session.Remove(table, key));
+    RETURN_IF_ERROR(session.RemoveAll(table));
     for (const auto& [bucket_shard, c] : counts) {
       RETURN_IF_ERROR(session.Put(table,
                                   ShardBucketKey(bucket_shard.first, bucket_shard.second) +

@@ -120,17 +120,7 @@ Status EnsureBuilt(storage::Session& session, const catalog::CollectionEntry& co
   if (marker) return Status::OK();
   // Incomplete (new, older than its option, or a crash mid-build): start
   // over. The marker goes in last, so a crash here rebuilds again.
-  std::vector<std::string> old_keys;
-  {
-    ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, "", ""));
-    Status status;
-    while (cursor.Next(&status)) old_keys.emplace_back(cursor.key());
-    RETURN_IF_ERROR(status);
-  }
-  for (const std::string& key : old_keys) {
-    Status removed = session.Remove(table, key);
-    if (!removed.ok() && removed.code() != ErrorCode::kNoSuchKey) return removed;
-  }
+  RETURN_IF_ERROR(session.RemoveAll(table));
   ASSIGN_OR_RETURN(Recount recount, CountDocuments(session, coll));
   int in_txn = 0;
   auto put = [&](const std::string& key, const std::string& value) -> Status {

@@ -335,14 +335,7 @@ Status RebuildStates(storage::Session& session, const catalog::CollectionEntry& 
         key_row.top.resize(static_cast<size_t>(config.limit()));
       }
     }
-    std::vector<std::string> old_keys;
-    {
-      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, "", ""));
-      Status status;
-      while (cursor.Next(&status)) old_keys.emplace_back(cursor.key());
-      RETURN_IF_ERROR(status);
-    }
-    for (const std::string& key : old_keys) RETURN_IF_ERROR(session.Remove(table, key));
+    RETURN_IF_ERROR(session.RemoveAll(table));
     for (const auto& [row, key_row] : rows) RETURN_IF_ERROR(WriteRow(session, table, row, key_row));
     return session.Put(table, kMarker, "\x01");
   };
