@@ -81,4 +81,13 @@ bson_t SubDocumentView(const bson_iter_t* it) {
   return view;
 }
 
+bool SubDocumentAt(const bson_t* doc, const char* key, bson_t* out) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, doc, key) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return false;
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_document(&it, &len, &data);
+  return bson_init_static(out, data, len);
+}
+
 }  // namespace tigerdoc::bson

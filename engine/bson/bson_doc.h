@@ -59,4 +59,10 @@ class BsonDoc {
 // the iterated bytes live. REQUIRES: `it` holds a document or an array.
 bson_t SubDocumentView(const bson_iter_t* it);
 
+// Initialises *out in place as a view of the sub-document `key` of `doc`
+// (valid while `doc`'s bytes live); false when `key` is missing or not a
+// document. In place because a copied static bson_t points into the struct
+// it was copied from.
+bool SubDocumentAt(const bson_t* doc, const char* key, bson_t* out);
+
 }  // namespace tigerdoc::bson

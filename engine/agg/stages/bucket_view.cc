@@ -21,27 +21,16 @@
 namespace tigerdoc::agg {
 namespace {
 
-// A view of the sub-document `key` of `doc`, initialised in place (a
-// copied static bson_t points into the struct it was copied from).
-bool Sub(const bson_t* doc, const char* key, bson_t* out) {
-  bson_iter_t it;
-  if (!bson_iter_init_find(&it, doc, key) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return false;
-  uint32_t len = 0;
-  const uint8_t* data = nullptr;
-  bson_iter_document(&it, &len, &data);
-  return bson_init_static(out, data, len);
-}
-
 void AppendStats(const bson_t* bucket, const UnpackSpec& spec, int64_t count, bson_t* out) {
   bson_t stats;
   bson_append_document_begin(out, "stats", -1, &stats);
   BSON_APPEND_INT64(&stats, "count", count);
   bson_t kept, fields;
-  const bool has_fields = Sub(bucket, kBucketStatsField, &kept) && Sub(&kept, "fields", &fields);
+  const bool has_fields = bson::SubDocumentAt(bucket, kBucketStatsField, &kept) && bson::SubDocumentAt(&kept, "fields", &fields);
   for (const std::string& name : spec.stats) {
     bson_t one;
     bson_iter_t n, sum, min, max;
-    const bool has = has_fields && Sub(&fields, name.c_str(), &one) &&
+    const bool has = has_fields && bson::SubDocumentAt(&fields, name.c_str(), &one) &&
                      bson_iter_init_find(&n, &one, "n") && bson_iter_as_int64(&n) > 0 &&
                      bson_iter_init_find(&sum, &one, "sum") &&
                      bson_iter_init_find(&min, &one, "min") && bson_iter_init_find(&max, &one, "max");
@@ -71,7 +60,7 @@ StatusWith<bson::BsonDoc> ViewOf(const bson_t* bucket, const UnpackSpec& spec) {
   }
   bson_t control, min;
   int64_t start = 0;
-  if (Sub(bucket, "control", &control) && Sub(&control, "min", &min) &&
+  if (bson::SubDocumentAt(bucket, "control", &control) && bson::SubDocumentAt(&control, "min", &min) &&
       bson_iter_init_find(&it, &min, spec.time_field.c_str()) && BSON_ITER_HOLDS_DATE_TIME(&it)) {
     start = bson_iter_date_time(&it);
   }

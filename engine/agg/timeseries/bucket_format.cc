@@ -40,17 +40,6 @@ Status NotABucket(std::string why) {
   return Status(ErrorCode::kFailedToParse, "not a time-series bucket: " + why);
 }
 
-// A view of the sub-document `key` of `doc` in *out (initialised in place:
-// a copied static bson_t points into the struct it was copied from).
-bool SubDocument(const bson_t* doc, const char* key, bson_t* out) {
-  bson_iter_t it;
-  if (!bson_iter_init_find(&it, doc, key) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return false;
-  uint32_t len = 0;
-  const uint8_t* data = nullptr;
-  bson_iter_document(&it, &len, &data);
-  return bson_init_static(out, data, len);
-}
-
 }  // namespace
 
 StatusWith<bson_oid_t> BucketId(int64_t window_start_ms, std::string_view meta_bytes, uint32_t seq) {
@@ -94,8 +83,8 @@ StatusWith<BucketBuilder> BucketBuilder::FromBucket(const TimeseriesConfig& conf
   }
   bson_oid_copy(bson_iter_oid(&it), &b.id_);
   bson_t control, min, max, data;
-  if (!SubDocument(bucket, "control", &control) || !SubDocument(&control, "min", &min) ||
-      !SubDocument(&control, "max", &max) || !SubDocument(bucket, "data", &data)) {
+  if (!bson::SubDocumentAt(bucket, "control", &control) || !bson::SubDocumentAt(&control, "min", &min) ||
+      !bson::SubDocumentAt(&control, "max", &max) || !bson::SubDocumentAt(bucket, "data", &data)) {
     return NotABucket("no control.min, control.max or data");
   }
   bson_iter_t t;
@@ -125,10 +114,10 @@ StatusWith<BucketBuilder> BucketBuilder::FromBucket(const TimeseriesConfig& conf
   }
   for (const std::string& name : config.stats) b.stats_.push_back(FieldStats{name});
   bson_t stats, fields;
-  if (SubDocument(bucket, kBucketStatsField, &stats) && SubDocument(&stats, "fields", &fields)) {
+  if (bson::SubDocumentAt(bucket, kBucketStatsField, &stats) && bson::SubDocumentAt(&stats, "fields", &fields)) {
     for (FieldStats& s : b.stats_) {
       bson_t one;
-      if (!SubDocument(&fields, s.name.c_str(), &one)) continue;
+      if (!bson::SubDocumentAt(&fields, s.name.c_str(), &one)) continue;
       bson_iter_t f;
       if (bson_iter_init_find(&f, &one, "n")) s.n = bson_iter_as_int64(&f);
       if (bson_iter_init_find(&f, &one, "sum")) s.sum = bson_iter_as_double(&f);
@@ -285,7 +274,7 @@ StatusWith<std::vector<bson::BsonDoc>> UnpackBucket(const bson_t* bucket,
                                                     const std::string& time_field,
                                                     const std::optional<std::string>& meta_field) {
   bson_t data;
-  if (!SubDocument(bucket, "data", &data)) return NotABucket("no data");
+  if (!bson::SubDocumentAt(bucket, "data", &data)) return NotABucket("no data");
   // Columns by their bytes (never a bson_t in a container: a copied
   // static bson_t points into the struct it was copied from).
   struct Cursor {
