@@ -1,4 +1,4 @@
-// tigerdoc: flags -> patterns -> Engine::Open -> Server::Run.
+// tigerdoc: flags (and config file) -> patterns -> Engine::Open -> Server::Run.
 
 #include <sys/resource.h>
 
@@ -19,113 +19,33 @@
 #include "patterns/size_limits/size_limits_pattern.h"
 #include "patterns/subset/subset_pattern.h"
 #include "wire/commands/dispatcher.h"
+#include "wire/config/server_config.h"
 #include "wire/server/server.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(tigerdoc: a MongoDB-compatible document database on WiredTiger
-
-Usage: tigerdoc [options]
-  --port N                  TCP port to listen on (default 27017; 0 picks a free port)
-  --bind_ip IP[,IP...]      addresses to listen on (default 127.0.0.1)
-  --dbpath DIR              data directory, created if missing (default ./data)
-  --shards N                shard tables per new collection (default 4)
-  --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
-  --diskReserveMB N         free space kept on the dbpath's file system: writes
-                            are refused (OutOfDiskSpace, 14031) and start-up fails
-                            below it (default cacheSizeMB/4 + 32; 0 turns it off)
-  --setParameter cursorTimeoutMillis=N
-                            idle cursors are killed after N ms (default 600000)
-  --setParameter ttlMonitorSleepSecs=N
-                            the TTL monitor runs every N s (default 60)
-  --maxConns N              connections beyond N open ones are closed at once
-                            (default 1000000, as mongod)
-  --help                    this text
-  --version                 print the version
-)";
-
-struct Flags {
-  int port = 27017;
-  std::string bind_ip = "127.0.0.1";
-  std::string dbpath = "./data";
-  int shards = 4;
-  int64_t cache_size_mb = 1024;
-  int64_t cursor_timeout_ms = 600000;
-  int64_t ttl_monitor_sleep_secs = 60;
-  int64_t max_conns = 1000000;  // mongod's default
-  int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
-};
+namespace config = tigerdoc::wire::config;  // flags and config file
+using config::Flags;
 
 [[noreturn]] void Die(const std::string& message) {
   std::cerr << "tigerdoc: " << message << "\n" << "Try 'tigerdoc --help'.\n";
   std::exit(2);
 }
 
-int64_t ParseNumber(const std::string& flag, const std::string& value, int64_t min, int64_t max) {
-  char* end = nullptr;
-  long long n = std::strtoll(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || n < min || n > max) {
-    Die("invalid value for " + flag + ": '" + value + "' (expected " + std::to_string(min) + ".." +
-        std::to_string(max) + ")");
-  }
-  return n;
-}
-
 Flags ParseFlags(int argc, char** argv) {
-  Flags flags;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    // Accept both "--flag value" and "--flag=value".
-    size_t eq = arg.find('=');
-    bool has_inline = arg.rfind("--", 0) == 0 && eq != std::string::npos;
-    if (has_inline) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    }
-    auto next = [&]() -> std::string {
-      if (has_inline) return value;
-      if (i + 1 >= argc) Die("missing value for " + arg);
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
+  auto parsed = config::ParseCommandLine(argc, argv);
+  if (!parsed.ok()) Die(parsed.status().reason());
+  switch (parsed.value().action) {
+    case config::Action::kHelp:
+      std::cout << config::kUsage;
       std::exit(0);
-    } else if (arg == "--version") {
-      std::cout << "tigerdoc 0.1.0 (MongoDB wire protocol, compatible with 7.0 clients)\n";
+    case config::Action::kVersion:
+      std::cout << config::kVersion << "\n";
       std::exit(0);
-    } else if (arg == "--port") {
-      flags.port = static_cast<int>(ParseNumber(arg, next(), 0, 65535));
-    } else if (arg == "--bind_ip") {
-      flags.bind_ip = next();
-    } else if (arg == "--dbpath") {
-      flags.dbpath = next();
-    } else if (arg == "--shards") {
-      flags.shards = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
-    } else if (arg == "--cacheSizeMB") {
-      flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
-    } else if (arg == "--diskReserveMB") {
-      flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
-    } else if (arg == "--maxConns") {
-      flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
-    } else if (arg == "--setParameter") {
-      std::string setting = next();
-      const std::string kCursorTimeout = "cursorTimeoutMillis=";
-      const std::string kTtlSleep = "ttlMonitorSleepSecs=";
-      if (setting.rfind(kCursorTimeout, 0) == 0) {
-        flags.cursor_timeout_ms =
-            ParseNumber("cursorTimeoutMillis", setting.substr(kCursorTimeout.size()), 1, INT64_MAX / 2);
-      } else if (setting.rfind(kTtlSleep, 0) == 0) {
-        flags.ttl_monitor_sleep_secs =
-            ParseNumber("ttlMonitorSleepSecs", setting.substr(kTtlSleep.size()), 1, INT32_MAX);
-      } else {
-        Die("unknown parameter: " + setting);
-      }
-    } else {
-      Die("unknown option: " + arg);
-    }
+    case config::Action::kRun:
+      break;
   }
-  return flags;
+  return parsed.value().flags;
 }
 
 // THE table of patterns this server has, alphabetical by folder. Each owns
