@@ -48,6 +48,7 @@ constexpr std::array kCommands = {
     CommandSpec{"listCollections", RunListCollections},
     CommandSpec{"listDatabases", RunListDatabases, true},
     CommandSpec{"listIndexes", RunListIndexes},
+    CommandSpec{"logRotate", RunLogRotate, true},
     CommandSpec{"ping", RunPing},
     CommandSpec{"refreshSessions", RunEndSessions},
     CommandSpec{"resyncSubset", RunPatternCommand},

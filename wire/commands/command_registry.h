@@ -67,6 +67,7 @@ StatusWith<bson::BsonDoc> RunKillOp(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunLogRotate(CommandContext& ctx);
 // A command a pattern answers (Engine::RunPatternCommand): resyncSubset.
 StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);

@@ -55,6 +55,14 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
 }  // namespace
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
+  SetLogContext(conn);
+  const auto start = std::chrono::steady_clock::now();
+  bson::BsonDoc reply = Dispatch(conn, request);
+  LogIfSlow(request, std::chrono::steady_clock::now() - start, reply);
+  return reply;
+}
+
+bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request) {
   bson_iter_t it;
   if (!bson_iter_init(&it, request.body.get()) || !bson_iter_next(&it)) {
     return ErrorReply(Status(ErrorCode::kCommandNotFound, "no such command: ''"));

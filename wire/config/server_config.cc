@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -32,6 +33,12 @@ Usage: tigerdoc [options]
                             the TTL monitor runs every N s (default 60)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
+  --logpath FILE            write the log to FILE instead of stdout (JSON lines,
+                            as mongod 4.4+; logRotate / SIGUSR1 rotate it)
+  --logappend               keep FILE's lines instead of truncating it
+  -v, -vv ... -vvvvv        debug lines D1..D5 (--verbose: -v)
+  --quiet                   no connection accepted/ended lines
+  --slowms N                log operations that take N ms or more (default 100)
   --help                    this text
   --version                 print the version
 )";
@@ -149,6 +156,42 @@ const std::map<std::string, Setter>& Keys() {
            if (!st.ok()) return Bad(p + "." + name + ": " + st.reason());
          }
          return Status::OK();
+       }},
+      {"systemLog.destination", [](const YAML::Node& n, const std::string& p, Flags*) -> Status {
+         ASSIGN_OR_RETURN(std::string where, ScalarText(n, p));
+         if (where == "file" || where == "stdout") return Status::OK();  // file: systemLog.path
+         if (where == "syslog") return Bad(p + ": syslog is not supported: use file or stdout");
+         return Bad(p + " must be file or stdout, got '" + where + "'");
+       }},
+      {"systemLog.path", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->log_path, ScalarText(n, p));
+         return Status::OK();
+       }},
+      {"systemLog.logAppend", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->log_append, BoolAt(n, p));
+         return Status::OK();
+       }},
+      {"systemLog.verbosity", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(int64_t v, IntegerAt(n, p, 0, 5));
+         f->verbosity = static_cast<int>(v);
+         return Status::OK();
+       }},
+      {"systemLog.quiet", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->quiet, BoolAt(n, p));
+         return Status::OK();
+       }},
+      {"operationProfiling.slowOpThresholdMs", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->slow_ms, IntegerAt(n, p, -1, INT32_MAX));
+         return Status::OK();
+       }},
+      {"operationProfiling.mode", [](const YAML::Node& n, const std::string& p, Flags*) -> Status {
+         ASSIGN_OR_RETURN(std::string mode, ScalarText(n, p));
+         if (mode == "off") return Status::OK();
+         if (mode == "slowOp" || mode == "all") {
+           return Bad(p + ": " + mode + " is not supported: tigerdoc has no profiler yet (slow operations "
+                          "are logged: slowOpThresholdMs)");
+         }
+         return Bad(p + " must be off, slowOp or all, got '" + mode + "'");
        }},
       {"tigerdoc.shards", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
          ASSIGN_OR_RETURN(int64_t shards, IntegerAt(n, p, 1, 1024));
@@ -292,6 +335,20 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
     } else if (arg == "--maxConns") {
       auto n = ParseNumber(arg, next(), 1, 1000000000);
       if (n.ok()) flags.max_conns = n.value();
+      st = n.status();
+    } else if (arg == "--logpath") {
+      flags.log_path = next();
+    } else if (arg == "--logappend") {
+      flags.log_append = true;
+    } else if (arg == "--quiet") {
+      flags.quiet = true;
+    } else if (arg == "--verbose") {
+      flags.verbosity = std::max(flags.verbosity, 1);
+    } else if (arg.size() >= 2 && arg.size() <= 6 && arg[0] == '-' && arg.find_first_not_of('v', 1) == std::string::npos) {
+      flags.verbosity = static_cast<int>(arg.size()) - 1;  // -v .. -vvvvv
+    } else if (arg == "--slowms") {
+      auto n = ParseNumber(arg, next(), -1, INT32_MAX);
+      if (n.ok()) flags.slow_ms = n.value();
       st = n.status();
     } else if (arg == "--setParameter") {
       std::string setting = next();

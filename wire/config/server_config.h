@@ -10,7 +10,10 @@
 // net.maxIncomingConnections, storage.dbPath,
 // storage.wiredTiger.engineConfig.cacheSizeGB, storage.journal.enabled (true
 // only: tigerdoc always journals), processManagement.fork (false only),
-// setParameter.<name>, and tigerdoc's own section `tigerdoc:` (shards,
+// setParameter.<name>, systemLog.destination (file / stdout; syslog refused),
+// systemLog.path, systemLog.logAppend, systemLog.verbosity, systemLog.quiet,
+// operationProfiling.slowOpThresholdMs, operationProfiling.mode ("off" only:
+// no profiler yet), and tigerdoc's own section `tigerdoc:` (shards,
 // cacheSizeMB, diskReserveMB).
 
 #include <cstdint>
@@ -34,6 +37,12 @@ struct Flags {
   int64_t max_conns = 1000000;  // mongod's default
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
   std::string config_file;  // --config / -f, empty when none
+  // The log (engine/log/log.h): systemLog.* and operationProfiling.slowOpThresholdMs.
+  std::string log_path;     // --logpath; empty: stdout
+  bool log_append = false;  // --logappend
+  int verbosity = 0;        // -v .. -vvvvv, --verbose
+  bool quiet = false;       // --quiet
+  int64_t slow_ms = 100;    // --slowms
 };
 
 // What the command line asks for: run the server, or print help/version.

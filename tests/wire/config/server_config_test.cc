@@ -178,6 +178,39 @@ TEST(ServerConfigTest, BadValuesAreRefusedByTheirPath) {
   EXPECT_EQ(ErrorOf("- a\n- b\n"), "config file test.yaml: the top level must be a map of sections");
 }
 
+TEST(ServerConfigTest, LogSettingsFromFlagsAndFile) {
+  auto parsed = Parse({"--logpath", "/var/log/t.log", "--logappend", "-vvv", "--quiet", "--slowms", "250"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed.value().flags.log_path, "/var/log/t.log");
+  EXPECT_TRUE(parsed.value().flags.log_append);
+  EXPECT_EQ(parsed.value().flags.verbosity, 3);
+  EXPECT_TRUE(parsed.value().flags.quiet);
+  EXPECT_EQ(parsed.value().flags.slow_ms, 250);
+  EXPECT_EQ(Parse({"-vvvvvv"}).status().reason(), "unknown option: -vvvvvv");
+  EXPECT_EQ(Parse({"--verbose"}).value().flags.verbosity, 1);
+
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("systemLog:\n  destination: file\n  path: /l/m.log\n  logAppend: true\n"
+                              "  verbosity: 5\n  quiet: true\noperationProfiling:\n  slowOpThresholdMs: 20\n"
+                              "  mode: off\n",
+                              "t", &flags).ok());
+  EXPECT_EQ(flags.log_path, "/l/m.log");
+  EXPECT_TRUE(flags.log_append);
+  EXPECT_EQ(flags.verbosity, 5);
+  EXPECT_TRUE(flags.quiet);
+  EXPECT_EQ(flags.slow_ms, 20);
+  EXPECT_EQ(ErrorOf("systemLog:\n  verbosity: 6\n"),
+            "config file test.yaml: invalid value for systemLog.verbosity: '6' (expected 0..5)");
+  EXPECT_EQ(ErrorOf("systemLog:\n  destination: syslog\n"),
+            "config file test.yaml: systemLog.destination: syslog is not supported: use file or stdout");
+  EXPECT_EQ(ErrorOf("systemLog:\n  component:\n    query:\n      verbosity: 2\n"),
+            "config file test.yaml: unknown option systemLog.component.query.verbosity (tigerdoc supports: see "
+            "README.md \"Config file\")");
+  EXPECT_EQ(ErrorOf("operationProfiling:\n  mode: slowOp\n"),
+            "config file test.yaml: operationProfiling.mode: slowOp is not supported: tigerdoc has no profiler "
+            "yet (slow operations are logged: slowOpThresholdMs)");
+}
+
 TEST(ServerConfigTest, EmptyFileAndEmptySectionsChangeNothing) {
   Flags flags;
   EXPECT_TRUE(ApplyConfigYaml("", "t", &flags).ok());
