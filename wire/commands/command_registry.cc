@@ -37,6 +37,7 @@ constexpr std::array kCommands = {
     CommandSpec{"getLog", RunGetLog, true},
     CommandSpec{"getMore", RunGetMore},
     CommandSpec{"getParameter", RunGetParameter, true},
+    CommandSpec{"getnonce", RunGetNonce},
     CommandSpec{"hello", RunHello},
     CommandSpec{"hostInfo", RunHostInfo},
     CommandSpec{"insert", RunInsert},

@@ -58,6 +58,7 @@ StatusWith<bson::BsonDoc> RunFindAndModify(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGetNonce(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunHostInfo(CommandContext& ctx);

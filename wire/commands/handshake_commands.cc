@@ -13,6 +13,7 @@
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
+#include "wire/commands/server_metrics.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -231,7 +232,9 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(ctx.engine->cursors().open_count()));
   bson_append_document_end(&cursor, &open);
   bson_append_document_end(&metrics, &cursor);
+  AppendDocumentMetrics(&metrics);
   bson_append_document_end(doc, &metrics);
+  AppendServerMetrics(doc);
   return out;
 }
 
