@@ -161,7 +161,7 @@ class PlanWriter {
     BSON_APPEND_BOOL(d, "isPartial", spec.partial_filter.has_value());
     BSON_APPEND_INT32(d, "indexVersion", spec.version);
     BSON_APPEND_UTF8(d, "direction", scan.backward ? "backward" : "forward");
-    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape);
+    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape, scan.backward);
     BSON_APPEND_DOCUMENT(d, "indexBounds", bounds.get());
     if (with_stats && stats) {
       AppendNumber(d, "keysExamined", stats->keys_examined);

@@ -97,6 +97,13 @@ function ids(cursor) {
   check({}, { a: -1, b: 1 }, { a: 1, b: -1 }, () => true);
   check({ a: 5 }, { b: 1 }, { a: 1, b: -1 }, (d) => d.a === 5);
   check({ a: { $gt: 6 } }, { a: -1, b: 1 }, { a: 1, b: -1 }, (d) => d.a > 6);
+  // Backward bounds read high to low, as MongoDB shows them.
+  const bounds = (filter) => stagesOf(c.find(filter).sort({ a: -1 }).hint({ a: 1 }).explain())
+      .find((s) => s.stage === "IXSCAN").indexBounds.a;
+  assert.eq(bounds({}), ["[MaxKey, MinKey]"]);
+  const range = bounds({ a: { $gte: 3, $lt: 8 } });
+  assert.eq(range.length, 1);
+  assert(range[0].startsWith("(8") && range[0].endsWith("3]"), range[0]);
   // Without a hint the planner picks the backward scan for the sort too.
   const explain = c.find({ a: { $gt: 2 } }).sort({ a: -1 }).explain();
   assert(!hasStage(explain, "SORT"), JSON.stringify(explain));
