@@ -40,6 +40,8 @@ Usage: tigerdoc [options]
                             the TTL monitor runs every N s (default 60)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
+  --replSet NAME            run as the one member (and primary) of replica set
+                            NAME: sessions, retryable writes and transactions
   --help                    this text
   --version                 print the version
 )";
@@ -54,6 +56,7 @@ struct Flags {
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
+  std::string repl_set_name;  // --replSet; empty: a standalone
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -108,6 +111,9 @@ Flags ParseFlags(int argc, char** argv) {
       flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
     } else if (arg == "--maxConns") {
       flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
+    } else if (arg == "--replSet") {
+      flags.repl_set_name = next();
+      if (flags.repl_set_name.empty()) Die("--replSet needs a replica set name");
     } else if (arg == "--setParameter") {
       std::string setting = next();
       const std::string kCursorTimeout = "cursorTimeoutMillis=";
@@ -192,6 +198,8 @@ int main(int argc, char** argv) {
   info.dbpath = flags.dbpath;
   info.cache_size_mb = flags.cache_size_mb;
   info.max_connections = flags.max_conns;
+  info.repl_set_name = flags.repl_set_name;
+  engine.value()->clock().Tick();  // cluster times start at the wall clock
   wire::Dispatcher dispatcher(engine.value().get(), &info);
 
   wire::ServerOptions server_options;
