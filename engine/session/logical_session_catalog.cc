@@ -51,7 +51,17 @@ LogicalSessionCatalog::~LogicalSessionCatalog() {
   }
   wakeup_.notify_all();
   if (reaper_.joinable()) reaper_.join();
-  EndAll();
+  // Shutdown aborts open transactions but keeps the retryable-write
+  // records: a client may retry its last write against the restarted server.
+  std::vector<std::shared_ptr<LogicalSession>> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, s] : sessions_) all.push_back(s);
+  }
+  for (const auto& s : all) {
+    std::lock_guard<std::mutex> session_lock(s->mu);
+    if (s->state == TxnState::kInProgress) AbortTransaction(*s, "the server is shutting down");
+  }
 }
 
 StatusWith<std::string> LogicalSessionCatalog::SessionIdOf(const bson_t* lsid) {
@@ -114,6 +124,12 @@ void LogicalSessionCatalog::Touch(std::string_view session_id) {
 void LogicalSessionCatalog::EndLocked(LogicalSession& s) {
   if (s.state == TxnState::kInProgress) AbortTransaction(s, "the session was ended");
   s.ended = true;
+  // An ended session is never retried into: its record goes too (best
+  // effort; the start-up sweep removes what is left behind).
+  if (!s.record_loaded || s.record) {
+    storage::Session session = storage_->NewUnboundSession();
+    (void)TxnRecordStore::Remove(session, s.id);
+  }
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(s.id);
   if (it != sessions_.end() && it->second.get() == &s) sessions_.erase(it);
@@ -279,12 +295,7 @@ void LogicalSessionCatalog::ReapOnce() {
     if (s->state == TxnState::kInProgress && now - s->txn_started > lifetime) {
       AbortTransaction(*s, "it has been running for longer than 'transactionLifetimeLimitSeconds'");
     }
-    if (s->last_use_ms.load() < idle_cutoff_ms) {
-      EndLocked(*s);
-      storage::Session session = storage_->NewUnboundSession();
-      Status removed = TxnRecordStore::Remove(session, s->id);
-      (void)removed;  // best effort: the start-up sweep removes it otherwise
-    }
+    if (s->last_use_ms.load() < idle_cutoff_ms) EndLocked(*s);
   }
 }
 

@@ -75,7 +75,7 @@ class LogicalSessionCatalog {
   // expired while the server was down, starts the reaper thread.
   static StatusWith<std::unique_ptr<LogicalSessionCatalog>> Open(storage::StorageEngine* storage,
                                                                  query::CursorManager* cursors);
-  ~LogicalSessionCatalog();  // stops the reaper, aborts open transactions
+  ~LogicalSessionCatalog();  // stops the reaper, aborts open transactions (records stay)
 
   // The session id of an lsid document {id: UUID, ...}: 40414 (missing),
   // TypeMismatch / BadValue (as MongoDB's IDL) when malformed.
@@ -99,8 +99,9 @@ class LogicalSessionCatalog {
   Status Start(const bson_t* lsid);
   // Marks a known session as used (refreshSessions, any command's lsid).
   void Touch(std::string_view session_id);
-  // Forgets the session, aborting its open transaction (endSessions,
-  // killSessions). Waits for a running command of the session.
+  // Forgets the session and its record, aborting its open transaction
+  // (endSessions, killSessions, 30 minutes idle). Waits for a running
+  // command of the session.
   void End(const std::string& session_id);
   void EndAll();
 

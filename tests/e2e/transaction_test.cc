@@ -215,19 +215,25 @@ TEST_F(TransactionTest, RetriedFindAndModifyAndDeleteAnswerTheFirstReply) {
   EXPECT_EQ(FieldOf("c", 1, "n"), 6);
 }
 
-TEST_F(TransactionTest, RetryAfterKill9IsStillAppliedOnce) {
+TEST_F(TransactionTest, RetryAfterKill9OrCleanRestartIsStillAppliedOnce) {
   InsertJson("c", R"([{"_id": 1, "n": 0}])");
   const std::string inc = R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" +
                           std::string(kLsid) + R"(, "txnNumber": {"$numberLong": "3"}})";
   ASSERT_OK_REPLY(Run(inc));
-  client_.reset();
-  server_->Kill9();
-  ASSERT_TRUE(server_->Restart().ok()) << server_->LogTail();
-  client_ = std::make_unique<MongoClient>(server_->uri());
-  BsonDoc retry = Run(inc);
-  ASSERT_OK_REPLY(retry);
-  EXPECT_EQ(Integer(retry, "nModified"), 1) << Json(retry);
-  EXPECT_EQ(FieldOf("c", 1, "n"), 1);
+  for (bool kill : {true, false}) {
+    client_.reset();
+    if (kill) {
+      server_->Kill9();
+    } else {
+      ASSERT_TRUE(server_->Stop().ok()) << server_->LogTail();
+    }
+    ASSERT_TRUE(server_->Restart().ok()) << server_->LogTail();
+    client_ = std::make_unique<MongoClient>(server_->uri());
+    BsonDoc retry = Run(inc);
+    ASSERT_OK_REPLY(retry);
+    EXPECT_EQ(Integer(retry, "nModified"), 1) << Json(retry);
+    EXPECT_EQ(FieldOf("c", 1, "n"), 1) << (kill ? "after kill -9" : "after a clean restart");
+  }
 }
 
 // ---- transactions through raw commands ---------------------------------------
