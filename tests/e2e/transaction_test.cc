@@ -294,6 +294,25 @@ TEST_F(TransactionTest, DdlOtherThanCreateIsRefusedAndAbortsTheTransaction) {
   EXPECT_EQ(CountAll("fresh"), 1);
 }
 
+// The subset pattern's side write (the parent's counter and top-N array)
+// runs in the transaction: invisible before commit, gone after an abort.
+TEST_F(TransactionTest, PatternSideWritesCommitAndAbortWithTheTransaction) {
+  InsertJson("products", R"([{"_id": 1, "name": "p"}])");
+  ASSERT_OK_REPLY(Run(R"({"create": "reviews", "subset": {"parent": "products", "localField": "productId",
+      "as": "top", "sort": {"_id": -1}, "limit": 2, "counters": {"count": {"$sum": 1}}}})"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "reviews", "documents": [{"_id": 10, "productId": 1}], )" + Txn(1, true) + "}"));
+  EXPECT_EQ(FieldOf("products", 1, "count"), std::nullopt);  // not yet visible
+  BsonDoc inside = Run(R"({"find": "products", "filter": {"_id": 1}, )" + Txn(1) + "}");
+  EXPECT_EQ(Integer(inside, "cursor.firstBatch.0.count"), 1) << Json(inside);
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"));
+  EXPECT_EQ(FieldOf("products", 1, "count"), std::nullopt);
+  EXPECT_EQ(CountAll("reviews"), 0);
+  ASSERT_OK_REPLY(Run(R"({"insert": "reviews", "documents": [{"_id": 11, "productId": 1}], )" + Txn(2, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(2) + "}"));
+  EXPECT_EQ(FieldOf("products", 1, "count"), 1);
+  EXPECT_EQ(FieldOf("products", 1, "top.0._id"), 11);
+}
+
 TEST_F(TransactionTest, ConflictingWriteGetsWriteConflictWithTransientLabel) {
   InsertJson("c", R"([{"_id": 1, "n": 0}])");
   ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" + Txn(1, true) + "}"));
