@@ -34,6 +34,8 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   engine->catalog_->SetGuardSource(std::make_shared<GuardSource>(engine->patterns_));
   RETURN_IF_ERROR(engine->AttachAllPatterns());
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
+  ASSIGN_OR_RETURN(engine->sessions_,
+                   LogicalSessionCatalog::Open(engine->storage_.get(), engine->cursors_.get()));
   engine->reaper_ = std::thread([e = engine.get()] { e->ReapCursorsUntilStopped(); });
   engine->ttl_monitor_sleep_secs_.store(options.ttl_monitor_sleep.count());
   engine->ttl_monitor_ = std::thread([e = engine.get()] { e->RunTtlMonitorUntilStopped(); });
@@ -56,6 +58,7 @@ Engine::~Engine() {
   reaper_wakeup_.notify_all();
   if (reaper_.joinable()) reaper_.join();
   if (ttl_monitor_.joinable()) ttl_monitor_.join();
+  sessions_.reset();  // aborts open transactions while storage is open
   // Cursors hold collection entries; release them before the catalog and
   // storage they point into.
   cursors_.reset();

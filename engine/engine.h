@@ -27,6 +27,8 @@
 #include "engine/query/cursor_manager.h"
 #include "engine/query/plan_executor.h"
 #include "engine/query/planner/plan_cache.h"
+#include "engine/repl/logical_clock.h"
+#include "engine/session/logical_session_catalog.h"
 #include "engine/ops.h"
 #include "engine/storage/storage_engine.h"
 
@@ -71,6 +73,10 @@ class Engine {
   catalog::Catalog& catalog() { return *catalog_; }
   storage::StorageEngine& storage() { return *storage_; }
   query::CursorManager& cursors() { return *cursors_; }
+  // The cluster time of the one-node replica set (engine/repl/).
+  repl::LogicalClock& clock() { return clock_; }
+  // Client sessions, retryable writes and transactions (engine/session/).
+  LogicalSessionCatalog& sessions() { return *sessions_; }
 
   // DDL. CreateCollection parses the options patterns own (the registry's
   // errors) and attaches their hooks before the collection is visible.
@@ -342,6 +348,8 @@ class Engine {
   std::unique_ptr<query::CursorManager> cursors_;
   query::planner::PlanCache plan_cache_;
   OperationRegistry operations_;
+  repl::LogicalClock clock_;
+  std::unique_ptr<LogicalSessionCatalog> sessions_;
 
   std::mutex reaper_mutex_;
   std::condition_variable reaper_wakeup_;

@@ -168,6 +168,9 @@ int main(int argc, char** argv) {
   info.dbpath = flags.dbpath;
   info.cache_size_mb = flags.cache_size_mb;
   info.max_connections = flags.max_conns;
+  info.repl_set_name = flags.repl_set_name;
+  engine.value()->clock().Tick();  // cluster times start at the wall clock
+  engine.value()->sessions().transaction_lifetime_limit_secs.store(flags.transaction_lifetime_limit_secs);
   {
     wire::Dispatcher dispatcher(engine.value().get(), &info);
 

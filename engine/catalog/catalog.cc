@@ -131,7 +131,7 @@ bson::BsonDoc Catalog::RowFor(const CollectionEntry& entry, const index::IndexSe
 
 StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engine) {
   std::unique_ptr<Catalog> catalog(new Catalog(engine));
-  Session session = engine->NewSession();
+  Session session = engine->NewUnboundSession();
   RETURN_IF_ERROR(session.CreateTable(kCatalogTable));
 
   uint64_t persisted_next = 1, max_entry = 0;
@@ -303,7 +303,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
     return Status(ErrorCode::kNamespaceExists, "Collection " + ns + " already exists.");
   }
 
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   ASSIGN_OR_RETURN(std::string ident, AllocateIdent(session));
 
   auto entry = std::make_shared<CollectionEntry>();
@@ -399,7 +399,7 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   }
 
   // One transaction: the catalog on disk holds the old state or the new.
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   RETURN_IF_ERROR(session.Begin());
   Status written = session.Remove(kCatalogTable, from->metadata.ns);
   if (written.ok()) written = session.Put(kCatalogTable, to_ns, AsView(RowFor(*renamed, *indexes)));
@@ -428,7 +428,7 @@ Status Catalog::DropLocked(const std::string& ns) {
   if (entry == nullptr) return DropViewLocked(ns);
   // Waits for running writes and index builds of the collection.
   std::unique_lock<std::shared_mutex> writes(entry->write_mutex());
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   // The entry first, then the tables: a crash in between leaves only orphans.
   RETURN_IF_ERROR(session.Remove(kCatalogTable, ns));
   {
@@ -460,7 +460,7 @@ Status Catalog::PublishIndexes(CollectionEntry& entry,
     return Status(ErrorCode::kNamespaceNotFound,
                   "Collection " + entry.metadata.ns + " was dropped");
   }
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   RETURN_IF_ERROR(session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *indexes))));
   std::lock_guard<std::mutex> lock(entry.index_mutex_);
   entry.persisted_multikey_.clear();
@@ -477,7 +477,7 @@ Status Catalog::ReplaceOptions(CollectionEntry& entry, bson::BsonDoc options) {
   }
   bson::BsonDoc previous = std::move(entry.metadata.options);
   entry.metadata.options = std::move(options);
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   Status stored =
       session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
   if (!stored.ok()) {
@@ -531,7 +531,7 @@ Status Catalog::DropIndexes(CollectionEntry& entry, const std::vector<int64_t>& 
   // The entry first, then the tables: a crash in between leaves orphans
   // that the start-up reaper drops.
   RETURN_IF_ERROR(PublishIndexes(entry, std::move(next)));
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   for (const auto& spec : dropped) {
     Status st = index::DropIndexTables(session, entry.metadata.ident, *spec, entry.metadata.num_shards);
     if (!st.ok()) {
@@ -620,7 +620,7 @@ Status Catalog::SetPatterns(CollectionEntry& entry, std::shared_ptr<const Patter
     previous = entry.patterns_;
     entry.patterns_ = state;
   }
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   Status written =
       session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
   if (!written.ok()) {

@@ -37,7 +37,7 @@ WT_ITEM Item(std::string_view bytes) {
 }  // namespace
 
 Session::~Session() {
-  if (session_ == nullptr) return;
+  if (session_ == nullptr || outer_ != nullptr) return;
   Rollback();
   engine_->ReturnSession(session_);
 }
@@ -46,6 +46,7 @@ Session::Session(Session&& other) noexcept
     : engine_(other.engine_),
       session_(other.session_),
       in_txn_(other.in_txn_),
+      outer_(other.outer_),
       on_commit_(std::move(other.on_commit_)),
       on_rollback_(std::move(other.on_rollback_)) {
   other.session_ = nullptr;
@@ -95,7 +96,17 @@ StatusWith<std::vector<std::string>> Session::ListTables() {
   return tables;
 }
 
+namespace {
+
+Status OuterTransactionEnded() {
+  return Status(ErrorCode::kNoSuchTransaction,
+                "the transaction was aborted by an earlier failure in it");
+}
+
+}  // namespace
+
 Status Session::Begin() {
+  if (outer_ != nullptr) return outer_->in_txn_ ? Status::OK() : OuterTransactionEnded();
   INVARIANT(!in_txn_);
   int ret = session_->begin_transaction(session_, "isolation=snapshot");
   if (ret != 0) return WtToStatus(ret, "begin transaction");
@@ -104,6 +115,7 @@ Status Session::Begin() {
 }
 
 Status Session::Commit() {
+  if (outer_ != nullptr) return outer_->in_txn_ ? Status::OK() : OuterTransactionEnded();
   INVARIANT(in_txn_);
   in_txn_ = false;
   std::vector<std::function<void()>> callbacks = std::move(on_commit_);
@@ -122,6 +134,7 @@ Status Session::Commit() {
 }
 
 void Session::Rollback() {
+  if (outer_ != nullptr) return outer_->Rollback();
   on_commit_.clear();
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_rollback_.clear();
@@ -132,11 +145,13 @@ void Session::Rollback() {
 }
 
 void Session::OnRollback(std::function<void()> fn) {
+  if (outer_ != nullptr) return outer_->OnRollback(std::move(fn));
   INVARIANT(in_txn_);
   on_rollback_.push_back(std::move(fn));
 }
 
 void Session::OnCommit(std::function<void()> fn) {
+  if (outer_ != nullptr) return outer_->OnCommit(std::move(fn));
   INVARIANT(in_txn_);
   on_commit_.push_back(std::move(fn));
 }
@@ -173,7 +188,7 @@ Status Session::Write(std::string_view table, std::string_view key, std::string_
   cursor->set_value(cursor, &v);
   int ret = cursor->insert(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
+  if (ret == 0) return in_transaction() ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, (overwrite ? "put into " : "insert into ") + std::string(table));
 }
 
@@ -186,7 +201,7 @@ Status Session::Remove(std::string_view table, std::string_view key) {
   cursor->set_key(cursor, &k);
   int ret = cursor->remove(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
+  if (ret == 0) return in_transaction() ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, "remove from " + std::string(table));
 }
 

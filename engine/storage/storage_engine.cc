@@ -255,12 +255,31 @@ Status StorageEngine::CheckSpaceForRemove() {
 
 Status StorageEngine::FlushJournal() {
   if (options_.in_memory) return Status::OK();
-  Session session = NewSession();
+  Session session = NewUnboundSession();
   int ret = session.raw()->log_flush(session.raw(), "sync=on");
   return WtToStatus(ret, "journal flush");
 }
 
+namespace {
+// The session TransactionBinding bound to this thread, if any.
+thread_local Session* bound_transaction = nullptr;
+}  // namespace
+
+TransactionBinding::TransactionBinding(Session* session) {
+  INVARIANT(bound_transaction == nullptr);
+  bound_transaction = session;
+}
+
+TransactionBinding::~TransactionBinding() { bound_transaction = nullptr; }
+
 Session StorageEngine::NewSession() {
+  if (bound_transaction != nullptr && bound_transaction->engine_ == this) {
+    return Session(bound_transaction);
+  }
+  return NewUnboundSession();
+}
+
+Session StorageEngine::NewUnboundSession() {
   std::lock_guard<std::mutex> lock(impl_->mu);
   if (!impl_->idle.empty()) {
     WT_SESSION* session = impl_->idle.back();

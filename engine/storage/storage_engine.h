@@ -76,7 +76,13 @@ class StorageEngine {
   StorageEngine& operator=(const StorageEngine&) = delete;
 
   // Borrows a session from the pool (creates one when the pool is empty).
+  // While this thread has a TransactionBinding of this engine, returns a
+  // view of the bound session instead, so that document reads and writes
+  // join a client's transaction (engine/session/).
   Session NewSession();
+  // Always a pooled session, never the bound transaction: for the catalog
+  // and DDL, whose writes commit on their own.
+  Session NewUnboundSession();
 
   // Blocks until every committed write is durable on disk (fsync of the journal).
   Status FlushJournal();
@@ -143,10 +149,18 @@ class Session {
   // (code 112): the caller rolls back and retries the whole unit. After a
   // failed write inside a transaction, only Rollback() is safe (a
   // DuplicateKey or NoSuchKey failure leaves the transaction usable).
+  //
+  // A view of a bound transaction (see NewSession) runs inside the outer
+  // transaction: Begin and Commit only check that it is still running
+  // (NoSuchTransaction, 251, once it is not), Rollback rolls the whole
+  // outer transaction back, OnCommit/OnRollback wait for its end.
   Status Begin();
   Status Commit();    // REQUIRES: in a transaction
   void Rollback();    // no-op when no transaction is running
-  bool in_transaction() const { return in_txn_; }
+  bool in_transaction() const { return outer_ != nullptr ? outer_->in_txn_ : in_txn_; }
+  // True for a view of a bound transaction: a write conflict then ends
+  // the client's transaction instead of being retried (write_unit.h).
+  bool joins_outer_transaction() const { return outer_ != nullptr; }
   // Runs `fn` after the running transaction commits successfully; dropped on
   // rollback. Used for in-memory state that must follow committed data
   // (size counters, caches). REQUIRES: in a transaction.
@@ -179,6 +193,10 @@ class Session {
   __wt_session* raw() { return session_; }
 
  private:
+  friend class StorageEngine;
+  // A view of `outer`'s session and transaction (NewSession while bound).
+  explicit Session(Session* outer)
+      : engine_(outer->engine_), session_(outer->session_), outer_(outer) {}
   // A cached point cursor; `overwrite` selects Put semantics.
   Status Write(std::string_view table, std::string_view key, std::string_view value,
                bool overwrite);
@@ -186,8 +204,22 @@ class Session {
   StorageEngine* engine_;
   __wt_session* session_;
   bool in_txn_ = false;
+  Session* outer_ = nullptr;  // set for a view of a bound transaction
   std::vector<std::function<void()>> on_commit_;
   std::vector<std::function<void()>> on_rollback_;
+};
+
+// Binds `session` (the owner of a client's multi-statement transaction or
+// retryable write, engine/session/) to the calling thread for this scope:
+// NewSession() on this thread then returns views of it. Scopes do not
+// nest. REQUIRES: `session` outlives the binding and is used by no other
+// thread meanwhile.
+class TransactionBinding {
+ public:
+  explicit TransactionBinding(Session* session);
+  ~TransactionBinding();
+  TransactionBinding(const TransactionBinding&) = delete;
+  TransactionBinding& operator=(const TransactionBinding&) = delete;
 };
 
 // Forward iteration over a key range. Move-only; must not outlive its Session.

@@ -223,7 +223,10 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
     // A group: consecutive documents that prepare cleanly.
     std::vector<bson::BsonDoc> group;
     Status prepare_error;
-    while (next < docs.size() && group.size() < kGroupSize) {
+    // In a client's transaction a failed group would end the transaction
+    // before the one-by-one retry could name the failing document.
+    const size_t group_size = session.joins_outer_transaction() ? 1 : kGroupSize;
+    while (next < docs.size() && group.size() < group_size) {
       StatusWith<bson::BsonDoc> prepared = prepare(docs[next]);
       if (!prepared.ok()) {
         prepare_error = prepared.status();
@@ -237,6 +240,11 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
                                                                      bypass_validation);
     if (group_status.ok()) {
       results.insert(results.end(), group.size(), Status::OK());
+    } else if (group.size() == 1) {
+      // Its own failure, already known (and a client's transaction has
+      // ended with it: a retry could only answer NoSuchTransaction).
+      results.push_back(group_status);
+      if (ordered) return results;
     } else {
       // Something in the group failed and the whole group rolled back:
       // insert its documents one by one to find which.

@@ -32,6 +32,20 @@ const CommandSpec* FindCommand(std::string_view name);
 // 20 IllegalOperation, as a standalone mongod (transaction_commands.cc).
 Status RefuseTransactionFields(const bson_t* body);
 
+// Runs `spec` and turns its result, or an exception, into the reply
+// document (dispatcher.cc).
+bson::BsonDoc RunCommandReply(const CommandSpec& spec, CommandContext& ctx);
+// With --replSet: runs a command in its client session: a retryable write
+// (txnNumber) answered once, or a statement of a multi-statement
+// transaction (autocommit: false), commitTransaction and abortTransaction
+// (transaction_runner.cc). Commands without txnNumber run as they are.
+bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx);
+// With --replSet: hello's replica-set fields (replica_set_commands.cc).
+Status AppendReplicaSetHello(CommandContext& ctx, bson_t* doc);
+// With --replSet: the `$clusterTime` and `operationTime` every reply
+// carries; a write command ticks the cluster time (replica_set_commands.cc).
+void AppendClusterTime(CommandContext& ctx, bson_t* reply);
+
 // The handlers, one family per file (handshake_commands.cc, ...).
 StatusWith<bson::BsonDoc> RunAbortTransaction(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx);
@@ -64,7 +78,9 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunHostInfo(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunKillAllSessions(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunKillOp(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunKillSessions(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);
@@ -72,9 +88,14 @@ StatusWith<bson::BsonDoc> RunLogRotate(CommandContext& ctx);
 // A command a pattern answers (Engine::RunPatternCommand): resyncSubset.
 StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunRefreshSessions(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunReplSetGetConfig(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunReplSetGetStatus(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunReplSetInitiate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunTop(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunStartSession(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx);

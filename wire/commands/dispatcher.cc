@@ -83,19 +83,29 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
     return ErrorReply(Status(ErrorCode::kUnauthorized,
                              std::string(name) + " may only be run against the admin database."));
   }
-  if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
-    return ErrorReply(refused);
+  const bool replica_set = !server_->repl_set_name.empty();
+  if (!replica_set) {
+    if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
+      return ErrorReply(refused);
+    }
   }
   ScopedOperation op(engine_->operations(), OperationInfoOf(conn, request, name));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation()};
+  if (!replica_set) return RunCommandReply(*spec, ctx);
+  bson::BsonDoc reply = RunInSession(*spec, ctx);
+  AppendClusterTime(ctx, reply.mutable_get());
+  return reply;
+}
+
+bson::BsonDoc RunCommandReply(const CommandSpec& spec, CommandContext& ctx) {
   try {
-    StatusWith<bson::BsonDoc> result = spec->run(ctx);
+    StatusWith<bson::BsonDoc> result = spec.run(ctx);
     if (!result.ok()) return ErrorReply(result.status());
     return OkReply(std::move(result).value());
   } catch (const std::bad_alloc&) {
-    return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(name)));
+    return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(ctx.name)));
   } catch (const std::exception& e) {
-    return ErrorReply(Status(ErrorCode::kInternalError, std::string(name) + " failed: " + e.what()));
+    return ErrorReply(Status(ErrorCode::kInternalError, std::string(ctx.name) + " failed: " + e.what()));
   }
 }
 

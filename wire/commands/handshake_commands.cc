@@ -1,6 +1,7 @@
 // The commands drivers and mongosh send on connecting and for diagnostics:
 // hello/isMaster, ping, buildInfo, getParameter, getCmdLineOpts, hostInfo,
-// serverStatus, whatsmyuri, connectionStatus, endSessions (getLog: log_commands.cc).
+// serverStatus, whatsmyuri, connectionStatus (getLog: log_commands.cc; sessions:
+// session_commands.cc).
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -48,6 +49,7 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx) {
   BSON_APPEND_INT32(doc, "minWireVersion", kMinWireVersion);
   BSON_APPEND_INT32(doc, "maxWireVersion", kMaxWireVersion);
   BSON_APPEND_BOOL(doc, "readOnly", false);
+  if (!ctx.server->repl_set_name.empty()) RETURN_IF_ERROR(AppendReplicaSetHello(ctx, doc));
   return out;
 }
 
@@ -112,6 +114,11 @@ StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx) {
     BSON_APPEND_INT64(doc, "cursorTimeoutMillis", 600000);
     any = true;
   }
+  if (wants("transactionLifetimeLimitSeconds")) {
+    BSON_APPEND_INT32(doc, "transactionLifetimeLimitSeconds",
+                      static_cast<int32_t>(ctx.engine->sessions().transaction_lifetime_limit_secs.load()));
+    any = true;
+  }
   if (wants("ttlMonitorSleepSecs")) {
     BSON_APPEND_INT32(doc, "ttlMonitorSleepSecs",
                       static_cast<int32_t>(ctx.engine->ttl_monitor_sleep_secs()));
@@ -122,7 +129,8 @@ StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx) {
 }
 
 // setParameter: {setParameter: 1, <name>: <value>}; tigerdoc's settable
-// parameter is ttlMonitorSleepSecs. Replies with the previous value ("was").
+// parameters are ttlMonitorSleepSecs and transactionLifetimeLimitSeconds.
+// Replies with the previous value ("was").
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx) {
   bson_iter_t it;
   bson_iter_init(&it, ctx.body());
@@ -132,6 +140,18 @@ StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx) {
   while (bson_iter_next(&it)) {
     std::string_view name = bson_iter_key(&it);
     if (IsGenericArgument(name)) continue;
+    if (name == "transactionLifetimeLimitSeconds") {
+      if (!BSON_ITER_HOLDS_NUMBER(&it) || bson_iter_as_int64(&it) < 1 ||
+          bson_iter_as_int64(&it) > INT32_MAX) {
+        return Status(ErrorCode::kBadValue,
+                      "transactionLifetimeLimitSeconds must be greater than or equal to 1s");
+      }
+      auto& limit = ctx.engine->sessions().transaction_lifetime_limit_secs;
+      BSON_APPEND_INT32(out.mutable_get(), "was", static_cast<int32_t>(limit.load()));
+      limit.store(bson_iter_as_int64(&it));
+      any = true;
+      continue;
+    }
     if (name != "ttlMonitorSleepSecs") {
       return Status(ErrorCode::kInvalidOptions,
                     "attempted to set unrecognized parameter [" + std::string(name) +
@@ -255,9 +275,5 @@ StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext&) {
   bson_append_document_end(out.mutable_get(), &auth_info);
   return out;
 }
-
-// Sessions are accepted (drivers attach lsid to every command) but hold no
-// server state yet, so ending or refreshing them has nothing to do.
-StatusWith<bson::BsonDoc> RunEndSessions(CommandContext&) { return bson::BsonDoc(); }
 
 }  // namespace tigerdoc::wire

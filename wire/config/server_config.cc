@@ -31,8 +31,13 @@ Usage: tigerdoc [options]
                             idle cursors are killed after N ms (default 600000)
   --setParameter ttlMonitorSleepSecs=N
                             the TTL monitor runs every N s (default 60)
+  --setParameter transactionLifetimeLimitSeconds=N
+                            with --replSet, transactions open longer are
+                            aborted (default 60)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
+  --replSet NAME            run as the one member (and primary) of replica set
+                            NAME: sessions, retryable writes and transactions
   --logpath FILE            write the log to FILE instead of stdout (JSON lines,
                             as mongod 4.4+; logRotate / SIGUSR1 rotate it)
   --logappend               keep FILE's lines instead of truncating it
@@ -68,6 +73,8 @@ Status SetParameter(const std::string& name, const std::string& value, Flags* fl
     ASSIGN_OR_RETURN(flags->cursor_timeout_ms, ParseNumber(name, value, 1, INT64_MAX / 2));
   } else if (name == "ttlMonitorSleepSecs") {
     ASSIGN_OR_RETURN(flags->ttl_monitor_sleep_secs, ParseNumber(name, value, 1, INT32_MAX));
+  } else if (name == "transactionLifetimeLimitSeconds") {
+    ASSIGN_OR_RETURN(flags->transaction_lifetime_limit_secs, ParseNumber(name, value, 1, INT32_MAX));
   } else {
     return Bad("unknown parameter: " + name);
   }
@@ -145,6 +152,11 @@ const std::map<std::string, Setter>& Keys() {
            return Bad(p + ": true is not supported: tigerdoc stays in the foreground; run it under "
                           "systemd, in a container or with nohup");
          }
+         return Status::OK();
+       }},
+      {"replication.replSetName", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->repl_set_name, ScalarText(n, p));
+         if (f->repl_set_name.empty()) return Bad(p + " must name the replica set");
          return Status::OK();
        }},
       {"setParameter", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
@@ -336,6 +348,9 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       auto n = ParseNumber(arg, next(), 1, 1000000000);
       if (n.ok()) flags.max_conns = n.value();
       st = n.status();
+    } else if (arg == "--replSet") {
+      flags.repl_set_name = next();
+      if (flags.repl_set_name.empty()) st = Bad("--replSet needs a replica set name");
     } else if (arg == "--logpath") {
       flags.log_path = next();
     } else if (arg == "--logappend") {

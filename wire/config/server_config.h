@@ -43,6 +43,8 @@ struct Flags {
   int verbosity = 0;        // -v .. -vvvvv, --verbose
   bool quiet = false;       // --quiet
   int64_t slow_ms = 100;    // --slowms
+  std::string repl_set_name;  // --replSet, replication.replSetName; empty: a standalone
+  int64_t transaction_lifetime_limit_secs = 60;  // setParameter transactionLifetimeLimitSeconds
 };
 
 // What the command line asks for: run the server, or print help/version.

@@ -218,6 +218,22 @@ TEST(ServerConfigTest, EmptyFileAndEmptySectionsChangeNothing) {
   EXPECT_EQ(flags.port, 27017);
 }
 
+TEST(ServerConfigTest, ReplicaSetNameFromFlagOrFile) {
+  auto standalone = Parse({});
+  ASSERT_TRUE(standalone.ok());
+  EXPECT_EQ(standalone.value().flags.repl_set_name, "");
+  EXPECT_EQ(standalone.value().flags.transaction_lifetime_limit_secs, 60);
+  auto flag = Parse({"--replSet", "rs0", "--setParameter", "transactionLifetimeLimitSeconds=5"});
+  ASSERT_TRUE(flag.ok()) << flag.status().ToString();
+  EXPECT_EQ(flag.value().flags.repl_set_name, "rs0");
+  EXPECT_EQ(flag.value().flags.transaction_lifetime_limit_secs, 5);
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("replication:\n  replSetName: web\n", "test.yaml", &flags).ok());
+  EXPECT_EQ(flags.repl_set_name, "web");
+  EXPECT_FALSE(Parse({"--replSet", ""}).ok());
+  EXPECT_FALSE(Parse({"--setParameter", "transactionLifetimeLimitSeconds=0"}).ok());
+}
+
 TEST(ServerConfigTest, MissingFileIsAnError) {
   auto parsed = Parse({"--config", "/nonexistent/tigerdoc.conf"});
   ASSERT_FALSE(parsed.ok());
