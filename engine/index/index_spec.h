@@ -23,6 +23,7 @@
 // Catalog form (inside the collection's catalog document, "indexes: [...]"):
 //   { v: 2, key: {...}, name: "a_1", [unique: true], [sparse: true],
 //     [partialFilterExpression: {...}], [expireAfterSeconds: n], [hidden: true],
+//     [collation: {<normalized spec, collator_factory.h>}],
 //     id: <int64>, multikey: <bool>, multikeyPaths: [ [<component>...], ... ] }
 // The listIndexes form is the same without id/multikey/multikeyPaths.
 //
@@ -76,6 +77,10 @@ struct IndexSpec {
   std::shared_ptr<const query::Matcher> partial_matcher;  // parsed partial_filter
   std::optional<int64_t> expire_after_seconds;
   bool hidden = false;
+  // The index's collation: string keys are its collation keys (keystring
+  // grammar); nullptr = simple. Part of the signature, as in MongoDB.
+  const bson::Collator* collator = nullptr;
+  bool collation_given = false;  // the spec named one (else the collection's default)
   bool multikey = false;
   MultikeyPaths multikey_paths;   // size() == fields.size()
   // $indexStats accesses; shared by Clone(), so snapshot copies of the spec

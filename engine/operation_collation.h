@@ -1,0 +1,20 @@
+#pragma once
+// The collation an operation runs with, as MongoDB chooses it: the
+// command's `collation` when given (even {locale: "simple"} on a collection
+// with a default), else the collection's default collation, else simple
+// (nullptr).
+// Thread-safety: pure function; the default is fixed at create.
+
+#include "engine/bson/collator.h"
+#include "engine/catalog/catalog.h"
+#include "engine/ops.h"
+
+namespace tigerdoc::engine {
+
+inline const bson::Collator* OperationCollator(const CollationOption& given,
+                                               const catalog::CollectionEntry* coll) {
+  if (given) return *given;
+  return coll != nullptr ? coll->metadata.default_collator : nullptr;
+}
+
+}  // namespace tigerdoc::engine
