@@ -299,6 +299,7 @@ namespace tigerdoc::engine {
 Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) const {
   *ns = params->coll.empty() ? params->db + ".$cmd.aggregate" : Namespace(params->db, params->coll);
   if (params->coll.empty() || catalog_->LookupView(*ns) == nullptr) return Status::OK();
+  RETURN_IF_ERROR(RefuseViewCollation(params->collation));
   // The view's pipeline runs first, over the collection under it; the
   // cursor keeps the view's namespace.
   // The read's leading $match stages go before the view's stages that

@@ -48,7 +48,7 @@ assert.docEq(info.options.collation, {
 });
 assert.commandWorked(tdb.fr.insertMany([{ _id: 1, w: "cote" }, { _id: 2, w: "côte" }, { _id: 3, w: "Cote" }]));
 assert.eq(tdb.fr.find().sort({ w: 1 }).toArray().map((d) => d._id), [1, 3, 2]);
-assert.commandWorked(tdb.fr.createIndex({ w: 1 }));
+assert.eq(tdb.fr.createIndex({ w: 1 }), "w_1");
 assert.eq(tdb.fr.getIndexes()[1].collation.locale, "fr");
 
 // Bad specs.

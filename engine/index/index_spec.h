@@ -111,7 +111,10 @@ bson::BsonDoc IdIndexDocument();
 // Parses and validates one createIndexes spec. The name defaults to
 // DefaultIndexName(key). Errors carry MongoDB's codes; messages are wrapped
 // as "Error in specification <spec> :: caused by :: ...". id is left 0.
-StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec);
+// Without a `collation` field the index takes `collection_default` (the
+// collection's default collation; nullptr = simple).
+StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec,
+                                     const bson::Collator* collection_default = nullptr);
 
 // Whether `field` is one MongoDB accepts at the top level of an index spec
 // (createIndexes' ignoreUnknownIndexOptions drops the others).

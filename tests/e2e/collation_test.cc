@@ -241,6 +241,19 @@ TEST_F(CollationTest, BadSpecsAreRefusedWithMongoDBsCodes) {
   EXPECT_EQ(Integer(count, "n"), 6);
 }
 
+TEST_F(CollationTest, ViewsRefuseAnotherCollation) {
+  InsertJson("f", kFruit);
+  ASSERT_OK_REPLY(Run(R"({"create": "v", "viewOn": "f", "pipeline": []})"));
+  BsonDoc r = Run(std::string(R"({"find": "v", "filter": {}, "collation": )") + kCaseInsensitive + "}");
+  EXPECT_EQ(Integer(r, "code"), 167) << Json(r);
+  EXPECT_EQ(String(r, "errmsg"), "Cannot override a view's default collation");
+  r = Run(std::string(R"({"aggregate": "v", "pipeline": [], "cursor": {}, "collation": )") + kCaseInsensitive + "}");
+  EXPECT_EQ(Integer(r, "code"), 167) << Json(r);
+  r = Run(R"({"count": "v", "query": {"name": "apple"}, "collation": {"locale": "simple"}})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(Integer(r, "n"), 1);
+}
+
 TEST_F(CollationTest, ConcurrentCollatedQueriesFromSeveralConnections) {
   InsertJson("f", kFruit);
   std::vector<std::thread> threads;
