@@ -242,6 +242,8 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
                                   "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
+      // capped: false is the default, which drivers (Java 3.6) send always.
+      if (std::string_view(unsupported) == "capped" && !bson_iter_as_bool(&it)) continue;
       return Status(ErrorCode::kNotImplemented,
                     std::string("create option '") + unsupported + "' is not supported by tigerdoc yet");
     }
@@ -255,7 +257,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
     bson_append_iter(without_patterns.mutable_get(), bson_iter_key(&field), -1, &field);
   }
   RETURN_IF_ERROR(CheckFields(without_patterns.get(), ctx.name,
-                              {"shardKey", "shards", "size", "max", "autoIndexId", "idIndex",
+                              {"shardKey", "shards", "capped", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validator", "validationLevel", "validationAction",
                                "indexOptionDefaults", "expireAfterSeconds", "flags", "collation"}));
   ASSIGN_OR_RETURN(engine::CollationOption collation, GetCollation(ctx.body(), ctx.name));
@@ -286,6 +288,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   bson_iter_next(&it);
   while (bson_iter_next(&it)) {
     if (IsGenericArgument(bson_iter_key(&it))) continue;
+    if (std::string_view(bson_iter_key(&it)) == "capped") continue;  // false: see above
     if (std::string_view(bson_iter_key(&it)) == "collation") {
       // Kept normalized, every field filled in, as MongoDB stores and
       // lists it; {locale: "simple"} is no default at all.
