@@ -1,5 +1,6 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
 #include "engine/write/hook_runner.h"
 #include "engine/write/pattern_registry.h"
 
@@ -149,6 +150,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   if (catalog_->LookupView(ns) != nullptr) return FindOnView(params);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
+  spec.collator = OperationCollator(params.collation, coll.get());
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
   if (params.tailable && coll) {
@@ -233,6 +235,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   // Parse first: a bad filter is an error even on a missing collection.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
+  spec.collator = OperationCollator(params.collation, coll.get());
   spec.skip = params.skip;
   spec.limit = params.limit;
   spec.hint = ToIndexHint(params.hint);

@@ -35,6 +35,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
 #include "engine/query/deadline.h"
 #include "engine/explain_plan.h"
 #include "engine/query/plan_executor.h"
@@ -155,6 +156,8 @@ class PlanWriter {
     BSON_APPEND_UTF8(d, "stage", "IXSCAN");
     BSON_APPEND_DOCUMENT(d, "keyPattern", spec.key_pattern.get());
     BSON_APPEND_UTF8(d, "indexName", spec.name.c_str());
+    // A collated index says so, as MongoDB's IXSCAN does.
+    if (spec.collator != nullptr) BSON_APPEND_DOCUMENT(d, "collation", spec.collator->spec());
     BSON_APPEND_BOOL(d, "isMultiKey", spec.multikey);
     BSON_APPEND_BOOL(d, "isUnique", spec.unique);
     BSON_APPEND_BOOL(d, "isSparse", spec.sparse);
@@ -353,6 +356,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   if (catalog_->LookupView(ns) != nullptr) return ExplainOnView(params, verbosity);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
+  spec.collator = OperationCollator(params.collation, coll.get());
   auto started = std::chrono::steady_clock::now();
   spec.deadline = query::DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));

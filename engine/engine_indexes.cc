@@ -90,8 +90,11 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
   // Every spec is validated before anything changes (the collection
   // included).
   std::vector<index::IndexSpec> requested;
+  // An index without a collation of its own takes the collection's default.
+  std::shared_ptr<catalog::CollectionEntry> existing = catalog_->Lookup(Namespace(params.db, params.coll));
+  const bson::Collator* default_collator = existing ? existing->metadata.default_collator : nullptr;
   for (const bson::BsonDoc& doc : params.specs) {
-    ASSIGN_OR_RETURN(index::IndexSpec spec, index::ParseIndexSpec(doc.get()));
+    ASSIGN_OR_RETURN(index::IndexSpec spec, index::ParseIndexSpec(doc.get(), default_collator));
     requested.push_back(std::move(spec));
   }
   RETURN_IF_ERROR(catalog::Catalog::ValidateNamespace(params.db, params.coll));

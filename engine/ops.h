@@ -10,8 +10,14 @@
 #include <vector>
 
 #include "engine/bson/bson_doc.h"
+#include "engine/bson/collator.h"
 
 namespace tigerdoc::engine {
+
+// The `collation` option of an operation: nullopt when the command gave
+// none (the collection's default collation applies), else the collator
+// (nullptr for {locale: "simple"}). See engine/bson/collator.h.
+using CollationOption = std::optional<const bson::Collator*>;
 
 // A reply holds at most 16 MiB of documents (maxBsonObjectSize); batches
 // stop short of that so the reply envelope still fits.
@@ -94,6 +100,7 @@ struct IndexModificationResult {
 
 struct UpdateStatement {
   bson::BsonDoc query;
+  CollationOption collation;
   bson::BsonDoc update;  // operator document or replacement; the stages when update_is_pipeline
   bool update_is_pipeline = false;
   bool upsert = false;
@@ -112,6 +119,7 @@ struct UpdateResult {
 
 struct DeleteStatement {
   bson::BsonDoc query;
+  CollationOption collation;
   int64_t limit = 0;  // 0 = all matching, 1 = one
   bson::BsonDoc let;  // the command's `let`
 };
@@ -134,6 +142,7 @@ struct FindParams {
   std::string db;
   std::string coll;
   bson::BsonDoc filter;
+  CollationOption collation;
   bson::BsonDoc projection;  // empty = whole documents
   bson::BsonDoc sort;        // empty = natural (shard, record key) order
   int64_t skip = 0;
@@ -176,6 +185,7 @@ struct CountParams {
   std::string db;
   std::string coll;
   bson::BsonDoc filter;
+  CollationOption collation;
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = no limit
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
@@ -190,6 +200,7 @@ struct FindAndModifyParams {
   std::string db;
   std::string coll;
   bson::BsonDoc query;
+  CollationOption collation;
   bson::BsonDoc sort;                   // which document, when several match
   std::optional<bson::BsonDoc> update;  // operator document or replacement; stages when pipeline
   bool update_is_pipeline = false;
@@ -213,6 +224,8 @@ struct DistinctParams {
   std::string db;
   std::string coll;
   std::string key;        // dotted path
+  CollationOption collation;
+
   bson::BsonDoc filter;
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit (query::FindSpec::deadline)
   FindHint hint = FindHint::kNone;  // as FindParams
@@ -223,6 +236,8 @@ struct AggregateParams {
   std::string db;
   std::string coll;           // empty for {aggregate: 1}
   bson::BsonDoc pipeline;     // the stages array, as a document
+  CollationOption collation;
+
   std::optional<int64_t> batch_size;  // cursor.batchSize; default 101
   bool bypass_document_validation = false;  // for the writes of $out / $merge
   bool allow_disk_use = false;

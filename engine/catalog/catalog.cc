@@ -315,6 +315,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   md.shard_key_field = request.shard_key_field;
   md.num_shards = request.num_shards;
   md.options = request.options.Copy();
+  md.default_collator = DefaultCollatorOf(md.options.get());
   md.patterns = request.patterns.Copy();
   entry->patterns_ =
       std::make_shared<PatternState>(PatternState{md.patterns.Copy(), nullptr});
@@ -385,6 +386,7 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   md.max_document_bytes = from->metadata.max_document_bytes;
   std::shared_ptr<const PatternState> from_patterns = from->patterns();
   md.options = WithoutTemp(from->metadata.options.get());
+  md.default_collator = from->metadata.default_collator;
   md.patterns = from_patterns->configs.Copy();
   // The attachment moves too: its state (counters, tables) is the ident's.
   renamed->patterns_ = std::make_shared<PatternState>(

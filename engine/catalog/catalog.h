@@ -63,6 +63,10 @@ inline constexpr int kMaxShards = 1024;
 inline constexpr char kCatalogTable[] = "_catalog";
 inline constexpr char kNextIdentKey[] = "$nextIdent";
 
+struct CollectionMetadata;
+// The collator named by `options.collation` (nullptr when none or simple).
+const bson::Collator* DefaultCollatorOf(const bson_t* options);
+
 struct CollectionMetadata {
   std::string ns;          // "db.coll"
   std::string db;
@@ -73,6 +77,11 @@ struct CollectionMetadata {
   int hash_version = 1;
   int64_t max_document_bytes = kDefaultMaxDocumentBytes;
   bson::BsonDoc options;   // the create command's options as given (for listCollections)
+  // The default collation (options.collation, stored normalized by create;
+  // never changed after): operations without a `collation` and new indexes
+  // without one take it. nullptr = simple. Set from `options` by
+  // DefaultCollatorOf when the metadata is built or loaded.
+  const bson::Collator* default_collator = nullptr;
   // Canonical configs of the collection's patterns, {<pattern>: <config>}
   // (engine/write/pattern_registry.h); empty when it has none. As loaded or
   // created: the live value is CollectionEntry::patterns().

@@ -159,11 +159,33 @@ std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec
          "\nProj: " + Json(spec.projection) + "\n";
 }
 
+// The indexes a query may use: those of its collation. An index's keys
+// order strings by its collation, so another collation's equality or range
+// would read the wrong keys (and its order would be the wrong sort).
+// TODO(#19): MongoDB also uses an index of another collation for bounds
+// that hold no strings; tigerdoc leaves such an index out.
+static std::shared_ptr<const index::IndexSet> UsableIndexes(std::shared_ptr<const index::IndexSet> all,
+                                                     const bson::Collator* collator) {
+  if (!all) return all;
+  bool all_usable = true;
+  for (const auto& spec : all->specs) {
+    if (!bson::SameCollation(spec->collator, collator)) all_usable = false;
+  }
+  if (all_usable) return all;  // the common case: no copy
+  auto usable = std::make_shared<index::IndexSet>();
+  usable->next_index_id = all->next_index_id;
+  for (const auto& spec : all->specs) {
+    if (bson::SameCollation(spec->collator, collator)) usable->specs.push_back(spec);
+  }
+  return usable;
+}
+
 StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
     std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec,
     const PlannerContext& context) {
   std::unique_ptr<PlanExecutor> exec(new PlanExecutor());
-  ASSIGN_OR_RETURN(exec->matcher_, Matcher::Parse(spec.filter.get(), spec.expressions.get()));
+  ASSIGN_OR_RETURN(exec->matcher_,
+                   Matcher::Parse(spec.filter.get(), spec.expressions.get(), spec.collator));
   if (!spec.projection.empty()) {
     // The query goes along for the positional ($) projection.
     ASSIGN_OR_RETURN(Projection projection,
@@ -181,7 +203,7 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
     spec.sort = bson::BsonDoc();
   }
   if (!spec.sort.empty()) {
-    ASSIGN_OR_RETURN(SortSpec sort, SortSpec::Parse(spec.sort.get()));
+    ASSIGN_OR_RETURN(SortSpec sort, SortSpec::Parse(spec.sort.get(), spec.collator));
     exec->sort_.emplace(std::move(sort));
   }
   if (spec.deadline) exec->interrupt_.set_deadline(spec.deadline);
@@ -237,7 +259,9 @@ Status PlanExecutor::ParseBounds() {
 }
 
 Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
-  indexes_ = collection_->indexes();
+  indexes_ = UsableIndexes(collection_->indexes(), spec_.collator);
+  // Every index left has the query's collation: bounds are built with it.
+  planner::ScopedBoundsCollator bounds_collation(spec_.collator);
   const bool has_indexes = indexes_ && !indexes_->specs.empty();
   // The _id index and $natural keep their own access paths (min/max on the
   // _id index are record-key bounds, ParseBounds); min/max need a hint.
@@ -268,6 +292,11 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
       request.hint.key_pattern = spec_.hint_index.Copy();
     }
     hint_text = std::string(spec_.hint_index.bytes());
+  }
+  // Queries of different collations are different shapes.
+  if (spec_.collator != nullptr) {
+    hint_text += std::string(reinterpret_cast<const char*>(bson_get_data(spec_.collator->spec())),
+                             spec_.collator->spec()->len);
   }
   const std::string shape = planner::PlanCache::ShapeOf(
       spec_.filter.get(), spec_.sort.get(), spec_.projection.get(), hint_text);
@@ -307,7 +336,7 @@ Status PlanExecutor::ApplyMinMax() {
   planner::IndexScanPlan& scan = plan.scans[0];
   const index::IndexSpec& index = *scan.index;
   auto bound_key = [&](const bson::BsonDoc& bound) -> StatusWith<std::string> {
-    keystring::KeyBuilder builder;
+    keystring::KeyBuilder builder(index.collator);
     bson_iter_t it;
     size_t i = 0;
     if (bson_iter_init(&it, bound.get())) {
@@ -609,6 +638,9 @@ void PlanExecutor::NarrowToPointReads() {
 void PlanExecutor::NarrowToIdBounds() {
   const storage::ShardedRecordStore& store = *collection_->store;
   if (!store.shard_key_is_id() && !targeted_) return;
+  // Record keys are binary: _id string bounds of a collated query are not
+  // record-key ranges.
+  if (spec_.collator != nullptr) return;
   planner::IndexShape id_shape;
   id_shape.fields.push_back(planner::IndexKeyField{"_id", keystring::Direction::kAscending, false, false});
   planner::ConjunctionBounds cb = planner::BoundsForConjunction(matcher_->root(), id_shape);
@@ -648,12 +680,13 @@ void PlanExecutor::ChooseAccess() {
   if (sort_) {
     // Shard key values are never arrays and a missing one is null, exactly
     // as a sort key treats them, so the record-key order is this sort order
-    // (ascending), or its reverse (every field descending).
+    // (ascending), or its reverse (every field descending). Not under a
+    // collation: record keys order strings by bytes.
     const auto& fields = sort_->fields();
     for (keystring::Direction d :
          {keystring::Direction::kAscending, keystring::Direction::kDescending}) {
       const bool record_order =
-          on(fields[0], shard_key, d) &&
+          sort_->collator() == nullptr && on(fields[0], shard_key, d) &&
           (fields.size() == 1 || (fields.size() == 2 && shard_key != "_id" && on(fields[1], "_id", d)));
       if (!record_order) continue;
       access_ = Access::kOrderedMerge;

@@ -108,6 +108,10 @@ enum class IndexHint { kNone, kIdIndex, kNaturalForward, kIndex, kNaturalBackwar
 
 struct FindSpec {
   bson::BsonDoc filter;
+  // The operation's collation (the command's, else the collection's
+  // default): the filter, the sort and the index choice follow it. nullptr
+  // is the simple (binary) collation. See engine/bson/collator.h.
+  const bson::Collator* collator = nullptr;
   bson::BsonDoc projection;
   bson::BsonDoc sort;
   int64_t skip = 0;

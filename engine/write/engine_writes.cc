@@ -12,6 +12,7 @@
 
 #include "engine/bson/shell_string.h"
 #include "engine/command_expressions.h"
+#include "engine/operation_collation.h"
 #include "engine/write/collection_writer.h"
 #include "engine/write/document_rules.h"
 #include "engine/engine.h"
@@ -69,9 +70,11 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
                                                    const bson_t* filter, const bson_t* sort,
                                                    bool only_first,
                                                    const CommandExpressions& expressions,
-                                                   const query::PlannerContext& planner) {
+                                                   const query::PlannerContext& planner,
+                                                   const bson::Collator* collator) {
   query::FindSpec spec;
   spec.filter = bson::BsonDoc::CopyOf(filter);
+  spec.collator = collator;
   spec.expressions = expressions.parser;
   if (sort) spec.sort = bson::BsonDoc::CopyOf(sort);
   spec.limit = only_first ? 1 : 0;
@@ -293,7 +296,10 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   if (auto view = TimeseriesView(db, coll_name)) return UpdateMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
+  const bson::Collator* collator = OperationCollator(statement.collation, coll.get());
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
+                                                       collator));
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
                    ParseUpdateDriver(statement.update, statement.update_is_pipeline,
                                      statement.array_filters, statement.constants, expressions));
@@ -305,11 +311,10 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   spec.is_pipeline = statement.update_is_pipeline;
   if (!driver.is_replacement() && !statement.update_is_pipeline) spec.update = statement.update.get();
   storage::Session session = storage_->NewSession();
-  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   if (coll) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                      MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi,
-                                 expressions, Planner()));
+                                 expressions, Planner(), collator));
     for (const bson::BsonDoc& id : ids) {
       // A statement over many documents stops between documents when the
       // server shuts down (what it changed so far stays, as in MongoDB).
@@ -334,14 +339,16 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
   if (auto view = TimeseriesView(db, coll_name)) return DeleteMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get()));
-  DeleteResult result;
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
+  const bson::Collator* collator = OperationCollator(statement.collation, coll.get());
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
+                                                       collator));
+  DeleteResult result;
   if (!coll) return result;
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                    MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1,
-                               expressions, Planner()));
+                               expressions, Planner(), collator));
   for (const bson::BsonDoc& id : ids) {
     RETURN_IF_ERROR(query::CheckShutdown());
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *catalog_, *coll, id, *matcher));
@@ -355,7 +362,10 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   RETURN_IF_ERROR(RefuseView(params.db, params.coll));
   ASSIGN_OR_RETURN(CommandExpressions expressions,
                    CommandExpressions::Make(params.db, params.let.get()));
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get(), expressions.parser.get()));
+  const bson::Collator* collator = OperationCollator(
+      params.collation, catalog_->Lookup(Namespace(params.db, params.coll)).get());
+  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get(), expressions.parser.get(),
+                                                       collator));
   std::optional<update::UpdateDriver> driver;
   if (params.update) {
     ASSIGN_OR_RETURN(update::UpdateDriver parsed,
@@ -384,7 +394,7 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
   for (int attempt = 0; coll && attempt < 100; ++attempt) {
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
                      MatchingIds(session, coll, params.query.get(), params.sort.get(), true,
-                                 expressions, Planner()));
+                                 expressions, Planner(), collator));
     if (ids.empty()) break;
     if (params.remove) {
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,

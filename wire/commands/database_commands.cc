@@ -8,6 +8,7 @@
 #include "engine/agg/timeseries/timeseries_config.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/pattern_registry.h"
+#include "wire/commands/collation_option.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/reply/reply_builder.h"
@@ -237,7 +238,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   }
   // Options tigerdoc does not have yet are refused, not ignored.
   for (const char* unsupported : {"capped", "clusteredIndex",
-                                  "collation", "changeStreamPreAndPostImages",
+                                  "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
@@ -258,7 +259,8 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(without_patterns.get(), ctx.name,
                               {"shardKey", "shards", "capped", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validator", "validationLevel", "validationAction",
-                               "indexOptionDefaults", "expireAfterSeconds", "flags"}));
+                               "indexOptionDefaults", "expireAfterSeconds", "flags", "collation"}));
+  ASSIGN_OR_RETURN(engine::CollationOption collation, GetCollation(ctx.body(), ctx.name));
   engine::CreateParams params;
   params.db = ctx.db();
   params.name = name;
@@ -287,6 +289,14 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   while (bson_iter_next(&it)) {
     if (IsGenericArgument(bson_iter_key(&it))) continue;
     if (std::string_view(bson_iter_key(&it)) == "capped") continue;  // false: see above
+    if (std::string_view(bson_iter_key(&it)) == "collation") {
+      // Kept normalized, every field filled in, as MongoDB stores and
+      // lists it; {locale: "simple"} is no default at all.
+      if (*collation != nullptr) {
+        BSON_APPEND_DOCUMENT(params.options.mutable_get(), "collation", (*collation)->spec());
+      }
+      continue;
+    }
     bson_append_iter(params.options.mutable_get(), bson_iter_key(&it), -1, &it);
   }
   Status status = ctx.engine->CreateCollection(params);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wire/commands/collation_option.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
@@ -67,13 +68,10 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
                                "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
                                "allowPartialResults", "collation", "let", "min", "max", "term",
                                "readOnce", "$_requestResumeToken", "$_resumeAfter"}));
-  bson_iter_t collation;
-  if (bson_iter_init_find(&collation, body, "collation")) {
-    return Status(ErrorCode::kNotImplemented, "find option 'collation' is not supported by tigerdoc yet");
-  }
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, GetObject(body, cmd, "filter"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, GetObject(body, cmd, "sort"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, GetObject(body, cmd, "projection"));
@@ -129,6 +127,7 @@ StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string
   RETURN_IF_ERROR(CheckFields(body, cmd, {"query", "limit", "skip", "hint", "collation", "fields",
                                           "readConcern"}));
   engine::CountParams params;
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   params.db = db;
   params.coll = coll;
@@ -149,11 +148,8 @@ StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
   RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
   RETURN_IF_ERROR(CheckFields(body, cmd, {"key", "query", "collation", "hint"}));
-  bson_iter_t collation;
-  if (bson_iter_init_find(&collation, body, "collation")) {
-    return Status(ErrorCode::kNotImplemented, "distinct option 'collation' is not supported by tigerdoc yet");
-  }
   engine::DistinctParams params;
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   params.db = db;
   params.coll = coll;
@@ -489,13 +485,7 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
     return Status(ErrorCode::kFailedToParse,
                   "Invalid command format: the 'aggregate' field must specify a collection name or 1");
   }
-  {
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, body, "collation") && bson_iter_as_bool(&it)) {
-      return Status(ErrorCode::kNotImplemented,
-                    "aggregate option 'collation' is not supported by tigerdoc yet");
-    }
-  }
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, name));
   ASSIGN_OR_RETURN(std::optional<bool> explain_flag, GetBool(body, name, "explain"));
   *explain = explain_flag.value_or(false);
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(body, name, "pipeline"));

@@ -59,6 +59,9 @@ struct IndexKeyField {
 struct IndexShape {
   std::vector<IndexKeyField> fields;
   bool sparse = false;
+  // The index's collation: its string keys are collation keys, so bounds
+  // are built and encoded with it (interval.h). nullptr = simple.
+  const bson::Collator* collator = nullptr;
   // The key a hashed field stores for a value (index-core's hash); needed
   // only when a field is hashed.
   std::function<OwnedValue(const OwnedValue&)> hash;

@@ -194,6 +194,7 @@ std::string QueryPlan::Describe() const {
 IndexShape ShapeOf(const index::IndexSpec& spec) {
   IndexShape shape;
   shape.sparse = spec.sparse;
+  shape.collator = spec.collator;
   for (size_t i = 0; i < spec.fields.size(); ++i) {
     IndexKeyField field;
     field.path = spec.fields[i].path.dotted();
@@ -210,10 +211,10 @@ IndexShape ShapeOf(const index::IndexSpec& spec) {
     }
     shape.fields.push_back(std::move(field));
   }
-  shape.hash = [](const OwnedValue& v) {
+  shape.hash = [collator = spec.collator](const OwnedValue& v) {
     bson_value_t hash{};
     hash.value_type = BSON_TYPE_INT64;
-    hash.value.v_int64 = index::HashIndexValue(v.get());
+    hash.value.v_int64 = index::HashIndexValue(v.get(), collator);
     return OwnedValue(&hash);
   };
   return shape;
