@@ -268,7 +268,7 @@ StatusWith<const bson::Collator*> CollatorFor(const bson_t* spec) {
     return static_cast<const bson::Collator*>(nullptr);
   }
   if (given.version && *given.version != kCollationVersion) {
-    return Status(static_cast<ErrorCode>(190),  // IncompatibleCollationVersion
+    return Status(ErrorCode::kIncompatibleCollationVersion,
                   "Requested collation version " + *given.version +
                       " but the only available collator version was " + kCollationVersion +
                       ". Requested collation spec: " + bson::ToShellString(spec));
