@@ -11,6 +11,8 @@ StatusWith<PGconn*> ConnectPostgres(const std::string& conninfo) {
     PQfinish(conn);
     return error;
   }
+  // NOTICEs ("table does not exist, skipping") are not worth a line each.
+  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
   return conn;
 }
 

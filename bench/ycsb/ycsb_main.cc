@@ -166,6 +166,15 @@ void PrintTable(const Flags& f, const std::vector<std::unique_ptr<Backend>>& bac
       std::printf("\n");
     }
   }
+  // The client's share of the machine (both run on the same cores).
+  std::printf("\nclient CPU per operation (this process's threads), us:");
+  for (const Cell& c : cells) {
+    if (backends[c.backend]->name() != "wiredtiger") {
+      std::printf("%s %s %s x%d %.1f", &c == &cells.front() ? "" : ",", backends[c.backend]->name().c_str(),
+                  c.workload.c_str(), c.threads, c.result.client_cpu_us_per_op);
+    }
+  }
+  std::printf("\n");
   // Scans read what they find: equal average lengths mean the backends hold
   // the same keys and answer the same scans.
   for (const Cell& c : cells) {
@@ -202,6 +211,7 @@ bool WriteJson(const Flags& f, const std::vector<std::unique_ptr<Backend>>& back
     BSON_APPEND_DOUBLE(&row, "opsPerSec", c.result.ops_per_sec);
     BSON_APPEND_DOUBLE(&row, "p50Us", c.result.p50_us);
     BSON_APPEND_DOUBLE(&row, "p99Us", c.result.p99_us);
+    BSON_APPEND_DOUBLE(&row, "clientCpuUsPerOp", c.result.client_cpu_us_per_op);
     if (c.result.server_cpu_us_per_op >= 0) {
       BSON_APPEND_DOUBLE(&row, "serverCpuUsPerOp", c.result.server_cpu_us_per_op);
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/latency_summary.h"
+#include "bench/process_cpu.h"
 
 namespace tigerdoc::bench::ycsb {
 
@@ -114,11 +115,13 @@ RunResult RunWorkload(Backend& backend, const Workload& workload, int threads,
   }
   while (ready.load() < threads) std::this_thread::yield();
   const double cpu0 = backend.ServerCpuSeconds();
+  const double client0 = SelfCpuSeconds();
   start = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto& th : pool) th.join();
   const Clock::time_point end = Clock::now();
   const double cpu1 = backend.ServerCpuSeconds();
+  const double client1 = SelfCpuSeconds();
   if (load) next_record->store(records);
 
   std::vector<uint32_t> all;
@@ -137,6 +140,7 @@ RunResult RunWorkload(Backend& backend, const Workload& workload, int threads,
   if (cpu0 >= 0 && cpu1 >= 0 && s.ops > 0) {
     result.server_cpu_us_per_op = (cpu1 - cpu0) * 1e6 / static_cast<double>(s.ops);
   }
+  if (s.ops > 0) result.client_cpu_us_per_op = (client1 - client0) * 1e6 / static_cast<double>(s.ops);
   return result;
 }
 

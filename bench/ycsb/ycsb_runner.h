@@ -31,6 +31,8 @@ struct RunResult {
   double p50_us = 0;
   double p99_us = 0;
   double server_cpu_us_per_op = -1;  // -1: unknown
+  // This process (the client threads; for WiredTiger client and engine).
+  double client_cpu_us_per_op = 0;
   std::string error;  // set when the run could not start
 };
 
