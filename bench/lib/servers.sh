@@ -49,7 +49,9 @@ start_tigerdoc() {
     >"$dir.log" 2>&1 &
   tigerdoc_pid=$!
   for _ in $(seq 100); do
-    grep -q "listening on" "$dir.log" 2>/dev/null && break
+    # Ready: the "Waiting for connections" log line, or the port answers.
+    grep -q "Waiting for connections" "$dir.log" 2>/dev/null && break
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     kill -0 "$tigerdoc_pid" 2>/dev/null || { cat "$dir.log" >&2; return 1; }
     sleep 0.1
   done
