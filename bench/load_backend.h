@@ -42,6 +42,9 @@ class Backend {
   // Empties the target and inserts documents with _id 0..count-1.
   virtual Status Reset(int64_t count) = 0;
   virtual StatusWith<std::unique_ptr<Worker>> NewWorker() = 0;
+  // CPU seconds the serving side has used so far (the server process, or
+  // this process for an in-process engine); -1 when unknown.
+  virtual double ServerCpuSeconds() { return -1; }
 };
 
 }  // namespace tigerdoc::bench

@@ -77,10 +77,12 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
     });
   }
   while (ready.load() < threads) std::this_thread::yield();
+  const double cpu0 = backend.ServerCpuSeconds();
   start = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto& th : pool) th.join();
   end = Clock::now();
+  const double cpu1 = backend.ServerCpuSeconds();
 
   std::vector<uint32_t> all;
   for (const auto& l : latencies_ns) all.insert(all.end(), l.begin(), l.end());
@@ -91,6 +93,9 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
   result.ops_per_sec = summary.ops_per_sec;
   result.p50_us = summary.p50_us;
   result.p99_us = summary.p99_us;
+  if (cpu0 >= 0 && cpu1 >= 0 && summary.ops > 0) {
+    result.server_cpu_us_per_op = (cpu1 - cpu0) * 1e6 / static_cast<double>(summary.ops);
+  }
   return result;
 }
 

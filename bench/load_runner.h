@@ -24,6 +24,7 @@ struct LoadResult {
   double ops_per_sec = 0;
   double p50_us = 0;
   double p99_us = 0;
+  double server_cpu_us_per_op = -1;  // -1: unknown
   std::string error;   // set when the run could not start
 };
 

@@ -1,6 +1,7 @@
 #include "bench/server_backend.h"
 
 #include "bench/mongo_connect.h"
+#include "bench/process_cpu.h"
 
 #include <mongoc/mongoc.h>
 
@@ -68,11 +69,16 @@ class ServerWorker : public Worker {
 }  // namespace
 
 ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll,
-                             std::string create_options)
+                             std::string create_options, pid_t server_pid)
     : uri_(std::move(uri)),
       db_(std::move(db)),
       coll_(std::move(coll)),
-      create_options_(std::move(create_options)) {}
+      create_options_(std::move(create_options)),
+      server_pid_(server_pid) {}
+
+double ServerBackend::ServerCpuSeconds() {
+  return server_pid_ > 0 ? ProcessCpuSeconds(server_pid_) : -1;
+}
 
 Status ServerBackend::Reset(int64_t count) {
   ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));

@@ -12,6 +12,7 @@
 #include "wire/commands/collation_option.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/present_fields.h"
 #include "wire/commands/server_facts.h"
 #include "wire/reply/reply_builder.h"
 
@@ -68,30 +69,47 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
                                "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
                                "allowPartialResults", "collation", "let", "min", "max", "term",
                                "readOnce", "$_requestResumeToken", "$_resumeAfter"}));
+  // Absent options cost no lookup: each Get* scans the whole command.
+  const PresentFields present(body);
+  auto object = [&](const char* field) -> StatusWith<std::optional<bson::BsonDoc>> {
+    if (!present.has(field)) return std::optional<bson::BsonDoc>();
+    return GetObject(body, cmd, field);
+  };
+  auto non_negative = [&](const char* field) -> StatusWith<std::optional<int64_t>> {
+    if (!present.has(field)) return std::optional<int64_t>();
+    return GetNonNegative(body, cmd, field);
+  };
+  auto boolean = [&](const char* field) -> StatusWith<std::optional<bool>> {
+    if (!present.has(field)) return std::optional<bool>();
+    return GetBool(body, cmd, field);
+  };
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
   ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, GetObject(body, cmd, "filter"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, GetObject(body, cmd, "sort"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, GetObject(body, cmd, "projection"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> skip, GetNonNegative(body, cmd, "skip"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetNonNegative(body, cmd, "limit"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, GetNonNegative(body, cmd, "batchSize"));
-  ASSIGN_OR_RETURN(std::optional<bool> single_batch, GetBool(body, cmd, "singleBatch"));
-  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, cmd, "allowDiskUse"));
-  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, GetBool(body, cmd, "noCursorTimeout"));
-  ASSIGN_OR_RETURN(std::optional<bool> return_key, GetBool(body, cmd, "returnKey"));
-  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, GetBool(body, cmd, "showRecordId"));
-  ASSIGN_OR_RETURN(std::optional<bool> tailable, GetBool(body, cmd, "tailable"));
-  ASSIGN_OR_RETURN(std::optional<bool> await_data, GetBool(body, cmd, "awaitData"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, object("filter"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, object("sort"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, object("projection"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> skip, non_negative("skip"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> limit, non_negative("limit"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, non_negative("batchSize"));
+  ASSIGN_OR_RETURN(std::optional<bool> single_batch, boolean("singleBatch"));
+  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, boolean("allowDiskUse"));
+  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, boolean("noCursorTimeout"));
+  ASSIGN_OR_RETURN(std::optional<bool> return_key, boolean("returnKey"));
+  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, boolean("showRecordId"));
+  ASSIGN_OR_RETURN(std::optional<bool> tailable, boolean("tailable"));
+  ASSIGN_OR_RETURN(std::optional<bool> await_data, boolean("awaitData"));
   // oplogReplay is deprecated and ignored by MongoDB 4.4+; so it is here.
-  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, GetBool(body, cmd, "oplogReplay"));
+  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, boolean("oplogReplay"));
   static_cast<void>(oplog_replay);
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, GetObject(body, cmd, "min"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, GetObject(body, cmd, "max"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, cmd, "let"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, object("min"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, object("max"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, object("let"));
+  std::optional<int64_t> max_time_ms;
+  if (present.has("maxTimeMS")) {
+    ASSIGN_OR_RETURN(max_time_ms, GetMaxTimeMS(body));
+  }
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
