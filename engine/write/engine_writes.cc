@@ -349,10 +349,10 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   if (coll) {
     std::vector<bson::BsonDoc> ids;
     // The {_id: v} shortcut compares _id by bytes: not under a collation.
-    std::optional<bson::BsonDoc> id;
-    if (collator == nullptr) id = IdEquality(*coll, statement.query.get());
-    if (id) {
-      ids.push_back(std::move(*id));
+    std::optional<bson::BsonDoc> by_id;
+    if (collator == nullptr) by_id = IdEquality(*coll, statement.query.get());
+    if (by_id) {
+      ids.push_back(std::move(*by_id));
     } else {
       ASSIGN_OR_RETURN(ids, MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi,
                                         expressions, Planner(), collator));
