@@ -33,6 +33,10 @@ struct Flags {
   // --vs-plain R: inserts only, into a plain collection and into one created
   // with --create, alternating R rounds in one run; prints the ratio.
   int vs_plain_rounds = 0;
+  bool journaled = false;  // --j: writeConcern {j: true} on the server's writes
+  int batch = 1;           // --batch N: inserts are insertMany of N documents
+  // --ops insert,read,inc: the operations measured (default all three).
+  std::vector<LoadOp> ops = {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById};
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -40,7 +44,8 @@ struct Flags {
   std::fprintf(stderr,
                "usage: tigerdoc_load [--uri URI] [--docs N] [--seconds S] [--threads 1,8]\n"
                "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n"
-               "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n");
+               "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n"
+               "                     [--j] [--batch N] [--ops insert,read,inc]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -68,6 +73,24 @@ Flags ParseFlags(int argc, char** argv) {
       f.create_options = value();
     } else if (a == "--vs-plain") {
       f.vs_plain_rounds = std::stoi(value());
+    } else if (a == "--j") {
+      f.journaled = true;
+    } else if (a == "--ops") {
+      f.ops.clear();
+      std::stringstream ss(value());
+      for (std::string item; std::getline(ss, item, ',');) {
+        if (item == "insert") {
+          f.ops.push_back(LoadOp::kInsert);
+        } else if (item == "read") {
+          f.ops.push_back(LoadOp::kReadById);
+        } else if (item == "inc") {
+          f.ops.push_back(LoadOp::kIncrementById);
+        } else {
+          Usage(("unknown operation " + item).c_str());
+        }
+      }
+    } else if (a == "--batch") {
+      f.batch = std::stoi(value());
     } else if (a == "--server-only") {
       f.wiredtiger = false;
     } else if (a == "--wt-only") {
@@ -78,7 +101,9 @@ Flags ParseFlags(int argc, char** argv) {
       Usage(("unknown flag " + a).c_str());
     }
   }
-  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty()) Usage("bad --docs/--seconds/--threads");
+  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty() || f.batch < 1) {
+    Usage("bad --docs/--seconds/--threads/--batch");
+  }
   if (f.vs_plain_rounds < 0 || (f.vs_plain_rounds > 0 && f.create_options.empty())) {
     Usage("--vs-plain needs a positive round count and --create");
   }
@@ -106,9 +131,9 @@ std::map<Key, LoadResult> RunAll(Backend& backend, const Flags& f) {
   std::atomic<int64_t> next_id{f.docs};
   auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
   for (int threads : f.threads) {
-    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+    for (LoadOp op : f.ops) {
       std::fprintf(stderr, "[%s] %s x%d ...\n", backend.name().c_str(), LoadOpName(op), threads);
-      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id);
+      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id, f.batch);
       if (!r.error.empty()) std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), r.error.c_str());
       out[{op, threads}] = r;
     }
@@ -133,7 +158,7 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
               "server/WT");
   std::printf("%s\n", std::string(105, '-').c_str());
   for (int threads : f.threads) {
-    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+    for (LoadOp op : f.ops) {
       Key k{op, threads};
       std::string ratio = "-";
       auto s = server.find(k);
@@ -153,6 +178,11 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
   std::printf("\n%lld preloaded documents of %d-byte payload, %.1f s per cell; "
               "server: %s\n",
               static_cast<long long>(f.docs), kPayloadBytes, f.seconds, f.uri.c_str());
+  if (f.batch > 1) {
+    std::printf("inserts: insertMany of %d documents per request; op/s counts documents, "
+                "p50/p99 requests\n", f.batch);
+  }
+  if (f.journaled) std::printf("server writes: writeConcern {j: true}\n");
 }
 
 // --vs-plain: insert throughput into a collection with the --create options
@@ -198,6 +228,7 @@ int Main(int argc, char** argv) {
   bool failed = false;
   if (f.server) {
     ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options);
+    backend.SetJournaled(f.journaled);
     server = RunAll(backend, f);
     failed |= server.empty();
   }

@@ -78,7 +78,9 @@ class StorageEngine {
   // Borrows a session from the pool (creates one when the pool is empty).
   Session NewSession();
 
-  // Blocks until every committed write is durable on disk (fsync of the journal).
+  // Blocks until every committed write is durable on disk (fsync of the
+  // journal). Concurrent callers share fsyncs (group commit): one fsync
+  // serves every caller that arrived before it started.
   Status FlushJournal();
 
   const StorageOptions& options() const { return options_; }
