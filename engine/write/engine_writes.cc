@@ -8,6 +8,7 @@
 // document is never changed twice by one statement (it may move when its
 // shard key value changes).
 
+#include <algorithm>
 #include <string>
 
 #include "engine/bson/shell_string.h"
@@ -214,7 +215,7 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
 
   // Prepares one document (_id first, size); a failure is final for it.
   auto prepare = [&](bson::BsonDoc& input) -> StatusWith<bson::BsonDoc> {
-    ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
+    ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(std::move(input)));
     RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
     return doc;
   };
@@ -222,6 +223,7 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
   while (next < docs.size()) {
     // A group: consecutive documents that prepare cleanly.
     std::vector<bson::BsonDoc> group;
+    group.reserve(std::min(kGroupSize, docs.size() - next));
     Status prepare_error;
     while (next < docs.size() && group.size() < kGroupSize) {
       StatusWith<bson::BsonDoc> prepared = prepare(docs[next]);
