@@ -33,6 +33,14 @@ class Worker {
   virtual bool Insert(int64_t id) = 0;         // a new document
   virtual bool ReadById(int64_t id) = 0;       // fetch one document by _id
   virtual bool IncrementById(int64_t id) = 0;  // {$inc: {n: 1}} by _id
+  // `count` new documents with _ids first_id.. in one request (insertMany);
+  // by default one Insert each.
+  virtual bool InsertBatch(int64_t first_id, int count) {
+    for (int i = 0; i < count; ++i) {
+      if (!Insert(first_id + i)) return false;
+    }
+    return true;
+  }
 };
 
 class Backend {

@@ -36,6 +36,10 @@ struct Flags {
   int vs_plain_rounds = 0;
   pid_t server_pid = 0;  // --server-pid: the server whose CPU per operation is reported
   std::string json;      // --json FILE: the table as JSON too
+  bool journaled = false;  // --j: writeConcern {j: true} on the server's writes
+  int batch = 1;           // --batch N: inserts are insertMany of N documents
+  // --ops insert,read,inc: the operations measured (default all three).
+  std::vector<LoadOp> ops = {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById};
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -44,7 +48,8 @@ struct Flags {
                "usage: tigerdoc_load [--uri URI] [--docs N] [--seconds S] [--threads 1,8]\n"
                "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n"
                "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n"
-               "                     [--server-pid PID] [--json FILE]\n");
+               "                     [--server-pid PID] [--json FILE]\n"
+               "                     [--j] [--batch N] [--ops insert,read,inc]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -76,6 +81,24 @@ Flags ParseFlags(int argc, char** argv) {
       f.server_pid = std::stoi(value());
     } else if (a == "--json") {
       f.json = value();
+    } else if (a == "--j") {
+      f.journaled = true;
+    } else if (a == "--ops") {
+      f.ops.clear();
+      std::stringstream ss(value());
+      for (std::string item; std::getline(ss, item, ',');) {
+        if (item == "insert") {
+          f.ops.push_back(LoadOp::kInsert);
+        } else if (item == "read") {
+          f.ops.push_back(LoadOp::kReadById);
+        } else if (item == "inc") {
+          f.ops.push_back(LoadOp::kIncrementById);
+        } else {
+          Usage(("unknown operation " + item).c_str());
+        }
+      }
+    } else if (a == "--batch") {
+      f.batch = std::stoi(value());
     } else if (a == "--server-only") {
       f.wiredtiger = false;
     } else if (a == "--wt-only") {
@@ -86,7 +109,9 @@ Flags ParseFlags(int argc, char** argv) {
       Usage(("unknown flag " + a).c_str());
     }
   }
-  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty()) Usage("bad --docs/--seconds/--threads");
+  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty() || f.batch < 1) {
+    Usage("bad --docs/--seconds/--threads/--batch");
+  }
   if (f.vs_plain_rounds < 0 || (f.vs_plain_rounds > 0 && f.create_options.empty())) {
     Usage("--vs-plain needs a positive round count and --create");
   }
@@ -114,9 +139,9 @@ std::map<Key, LoadResult> RunAll(Backend& backend, const Flags& f) {
   std::atomic<int64_t> next_id{f.docs};
   auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
   for (int threads : f.threads) {
-    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+    for (LoadOp op : f.ops) {
       std::fprintf(stderr, "[%s] %s x%d ...\n", backend.name().c_str(), LoadOpName(op), threads);
-      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id);
+      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id, f.batch);
       if (!r.error.empty()) std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), r.error.c_str());
       out[{op, threads}] = r;
     }
@@ -146,7 +171,7 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
               "CPU us", "server/WT");
   std::printf("%s\n", std::string(123, '-').c_str());
   for (int threads : f.threads) {
-    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+    for (LoadOp op : f.ops) {
       Key k{op, threads};
       std::string ratio = "-";
       auto s = server.find(k);
@@ -167,6 +192,11 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
   std::printf("\n%lld preloaded documents of %d-byte payload, %.1f s per cell; "
               "server: %s\n",
               static_cast<long long>(f.docs), kPayloadBytes, f.seconds, f.uri.c_str());
+  if (f.batch > 1) {
+    std::printf("inserts: insertMany of %d documents per request; op/s counts documents, "
+                "p50/p99 requests\n", f.batch);
+  }
+  if (f.journaled) std::printf("server writes: writeConcern {j: true}\n");
 }
 
 void AppendResults(bson_t* rows, int* row, const char* backend, const std::map<Key, LoadResult>& m) {
@@ -246,6 +276,7 @@ int Main(int argc, char** argv) {
   bool failed = false;
   if (f.server) {
     ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options, f.server_pid);
+    backend.SetJournaled(f.journaled);
     server = RunAll(backend, f);
     failed |= server.empty();
   }

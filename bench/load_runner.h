@@ -29,8 +29,11 @@ struct LoadResult {
 };
 
 // Reads and updates pick uniformly random _ids in [0, existing_docs);
-// inserts take fresh _ids from `*next_insert_id`.
+// inserts take fresh _ids from `*next_insert_id`, `insert_batch` per
+// request (Worker::InsertBatch when > 1). `ops` and the latencies count
+// requests; ops_per_sec counts documents.
 LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::milliseconds duration,
-                   int64_t existing_docs, std::atomic<int64_t>* next_insert_id);
+                   int64_t existing_docs, std::atomic<int64_t>* next_insert_id,
+                   int insert_batch = 1);
 
 }  // namespace tigerdoc::bench

@@ -2,8 +2,8 @@
 // ServerBackend: the load against a running tigerdoc (or any MongoDB)
 // server through libmongoc. Each Worker owns its own mongoc_client_t, so N
 // workers are N connections. Operations use the driver's ordinary helpers
-// (insert_one, find with limit 1, update_one) with the default write
-// concern, as an application would.
+// (insert_one, insert_many, find with limit 1, update_one) with the default
+// write concern, as an application would, or {j: true} (SetJournaled).
 
 #include <sys/types.h>
 
@@ -26,10 +26,14 @@ class ServerBackend : public Backend {
   Status Reset(int64_t count) override;
   StatusWith<std::unique_ptr<Worker>> NewWorker() override;
   double ServerCpuSeconds() override;
+  // Inserts and updates ask for writeConcern {j: true}: acknowledged once
+  // the journal is fsynced.
+  void SetJournaled(bool journaled) { journaled_ = journaled; }
 
  private:
   std::string uri_, db_, coll_, create_options_;
   pid_t server_pid_;
+  bool journaled_ = false;
 };
 
 }  // namespace tigerdoc::bench

@@ -84,7 +84,9 @@ class StorageEngine {
   // and DDL, whose writes commit on their own.
   Session NewUnboundSession();
 
-  // Blocks until every committed write is durable on disk (fsync of the journal).
+  // Blocks until every committed write is durable on disk (fsync of the
+  // journal). Concurrent callers share fsyncs (group commit): one fsync
+  // serves every caller that arrived before it started.
   Status FlushJournal();
 
   const StorageOptions& options() const { return options_; }

@@ -9,6 +9,7 @@
 // shard key value changes).
 
 #include <cmath>
+#include <algorithm>
 #include <string>
 
 #include "engine/bson/shell_string.h"
@@ -252,7 +253,7 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
 
   // Prepares one document (_id first, size); a failure is final for it.
   auto prepare = [&](bson::BsonDoc& input) -> StatusWith<bson::BsonDoc> {
-    ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(input.get()));
+    ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(std::move(input)));
     RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
     return doc;
   };
@@ -260,6 +261,7 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
   while (next < docs.size()) {
     // A group: consecutive documents that prepare cleanly.
     std::vector<bson::BsonDoc> group;
+    group.reserve(std::min(kGroupSize, docs.size() - next));
     Status prepare_error;
     // In a client's transaction a failed group would end the transaction
     // before the one-by-one retry could name the failing document.

@@ -25,6 +25,7 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
   for (const DocumentSequence& seq : ctx.request.sequences) {
     if (seq.identifier != field) continue;
     found = true;
+    out.reserve(seq.documents.size());
     for (const bson::BsonDoc& doc : seq.documents) out.push_back(doc.Copy());
   }
   bson_iter_t it;
@@ -41,6 +42,10 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
                                                   "', expected type 'array'");
     }
     bson_iter_t child;
+    bson_iter_recurse(&it, &child);
+    size_t count = 0;
+    while (bson_iter_next(&child)) ++count;
+    out.reserve(count);
     bson_iter_recurse(&it, &child);
     while (bson_iter_next(&child)) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&child)) {

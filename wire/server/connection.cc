@@ -5,7 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <exception>
 
 #include "wire/protocol/msg_header.h"
@@ -19,6 +21,10 @@ namespace asio = boost::asio;
 // After an unusually large message, give the memory back rather than keep
 // up to 48 MB per idle connection.
 constexpr size_t kKeepBufferBytes = 1 << 20;
+// Read-ahead of a connection: a typical request (find by _id, an insert of
+// one document) fits whole. Reads larger than this go straight to the
+// message buffer.
+constexpr size_t kInboxBytes = 8 * 1024;
 
 }  // namespace
 
@@ -77,10 +83,25 @@ void Connection::Shutdown() {
 
 bool Connection::ReadExactly(uint8_t* out, size_t n) {
   while (n > 0) {
-    const ssize_t got = ::recv(fd_, out, n, 0);
-    if (got > 0) {
+    if (inbox_begin_ < inbox_end_) {
+      const size_t take = std::min(n, inbox_end_ - inbox_begin_);
+      std::memcpy(out, inbox_.data() + inbox_begin_, take);
+      inbox_begin_ += take;
+      out += take;
+      n -= take;
+      continue;
+    }
+    // Large remainders are read in place; small ones through the inbox,
+    // which takes whatever else has arrived too.
+    const bool direct = n >= kInboxBytes;
+    if (!direct && inbox_.empty()) inbox_.resize(kInboxBytes);
+    const ssize_t got = direct ? ::recv(fd_, out, n, 0) : ::recv(fd_, inbox_.data(), kInboxBytes, 0);
+    if (got > 0 && direct) {
       out += got;
       n -= static_cast<size_t>(got);
+    } else if (got > 0) {
+      inbox_begin_ = 0;
+      inbox_end_ = static_cast<size_t>(got);
     } else if (got < 0 && errno == EINTR) {
       continue;
     } else {
