@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/changes/pre_and_post_images.h"
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
 #include "patterns/archive/archive_pattern.h"
@@ -38,6 +39,13 @@ Usage: tigerdoc [options]
                             idle cursors are killed after N ms (default 600000)
   --setParameter ttlMonitorSleepSecs=N
                             the TTL monitor runs every N s (default 60)
+  --replSet NAME            run as the one member (primary) of replica set NAME:
+                            change streams (and transactions) need it
+  --setParameter changeLogRetentionMB=N
+                            change log kept for change streams: at most N MiB
+                            (default 1024)
+  --setParameter changeLogRetentionHours=H
+                            ... and at most H hours (default 24; fractions allowed)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
   --help                    this text
@@ -54,6 +62,9 @@ struct Flags {
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
+  std::string repl_set;  // --replSet; empty: a standalone
+  int64_t change_log_retention_mb = 1024;
+  double change_log_retention_hours = 24;
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -106,6 +117,9 @@ Flags ParseFlags(int argc, char** argv) {
       flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
     } else if (arg == "--diskReserveMB") {
       flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
+    } else if (arg == "--replSet") {
+      flags.repl_set = next();
+      if (flags.repl_set.empty()) Die("invalid value for --replSet: the name must not be empty");
     } else if (arg == "--maxConns") {
       flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
     } else if (arg == "--setParameter") {
@@ -115,6 +129,17 @@ Flags ParseFlags(int argc, char** argv) {
       if (setting.rfind(kCursorTimeout, 0) == 0) {
         flags.cursor_timeout_ms =
             ParseNumber("cursorTimeoutMillis", setting.substr(kCursorTimeout.size()), 1, INT64_MAX / 2);
+      } else if (setting.rfind("changeLogRetentionMB=", 0) == 0) {
+        flags.change_log_retention_mb = ParseNumber(
+            "changeLogRetentionMB", setting.substr(setting.find('=') + 1), 1, 1000000000);
+      } else if (setting.rfind("changeLogRetentionHours=", 0) == 0) {
+        const std::string value = setting.substr(setting.find('=') + 1);
+        char* end = nullptr;
+        double hours = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end != '\0' || !(hours > 0) || hours > 1e6) {
+          Die("invalid value for changeLogRetentionHours: '" + value + "' (expected a number above 0)");
+        }
+        flags.change_log_retention_hours = hours;
       } else if (setting.rfind(kTtlSleep, 0) == 0) {
         flags.ttl_monitor_sleep_secs =
             ParseNumber("ttlMonitorSleepSecs", setting.substr(kTtlSleep.size()), 1, INT32_MAX);
@@ -140,6 +165,8 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
   registry->Add(patterns::subset::MakeSubsetPattern());
+  // Not a pattern: MongoDB's collection option, owned through the registry.
+  registry->Add(engine::MakePreAndPostImagesOption());
   return registry;
 }
 
@@ -175,6 +202,8 @@ int main(int argc, char** argv) {
   options.default_shards = flags.shards;
   options.patterns = MakePatternRegistry();
   options.ttl_monitor_sleep = std::chrono::seconds(flags.ttl_monitor_sleep_secs);
+  options.change_log_retention_mb = flags.change_log_retention_mb;
+  options.change_log_retention_hours = flags.change_log_retention_hours;
   options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);
   if (flags.cursor_timeout_ms < 60000) {
     options.cursor_reap_interval = std::chrono::milliseconds(std::max<int64_t>(flags.cursor_timeout_ms / 4, 10));
@@ -192,6 +221,7 @@ int main(int argc, char** argv) {
   info.dbpath = flags.dbpath;
   info.cache_size_mb = flags.cache_size_mb;
   info.max_connections = flags.max_conns;
+  info.repl_set_name = flags.repl_set;
   wire::Dispatcher dispatcher(engine.value().get(), &info);
 
   wire::ServerOptions server_options;

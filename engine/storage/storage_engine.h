@@ -147,7 +147,8 @@ class Session {
   Status Commit();    // REQUIRES: in a transaction
   void Rollback();    // no-op when no transaction is running
   bool in_transaction() const { return in_txn_; }
-  // Runs `fn` after the running transaction commits successfully; dropped on
+  // Runs `fn` after the running transaction commits successfully and its
+  // journal records were written to the operating system; dropped on
   // rollback. Used for in-memory state that must follow committed data
   // (size counters, caches). REQUIRES: in a transaction.
   void OnCommit(std::function<void()> fn);
@@ -155,6 +156,18 @@ class Session {
   // Rollback(), or a Commit() that failed); dropped on commit. Used to
   // release in-memory reservations a write took. REQUIRES: in a transaction.
   void OnRollback(std::function<void()> fn);
+  // Runs `fn` inside the running transaction just before it commits (the
+  // change log writes its rows there, so they commit with the change). A
+  // failure rolls the transaction back (OnRollback callbacks run) and is
+  // Commit()'s result. REQUIRES: in a transaction.
+  void BeforeCommit(std::function<Status(Session&)> fn);
+  // State a layer above keeps for the running transaction (the change
+  // log's pending events): set by that layer, dropped when the
+  // transaction ends (commit or rollback).
+  struct TransactionState {
+    virtual ~TransactionState() = default;
+  };
+  std::unique_ptr<TransactionState>& transaction_state() { return txn_state_; }
 
   // Point operations on one table.
   // Insert fails with DuplicateKey (code 11000, a bare message the caller
@@ -188,6 +201,8 @@ class Session {
   bool in_txn_ = false;
   std::vector<std::function<void()>> on_commit_;
   std::vector<std::function<void()>> on_rollback_;
+  std::vector<std::function<Status(Session&)>> before_commit_;
+  std::unique_ptr<TransactionState> txn_state_;
 };
 
 // Forward iteration over a key range. Move-only; must not outlive its Session.

@@ -32,6 +32,7 @@ struct ServerInfo {
   std::string dbpath;
   int64_t cache_size_mb = 0;
   int64_t max_connections = 1000000;  // --maxConns
+  std::string repl_set_name;  // --replSet; empty: a standalone
   std::chrono::system_clock::time_point start_time = std::chrono::system_clock::now();
   std::atomic<int64_t> current_connections{0};
   std::atomic<int64_t> total_connections{0};

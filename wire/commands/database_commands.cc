@@ -237,8 +237,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   }
   // Options tigerdoc does not have yet are refused, not ignored.
   for (const char* unsupported : {"capped", "clusteredIndex",
-                                  "collation", "changeStreamPreAndPostImages",
-                                  "encryptedFields"}) {
+                                  "collation", "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
       return Status(ErrorCode::kNotImplemented,

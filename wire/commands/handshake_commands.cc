@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
@@ -131,6 +132,11 @@ StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx) {
   while (bson_iter_next(&it)) {
     std::string_view name = bson_iter_key(&it);
     if (IsGenericArgument(name)) continue;
+    if (IsChangeLogParameter(name)) {
+      RETURN_IF_ERROR(SetChangeLogParameter(ctx, &it, out.mutable_get()));
+      any = true;
+      continue;
+    }
     if (name != "ttlMonitorSleepSecs") {
       return Status(ErrorCode::kInvalidOptions,
                     "attempted to set unrecognized parameter [" + std::string(name) +

@@ -1,0 +1,82 @@
+// Change streams from mongosh: db.c.watch() sees inserts, updates (with
+// updateDescription), replacements and deletes in order; a $match stage
+// filters them; resumeAfter a token goes on after it; drop invalidates.
+// Needs a server started with --replSet (ctest shell_tests_replset); on a
+// standalone it checks mongod's standalone answer (40573) instead.
+load(__dirname + "/lib/assert.js");
+
+const tdb = db.getSiblingDB("shell_change_streams");
+assert.commandWorked(tdb.dropDatabase());
+assert.commandWorked(tdb.c.insertOne({ _id: 0 }));
+
+const argv = db.adminCommand({ getCmdLineOpts: 1 }).argv;
+if (!argv.includes("--replSet")) {
+  const res = tdb.runCommand({ aggregate: "c", pipeline: [{ $changeStream: {} }], cursor: {} });
+  assert.commandFailedWithCode(res, 40573);
+  print("standalone: $changeStream answers 40573 (run with --replSet for the rest)");
+  quit(0);
+}
+
+// Waits (up to 10 s) for the next event.
+function nextEvent(stream) {
+  const deadline = Date.now() + 10000;
+  while (Date.now() < deadline) {
+    const e = stream.tryNext();
+    if (e !== null) return e;
+  }
+  throw new Error("no change event within 10 s");
+}
+
+const stream = tdb.c.watch([], { maxAwaitTimeMS: 200 });
+assert.commandWorked(tdb.c.insertOne({ _id: 1, a: 1, tags: ["x", "y"] }));
+assert.commandWorked(tdb.c.updateOne({ _id: 1 }, { $set: { a: 2 }, $pop: { tags: 1 } }));
+assert.commandWorked(tdb.c.replaceOne({ _id: 1 }, { b: 1 }));
+assert.commandWorked(tdb.c.deleteOne({ _id: 1 }));
+
+const inserted = nextEvent(stream);
+assert.eq(inserted.operationType, "insert");
+assert.docEq(inserted.fullDocument, { _id: 1, a: 1, tags: ["x", "y"] });
+assert.docEq(inserted.ns, { db: "shell_change_streams", coll: "c" });
+assert.docEq(inserted.documentKey, { _id: 1 });
+assert(inserted.clusterTime instanceof Timestamp, "clusterTime is a Timestamp");
+const updated = nextEvent(stream);
+assert.eq(updated.operationType, "update");
+assert.docEq(updated.updateDescription, {
+  updatedFields: { a: 2 }, removedFields: [], truncatedArrays: [{ field: "tags", newSize: 1 }],
+});
+const replaced = nextEvent(stream);
+assert.eq(replaced.operationType, "replace");
+assert.docEq(replaced.fullDocument, { _id: 1, b: 1 });
+const deleted = nextEvent(stream);
+assert.eq(deleted.operationType, "delete");
+assert.docEq(deleted.documentKey, { _id: 1 });
+
+// Resuming after the update replays what followed it, nothing before.
+const resumed = tdb.c.watch([], { resumeAfter: updated._id, maxAwaitTimeMS: 200 });
+assert.eq(nextEvent(resumed).operationType, "replace");
+assert.eq(nextEvent(resumed).operationType, "delete");
+resumed.close();
+
+// A $match stage on the stream.
+const onlyBig = tdb.c.watch([{ $match: { "fullDocument.n": { $gte: 10 } } }], { maxAwaitTimeMS: 200 });
+assert.commandWorked(tdb.c.insertMany([{ _id: 2, n: 1 }, { _id: 3, n: 10 }, { _id: 4, n: 20 }]));
+assert.eq(nextEvent(onlyBig).documentKey._id, 3);
+assert.eq(nextEvent(onlyBig).documentKey._id, 4);
+onlyBig.close();
+
+// Dropping the collection ends its streams.
+assert(tdb.c.drop());
+let op;
+do {
+  op = nextEvent(stream).operationType;
+} while (op === "insert");
+assert.eq(op, "drop");
+assert.eq(nextEvent(stream).operationType, "invalidate");
+stream.close();
+
+// Bad options answer MongoDB's codes.
+assert.commandFailedWithCode(
+  tdb.runCommand({ aggregate: "c", pipeline: [{ $changeStream: { fullDocument: "nope" } }], cursor: {} }), 2);
+assert.commandFailedWithCode(
+  tdb.runCommand({ aggregate: "c", pipeline: [{ $changeStream: {} }, { $sort: { x: 1 } }], cursor: {} }), 20);
+print("change streams: ok");
