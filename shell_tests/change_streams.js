@@ -11,7 +11,7 @@ assert.commandWorked(tdb.c.insertOne({ _id: 0 }));
 
 const argv = db.adminCommand({ getCmdLineOpts: 1 }).argv;
 if (!argv.includes("--replSet")) {
-  const res = tdb.runCommand({ aggregate: "c", pipeline: [{ $changeStream: {} }], cursor: {} });
+  const res = commandReply(tdb, { aggregate: "c", pipeline: [{ $changeStream: {} }], cursor: {} });
   assert.commandFailedWithCode(res, 40573);
   print("standalone: $changeStream answers 40573 (run with --replSet for the rest)");
   quit(0);
@@ -76,7 +76,8 @@ stream.close();
 
 // Bad options answer MongoDB's codes.
 assert.commandFailedWithCode(
-  tdb.runCommand({ aggregate: "c", pipeline: [{ $changeStream: { fullDocument: "nope" } }], cursor: {} }), 2);
+  commandReply(tdb, { aggregate: "c", pipeline: [{ $changeStream: { fullDocument: "nope" } }], cursor: {} }), 2);
 assert.commandFailedWithCode(
-  tdb.runCommand({ aggregate: "c", pipeline: [{ $changeStream: {} }, { $sort: { x: 1 } }], cursor: {} }), 20);
+  commandReply(tdb, { aggregate: "c", pipeline: [{ $changeStream: {} }, { $sort: { x: 1 } }], cursor: {} }), 20);
+assert.throwsWithCode(() => tdb.c.watch([], { resumeAfter: { _data: "01FFFFFFF0000000010000000000" } }).tryNext(), 280);
 print("change streams: ok");
