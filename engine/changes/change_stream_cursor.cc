@@ -104,8 +104,15 @@ Status ChangeStreamCursor::FillBatch(storage::Session& session, int64_t max_docs
     }
     if (entries.size() < kRowsPerRead) {
       // Read to the readable position: a high-water mark past rows this
-      // stream skipped, unless the last row read produced the last event.
-      if (position_.pos < through) position_ = ResumeToken{through, ResumeToken::Kind::kHighWaterMark};
+      // stream skipped. When the last row read gave the last event, no row
+      // lies between it and the readable position (ticks without rows were
+      // rolled back), so the event's own token says the same and stays
+      // equal to the last _id returned, as MongoDB's does.
+      const bool ends_at_event = !entries.empty() && entries.back().pos == position_.pos &&
+                                 out->size() > first;
+      if (position_.pos < through && !ends_at_event) {
+        position_ = ResumeToken{through, ResumeToken::Kind::kHighWaterMark};
+      }
     }
     if (out->size() > first) return Status::OK();
     if (entries.size() == kRowsPerRead) continue;  // more rows are readable now
