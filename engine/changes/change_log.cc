@@ -30,11 +30,6 @@ uint32_t GetBigEndian(std::string_view in) {
          (uint32_t{static_cast<uint8_t>(in[2])} << 8) | uint32_t{static_cast<uint8_t>(in[3])};
 }
 
-// The events a transaction recorded, waiting for its commit.
-struct PendingChanges : storage::Session::TransactionState {
-  std::vector<bson::BsonDoc> events;
-};
-
 int64_t WallMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -48,6 +43,12 @@ Status HistoryLost() {
 }
 
 }  // namespace
+
+// The events a transaction recorded, waiting for its commit.
+struct ChangeLog::PendingChanges : storage::Session::TransactionState {
+  std::vector<bson::BsonDoc> events;
+  bson::BsonDoc txn_info;  // {lsid, txnNumber} of a multi-document transaction
+};
 
 LogPosition LogPosition::Before(repl::Timestamp ts) {
   if (ts.increment > 0) return LogPosition{{ts.seconds, ts.increment - 1}, kEndOfTick};
@@ -115,7 +116,7 @@ ChangeLog::~ChangeLog() {
   if (trimmer_.joinable()) trimmer_.join();
 }
 
-Status ChangeLog::Record(storage::Session& session, bson::BsonDoc event) {
+ChangeLog::PendingChanges& ChangeLog::PendingOf(storage::Session& session) {
   INVARIANT(session.in_transaction());
   std::unique_ptr<storage::Session::TransactionState>& state = session.transaction_state();
   if (state == nullptr) {
@@ -124,8 +125,20 @@ Status ChangeLog::Record(storage::Session& session, bson::BsonDoc event) {
   }
   auto* pending = dynamic_cast<PendingChanges*>(state.get());
   INVARIANT(pending != nullptr);
-  pending->events.push_back(std::move(event));
+  return *pending;
+}
+
+Status ChangeLog::Record(storage::Session& session, bson::BsonDoc event) {
+  PendingOf(session).events.push_back(std::move(event));
   return Status::OK();
+}
+
+void ChangeLog::SetTransactionInfo(storage::Session& session, const bson_t* lsid,
+                                   int64_t txn_number) {
+  bson::BsonDoc info;
+  BSON_APPEND_DOCUMENT(info.mutable_get(), "lsid", lsid);
+  BSON_APPEND_INT64(info.mutable_get(), "txnNumber", txn_number);
+  PendingOf(session).txn_info = std::move(info);
 }
 
 Status ChangeLog::Flush(storage::Session& session) {
@@ -155,6 +168,7 @@ Status ChangeLog::Flush(storage::Session& session) {
     bson::BsonDoc row;
     BSON_APPEND_DATE_TIME(row.mutable_get(), "wall", wall);
     bson_concat(row.mutable_get(), pending->events[i].get());
+    bson_concat(row.mutable_get(), pending->txn_info.get());
     RETURN_IF_ERROR(session.Put(kTable, key, row.bytes()));
     bytes += static_cast<int64_t>(key.size() + row.size());
   }

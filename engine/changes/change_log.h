@@ -95,6 +95,10 @@ class ChangeLog : public catalog::ChangeRecorder {
   ~ChangeLog() override;  // stops the trimmer and wakes every waiter
 
   Status Record(storage::Session& session, bson::BsonDoc event) override;
+  // The changes of the running transaction belong to a multi-document
+  // transaction: their rows (and events) carry its `lsid` and `txnNumber`.
+  // REQUIRES: `session` is in a transaction.
+  void SetTransactionInfo(storage::Session& session, const bson_t* lsid, int64_t txn_number);
 
   // Everything at or below this position has committed (see above).
   LogPosition ReadablePosition() const;
@@ -134,6 +138,9 @@ class ChangeLog : public catalog::ChangeRecorder {
             const ChangeLogOptions& options)
       : storage_(storage), clock_(clock), options_(options) {}
   Status Load();
+  // The session's pending changes, created (and the flush scheduled) on first use.
+  struct PendingChanges;
+  PendingChanges& PendingOf(storage::Session& session);
   // Writes the session's pending events (BeforeCommit).
   Status Flush(storage::Session& session);
   LogPosition ReadableLocked() const;

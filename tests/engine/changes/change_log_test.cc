@@ -202,6 +202,26 @@ TEST_F(ChangeLogTest, WaiterWakesOnCommitNotAtItsDeadline) {
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10));
 }
 
+TEST_F(ChangeLogTest, TransactionChangesCarryLsidAndTxnNumber) {
+  storage::Session session = engine_->storage().NewSession();
+  ASSERT_TRUE(RecordOne(session, "insert").ok());
+  ASSERT_TRUE(log().Record(session, catalog::NamespaceEvent("delete", "db", "x")).ok());
+  BsonDoc lsid = BsonDoc::FromJson(R"({"id": "session-1"})");
+  log().SetTransactionInfo(session, lsid.get(), 7);
+  ASSERT_TRUE(session.Commit().ok());
+  std::vector<LogEntry> rows = ReadAll(start_);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const LogEntry& row : rows) {
+    EXPECT_EQ(Field(row.row, "lsid"), R"({ "id" : "session-1" })");
+    bson_iter_t it;
+    ASSERT_TRUE(bson_iter_init_find(&it, row.row.get(), "txnNumber"));
+    EXPECT_EQ(bson_iter_as_int64(&it), 7);
+  }
+  // Both changes of the transaction share its tick.
+  EXPECT_TRUE(rows[0].pos.ts == rows[1].pos.ts);
+  EXPECT_EQ(rows[1].pos.seq, 1u);
+}
+
 TEST_F(ChangeLogTest, KeysSortAsPositions) {
   LogPosition a{{100, 5}, 0}, b{{100, 5}, 1}, c{{100, 6}, 0}, d{{101, 0}, 0};
   EXPECT_LT(ChangeLog::EncodeKey(a), ChangeLog::EncodeKey(b));
