@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/query/interrupt.h"
 #include "wire/commands/command.h"
+#include "wire/commands/operation_log.h"
 #include "wire/server/request_handler.h"
 
 namespace tigerdoc::wire {
@@ -18,17 +19,22 @@ class Dispatcher : public RequestHandler {
  public:
   Dispatcher(engine::Engine* engine, ServerInfo* server) : engine_(engine), server_(server) {}
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
-  void OnConnectionOpened(const ConnectionInfo&) override {
-    server_->current_connections.fetch_add(1);
+  void OnConnectionOpened(const ConnectionInfo& conn) override {
+    LogConnectionAccepted(conn, server_->current_connections.fetch_add(1) + 1);
     server_->total_connections.fetch_add(1);
   }
-  void OnConnectionClosed(const ConnectionInfo&) override { server_->current_connections.fetch_sub(1); }
+  void OnConnectionClosed(const ConnectionInfo& conn) override {
+    LogConnectionEnded(conn, server_->current_connections.fetch_sub(1) - 1);
+  }
   // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
   void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
   // Every running request's next interrupt check answers 11600.
   void OnServerStopping() override { query::RequestShutdown(); }
 
  private:
+  // Handle() without its log lines.
+  bson::BsonDoc Dispatch(const ConnectionInfo& conn, const CommandRequest& request);
+
   engine::Engine* engine_;
   ServerInfo* server_;
 };

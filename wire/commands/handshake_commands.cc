@@ -1,6 +1,6 @@
 // The commands drivers and mongosh send on connecting and for diagnostics:
 // hello/isMaster, ping, buildInfo, getParameter, getCmdLineOpts, hostInfo,
-// serverStatus, whatsmyuri, connectionStatus, getLog, endSessions.
+// serverStatus, whatsmyuri, connectionStatus, endSessions (getLog: log_commands.cc).
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -14,6 +14,7 @@
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
+#include "wire/commands/server_metrics.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -237,7 +238,9 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(ctx.engine->cursors().open_count()));
   bson_append_document_end(&cursor, &open);
   bson_append_document_end(&metrics, &cursor);
+  AppendDocumentMetrics(&metrics);
   bson_append_document_end(doc, &metrics);
+  AppendServerMetrics(doc);
   return out;
 }
 
@@ -256,37 +259,6 @@ StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext&) {
   bson_append_array_begin(&auth_info, "authenticatedUserRoles", -1, &roles);
   bson_append_array_end(&auth_info, &roles);
   bson_append_document_end(out.mutable_get(), &auth_info);
-  return out;
-}
-
-// getLog: "*" lists the logs; "global" and "startupWarnings" are empty:
-// tigerdoc logs to stderr, not to an in-memory ring.
-StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx) {
-  bson_iter_t it;
-  bson_iter_init(&it, ctx.body());
-  bson_iter_next(&it);
-  if (!BSON_ITER_HOLDS_UTF8(&it)) {
-    return Status(ErrorCode::kTypeMismatch, "Argument to getLog must be of type String; found " +
-                                                std::string(BsonTypeName(bson_iter_type(&it))) +
-                                                " of type " + std::string(BsonTypeName(bson_iter_type(&it))));
-  }
-  std::string_view which = bson_iter_utf8(&it, nullptr);
-  bson::BsonDoc out;
-  if (which == "*") {
-    bson_t names;
-    bson_append_array_begin(out.mutable_get(), "names", -1, &names);
-    BSON_APPEND_UTF8(&names, "0", "global");
-    BSON_APPEND_UTF8(&names, "1", "startupWarnings");
-    bson_append_array_end(out.mutable_get(), &names);
-    return out;
-  }
-  if (which != "global" && which != "startupWarnings") {
-    return Status(ErrorCode::kOperationFailed, "No log named '" + std::string(which) + "'");
-  }
-  bson_t log;
-  BSON_APPEND_INT32(out.mutable_get(), "totalLinesWritten", 0);
-  bson_append_array_begin(out.mutable_get(), "log", -1, &log);
-  bson_append_array_end(out.mutable_get(), &log);
   return out;
 }
 
