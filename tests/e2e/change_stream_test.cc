@@ -321,6 +321,51 @@ TEST_F(ChangeStreamTest, GetMoreWaitsForEventsAndReturnsOnArrival) {
             *String(got, "cursor.postBatchResumeToken._data"));
 }
 
+TEST_F(ChangeStreamTest, ExpandedEventsOutInvalidatesAndStartOptions) {
+  InsertJson("c", R"([{"_id": 1}])");
+  BsonDoc opened = Run(
+      R"({"aggregate": "c", "pipeline": [{"$changeStream": {"showExpandedEvents": true}}], "cursor": {}})");
+  ASSERT_OK_REPLY(opened);
+  const int64_t id = *Integer(opened, "cursor.id");
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]})"));
+  ASSERT_OK_REPLY(Run(R"({"dropIndexes": "c", "index": "a_1"})"));
+  // $out replaces the collection: its watchers see the drop and the end.
+  InsertJson("src", R"([{"_id": 7}])");
+  ASSERT_OK_REPLY(Run(R"({"aggregate": "src", "pipeline": [{"$out": "c"}], "cursor": {}})"));
+  BsonDoc got = Run("{\"getMore\": {\"$numberLong\": \"" + std::to_string(id) +
+                    "\"}, \"collection\": \"c\", \"maxTimeMS\": 2000}");
+  ASSERT_OK_REPLY(got);
+  std::vector<BsonDoc> events = testutil::DocArray(got, "cursor.nextBatch");
+  std::vector<std::string> ops;
+  for (const BsonDoc& e : events) ops.push_back(Op(e));
+  ASSERT_EQ(ops, (std::vector<std::string>{"createIndexes", "dropIndexes", "drop", "invalidate"}))
+      << Json(got);
+  EXPECT_EQ(String(events[0], "operationDescription.indexes.0.name"), std::string("a_1"));
+  EXPECT_EQ(*Integer(got, "cursor.id"), 0) << "the stream ends after invalidate";
+
+  // startAfter the invalidate: a new stream on the name, after the drop.
+  const std::string invalidate = Json(testutil::SubDoc(events[3], "_id"));
+  BsonDoc after = Run("{\"aggregate\": \"c\", \"pipeline\": [{\"$changeStream\": {\"startAfter\": " +
+                      invalidate + "}}], \"cursor\": {}}");
+  ASSERT_OK_REPLY(after);
+  EXPECT_EQ(testutil::ArrayLength(after, "cursor.firstBatch"), 0u) << Json(after);
+  // resumeAfter an invalidate is refused, as MongoDB.
+  EXPECT_ERROR_REPLY(Run("{\"aggregate\": \"c\", \"pipeline\": [{\"$changeStream\": {\"resumeAfter\": " +
+                         invalidate + "}}], \"cursor\": {}}"),
+                     260, "InvalidResumeToken");
+  // startAtOperationTime: from the createIndexes event's clusterTime on.
+  bson_iter_t ts;
+  ASSERT_TRUE(bson_iter_init_find(&ts, events[0].get(), "clusterTime"));
+  uint32_t t = 0, i = 0;
+  bson_iter_timestamp(&ts, &t, &i);
+  BsonDoc at = Run("{\"aggregate\": \"c\", \"pipeline\": [{\"$changeStream\": {\"showExpandedEvents\": true, "
+                   "\"startAtOperationTime\": {\"$timestamp\": {\"t\": " + std::to_string(t) +
+                   ", \"i\": " + std::to_string(i) + "}}}}], \"cursor\": {}}");
+  ASSERT_OK_REPLY(at);
+  EXPECT_EQ(String(at, "cursor.firstBatch.0.operationType"), std::string("createIndexes")) << Json(at);
+  EXPECT_EQ(testutil::ArrayLength(at, "cursor.firstBatch"), 4u) << Json(at);
+}
+
 TEST_F(ChangeStreamTest, BadOptionsAnswerMongoDbCodes) {
   InsertJson("c", R"([{"_id": 0}])");
   EXPECT_ERROR_REPLY(Run(R"({"aggregate": "c", "pipeline": [{"$changeStream": {"fullDocument": "x"}}], "cursor": {}})"),
