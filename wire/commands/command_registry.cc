@@ -55,6 +55,7 @@ constexpr std::array kCommands = {
     CommandSpec{"resyncSubset", RunPatternCommand},
     CommandSpec{"serverStatus", RunServerStatus},
     CommandSpec{"setParameter", RunSetParameter, true},
+    CommandSpec{"top", RunTop, true},
     CommandSpec{"update", RunUpdate},
     CommandSpec{"validate", RunValidate},
     CommandSpec{"whatsmyuri", RunWhatsMyUri},
