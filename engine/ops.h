@@ -179,6 +179,9 @@ struct CursorBatch {
   int64_t cursor_id = 0;  // 0 when exhausted
   std::string ns;
   std::vector<bson::BsonDoc> docs;
+  // Change streams: the cursor's postBatchResumeToken ({_data: "<hex>"});
+  // empty for other cursors.
+  bson::BsonDoc post_batch_resume_token;
 };
 
 struct CountParams {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/changes/pre_and_post_images.h"
 #include "engine/engine.h"
 #include "engine/log/log.h"
 #include "engine/write/pattern_registry.h"
@@ -66,6 +67,8 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
   registry->Add(patterns::subset::MakeSubsetPattern());
+  // Not a pattern: MongoDB's collection option, owned through the registry.
+  registry->Add(engine::MakePreAndPostImagesOption());
   return registry;
 }
 
@@ -147,6 +150,8 @@ int main(int argc, char** argv) {
   options.default_shards = flags.shards;
   options.patterns = MakePatternRegistry();
   options.ttl_monitor_sleep = std::chrono::seconds(flags.ttl_monitor_sleep_secs);
+  options.change_log_retention_mb = flags.change_log_retention_mb;
+  options.change_log_retention_hours = flags.change_log_retention_hours;
   options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);
   if (flags.cursor_timeout_ms < 60000) {
     options.cursor_reap_interval = std::chrono::milliseconds(std::max<int64_t>(flags.cursor_timeout_ms / 4, 10));

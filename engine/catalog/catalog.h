@@ -48,6 +48,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/catalog/change_recorder.h"
 #include "engine/index/index_spec.h"
 #include "engine/storage/sharded_record_store.h"
 #include "engine/storage/storage_engine.h"
@@ -299,6 +300,12 @@ class Catalog {
   }
   const PatternAttachment* guard_source() const { return guard_source_.get(); }
 
+  // The change log every document and DDL change is recorded in
+  // (change_recorder.h), given by the engine once, before serving; nullptr
+  // records nothing (unit tests of other layers).
+  void SetChangeRecorder(ChangeRecorder* recorder) { change_recorder_ = recorder; }
+  ChangeRecorder* change_recorder() const { return change_recorder_; }
+
   // Validation shared with commands, with mongod's InvalidNamespace (73)
   // messages. ValidateDbName: a database name on its own (as in a command's
   // $db). ValidateCollectionName: a collection name on its own.
@@ -326,8 +333,10 @@ class Catalog {
   Status DropViewLocked(const std::string& ns);
   // The catalog document of `entry` with `indexes`.
   static bson::BsonDoc RowFor(const CollectionEntry& entry, const index::IndexSet& indexes);
-  // Persists `indexes` (auto-committed) and publishes them.
-  Status PublishIndexes(CollectionEntry& entry, std::shared_ptr<const index::IndexSet> indexes);
+  // Persists `indexes` (auto-committed; with `change`, a change log row, in
+  // one transaction with it) and publishes them.
+  Status PublishIndexes(CollectionEntry& entry, std::shared_ptr<const index::IndexSet> indexes,
+                        const bson_t* change = nullptr);
   bool IsRegistered(const CollectionEntry& entry) const;
 
   storage::StorageEngine* engine_;
@@ -337,6 +346,7 @@ class Catalog {
   std::map<std::string, std::shared_ptr<const ViewDefinition>, std::less<>> views_;  // by map_mutex_
   uint64_t next_ident_ = 1;
   std::shared_ptr<const PatternAttachment> guard_source_;  // set before serving, then fixed
+  ChangeRecorder* change_recorder_ = nullptr;            // set before serving, then fixed
 };
 
 }  // namespace tigerdoc::catalog

@@ -178,6 +178,7 @@ Status LogicalSessionCatalog::CommitTransaction(LogicalSession& s) {
   Status status = s.txn->in_transaction()
                       ? WriteRecord(*s.txn, s, std::move(record))
                       : Status(ErrorCode::kNoSuchTransaction, "the transaction was rolled back");
+  if (status.ok() && commit_tagger_) commit_tagger_(*s.txn, s.lsid.get(), s.txn_number);
   if (status.ok()) status = s.txn->Commit();
   for (const auto& [id, ns] : s.txn_cursors) cursors_->Kill(id, ns);
   s.txn_cursors.clear();

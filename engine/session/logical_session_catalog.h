@@ -25,6 +25,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -76,6 +77,12 @@ class LogicalSessionCatalog {
   static StatusWith<std::unique_ptr<LogicalSessionCatalog>> Open(storage::StorageEngine* storage,
                                                                  query::CursorManager* cursors);
   ~LogicalSessionCatalog();  // stops the reaper, aborts open transactions (records stay)
+
+  // Called inside a client transaction's storage transaction just before
+  // it commits, with the session's lsid and txnNumber: the change log tags
+  // the transaction's events with them (set once by Engine::Open).
+  using CommitTagger = std::function<void(storage::Session& txn, const bson_t* lsid, int64_t txn_number)>;
+  void SetCommitTagger(CommitTagger tagger) { commit_tagger_ = std::move(tagger); }
 
   // The session id of an lsid document {id: UUID, ...}: 40414 (missing),
   // TypeMismatch / BadValue (as MongoDB's IDL) when malformed.
@@ -141,6 +148,7 @@ class LogicalSessionCatalog {
   std::condition_variable wakeup_;
   bool stopping_ = false;  // guarded by mu_
   std::thread reaper_;
+  CommitTagger commit_tagger_;  // set before any client command runs
 };
 
 }  // namespace tigerdoc::engine

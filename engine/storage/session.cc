@@ -48,7 +48,9 @@ Session::Session(Session&& other) noexcept
       in_txn_(other.in_txn_),
       outer_(other.outer_),
       on_commit_(std::move(other.on_commit_)),
-      on_rollback_(std::move(other.on_rollback_)) {
+      on_rollback_(std::move(other.on_rollback_)),
+      before_commit_(std::move(other.before_commit_)),
+      txn_state_(std::move(other.txn_state_)) {
   other.session_ = nullptr;
   other.in_txn_ = false;
 }
@@ -117,6 +119,17 @@ Status Session::Begin() {
 Status Session::Commit() {
   if (outer_ != nullptr) return outer_->in_txn_ ? Status::OK() : OuterTransactionEnded();
   INVARIANT(in_txn_);
+  // Pre-commit work may add commit and rollback callbacks: run it first.
+  std::vector<std::function<Status(Session&)>> before = std::move(before_commit_);
+  before_commit_.clear();
+  for (auto& fn : before) {
+    Status status = fn(*this);
+    if (!status.ok()) {
+      Rollback();
+      return status;
+    }
+  }
+  txn_state_.reset();
   in_txn_ = false;
   std::vector<std::function<void()>> callbacks = std::move(on_commit_);
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
@@ -128,13 +141,24 @@ Status Session::Commit() {
     for (auto& fn : undo) fn();
     return WtToStatus(ret, "commit");
   }
+  // Acknowledged means journaled to the OS (survives kill -9). The
+  // callbacks run after that, so what they publish (change stream events)
+  // never shows a change a crash could still lose.
+  Status journaled = engine_->WriteJournal(session_);
   for (auto& fn : callbacks) fn();
-  // Acknowledged means journaled to the OS (survives kill -9).
-  return engine_->WriteJournal(session_);
+  return journaled;
+}
+
+void Session::BeforeCommit(std::function<Status(Session&)> fn) {
+  if (outer_ != nullptr) return outer_->BeforeCommit(std::move(fn));
+  INVARIANT(in_txn_);
+  before_commit_.push_back(std::move(fn));
 }
 
 void Session::Rollback() {
   if (outer_ != nullptr) return outer_->Rollback();
+  before_commit_.clear();
+  txn_state_.reset();
   on_commit_.clear();
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_rollback_.clear();

@@ -163,7 +163,8 @@ class Session {
   // True for a view of a bound transaction: a write conflict then ends
   // the client's transaction instead of being retried (write_unit.h).
   bool joins_outer_transaction() const { return outer_ != nullptr; }
-  // Runs `fn` after the running transaction commits successfully; dropped on
+  // Runs `fn` after the running transaction commits successfully and its
+  // journal records were written to the operating system; dropped on
   // rollback. Used for in-memory state that must follow committed data
   // (size counters, caches). REQUIRES: in a transaction.
   void OnCommit(std::function<void()> fn);
@@ -171,6 +172,22 @@ class Session {
   // Rollback(), or a Commit() that failed); dropped on commit. Used to
   // release in-memory reservations a write took. REQUIRES: in a transaction.
   void OnRollback(std::function<void()> fn);
+  // Runs `fn` inside the running transaction just before it commits (the
+  // change log writes its rows there, so they commit with the change). A
+  // failure rolls the transaction back (OnRollback callbacks run) and is
+  // Commit()'s result. REQUIRES: in a transaction.
+  void BeforeCommit(std::function<Status(Session&)> fn);
+  // State a layer above keeps for the running transaction (the change
+  // log's pending events): set by that layer, dropped when the
+  // transaction ends (commit or rollback).
+  struct TransactionState {
+    virtual ~TransactionState() = default;
+  };
+  // A view of a bound transaction shares its owner's (one client
+  // transaction, one set of pending change-log events).
+  std::unique_ptr<TransactionState>& transaction_state() {
+    return outer_ != nullptr ? outer_->txn_state_ : txn_state_;
+  }
 
   // Point operations on one table.
   // Insert fails with DuplicateKey (code 11000, a bare message the caller
@@ -209,6 +226,8 @@ class Session {
   Session* outer_ = nullptr;  // set for a view of a bound transaction
   std::vector<std::function<void()>> on_commit_;
   std::vector<std::function<void()>> on_rollback_;
+  std::vector<std::function<Status(Session&)>> before_commit_;
+  std::unique_ptr<TransactionState> txn_state_;
 };
 
 // Binds `session` (the owner of a client's multi-statement transaction or

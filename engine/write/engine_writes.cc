@@ -347,6 +347,7 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   CollectionWriter::UpdateSpec spec;
   spec.is_pipeline = statement.update_is_pipeline;
   if (!driver.is_replacement() && !statement.update_is_pipeline) spec.update = statement.update.get();
+  spec.is_replacement = driver.is_replacement();
   storage::Session session = storage_->NewSession();
   if (coll) {
     std::vector<bson::BsonDoc> ids;
@@ -451,6 +452,7 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
     CollectionWriter::UpdateSpec spec;
     spec.is_pipeline = params.update_is_pipeline;
     if (!driver->is_replacement() && !params.update_is_pipeline) spec.update = params.update->get();
+    spec.is_replacement = driver->is_replacement();
     ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver,
                                                                 spec, params.bypass_document_validation));
     if (!change.matched) continue;

@@ -238,7 +238,6 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   }
   // Options tigerdoc does not have yet are refused, not ignored.
   for (const char* unsupported : {"capped", "clusteredIndex",
-                                  "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {

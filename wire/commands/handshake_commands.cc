@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
@@ -149,6 +150,11 @@ StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx) {
       auto& limit = ctx.engine->sessions().transaction_lifetime_limit_secs;
       BSON_APPEND_INT32(out.mutable_get(), "was", static_cast<int32_t>(limit.load()));
       limit.store(bson_iter_as_int64(&it));
+      any = true;
+      continue;
+    }
+    if (IsChangeLogParameter(name)) {
+      RETURN_IF_ERROR(SetChangeLogParameter(ctx, &it, out.mutable_get()));
       any = true;
       continue;
     }

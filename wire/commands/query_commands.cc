@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wire/commands/collation_option.h"
+#include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/present_fields.h"
@@ -234,7 +235,8 @@ StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx) {
   if (batch_size && *batch_size > 0) params.batch_size = batch_size;
   ASSIGN_OR_RETURN(params.max_time_ms, GetMaxTimeMS(body));
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->GetMore(params));
-  return CursorFields("nextBatch", batch.cursor_id, batch.ns, batch.docs);
+  return CursorFields("nextBatch", batch.cursor_id, batch.ns, batch.docs,
+                      batch.post_batch_resume_token.get());
 }
 
 StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx) {
@@ -599,6 +601,9 @@ StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
   bool explain = false;
   ASSIGN_OR_RETURN(engine::AggregateParams params, ParseAggregate(ctx, ctx.body(), &explain));
   if (explain) return ExplainAggregate(ctx, std::move(params), engine::ExplainVerbosity::kQueryPlanner);
+  if (HasChangeStreamStage(params.pipeline.get())) {
+    return RunChangeStreamAggregate(ctx, std::move(params));
+  }
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->Aggregate(std::move(params)));
   return CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
 }

@@ -34,6 +34,11 @@ Usage: tigerdoc [options]
   --setParameter transactionLifetimeLimitSeconds=N
                             with --replSet, transactions open longer are
                             aborted (default 60)
+  --setParameter changeLogRetentionMB=N
+                            change log kept for change streams: at most N MiB
+                            (default 1024)
+  --setParameter changeLogRetentionHours=H
+                            ... and at most H hours (default 24; fractions allowed)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
   --replSet NAME            run as the one member (and primary) of replica set
@@ -75,6 +80,15 @@ Status SetParameter(const std::string& name, const std::string& value, Flags* fl
     ASSIGN_OR_RETURN(flags->ttl_monitor_sleep_secs, ParseNumber(name, value, 1, INT32_MAX));
   } else if (name == "transactionLifetimeLimitSeconds") {
     ASSIGN_OR_RETURN(flags->transaction_lifetime_limit_secs, ParseNumber(name, value, 1, INT32_MAX));
+  } else if (name == "changeLogRetentionMB") {
+    ASSIGN_OR_RETURN(flags->change_log_retention_mb, ParseNumber(name, value, 1, 1000000000));
+  } else if (name == "changeLogRetentionHours") {
+    char* end = nullptr;
+    const double hours = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(hours > 0) || hours > 1e6) {
+      return Bad("invalid value for " + name + ": '" + value + "' (expected a number above 0)");
+    }
+    flags->change_log_retention_hours = hours;
   } else {
     return Bad("unknown parameter: " + name);
   }

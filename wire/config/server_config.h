@@ -45,6 +45,9 @@ struct Flags {
   int64_t slow_ms = 100;    // --slowms
   std::string repl_set_name;  // --replSet, replication.replSetName; empty: a standalone
   int64_t transaction_lifetime_limit_secs = 60;  // setParameter transactionLifetimeLimitSeconds
+  // The change log's retention (setParameter changeLogRetentionMB / Hours).
+  int64_t change_log_retention_mb = 1024;
+  double change_log_retention_hours = 24;
 };
 
 // What the command line asks for: run the server, or print help/version.

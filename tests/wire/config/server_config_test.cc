@@ -91,6 +91,24 @@ TEST(ServerConfigTest, FlagErrorsNameTheFlag) {
   EXPECT_EQ(Parse({"--version"}).value().action, Action::kVersion);
 }
 
+TEST(ServerConfigTest, ReplicaSetAndChangeLogRetention) {
+  auto parsed = Parse({"--replSet", "rs0", "--setParameter", "changeLogRetentionMB=1",
+                       "--setParameter", "changeLogRetentionHours=0.5"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed.value().flags.repl_set_name, "rs0");
+  EXPECT_EQ(parsed.value().flags.change_log_retention_mb, 1);
+  EXPECT_EQ(parsed.value().flags.change_log_retention_hours, 0.5);
+  EXPECT_EQ(Parse({}).value().flags.repl_set_name, "");
+  EXPECT_EQ(Parse({"--replSet", ""}).status().reason(), "--replSet needs a replica set name");
+  EXPECT_EQ(Parse({"--setParameter", "changeLogRetentionMB=0"}).status().reason(),
+            "invalid value for changeLogRetentionMB: '0' (expected 1..1000000000)");
+  EXPECT_EQ(Parse({"--setParameter", "changeLogRetentionHours=0"}).status().reason(),
+            "invalid value for changeLogRetentionHours: '0' (expected a number above 0)");
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("replication:\n  replSetName: rs1\n", "test.yaml", &flags).ok());
+  EXPECT_EQ(flags.repl_set_name, "rs1");
+}
+
 TEST(ServerConfigTest, MongodConfigFile) {
   ConfigFile file(R"(# a mongod.conf as mongod's documentation writes it
 storage:
