@@ -40,6 +40,8 @@ Usage: tigerdoc [options]
                             the TTL monitor runs every N s (default 60)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
+  --auth                    require authentication (SCRAM-SHA-256/SCRAM-SHA-1 users
+                            in admin.system.users) and check every command's privileges
   --help                    this text
   --version                 print the version
 )";
@@ -54,6 +56,7 @@ struct Flags {
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
+  bool auth = false;  // --auth (security.authorization: enabled)
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -108,6 +111,8 @@ Flags ParseFlags(int argc, char** argv) {
       flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
     } else if (arg == "--maxConns") {
       flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
+    } else if (arg == "--auth") {
+      flags.auth = true;
     } else if (arg == "--setParameter") {
       std::string setting = next();
       const std::string kCursorTimeout = "cursorTimeoutMillis=";
@@ -192,6 +197,7 @@ int main(int argc, char** argv) {
   info.dbpath = flags.dbpath;
   info.cache_size_mb = flags.cache_size_mb;
   info.max_connections = flags.max_conns;
+  info.auth = flags.auth;
   wire::Dispatcher dispatcher(engine.value().get(), &info);
 
   wire::ServerOptions server_options;

@@ -47,6 +47,7 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx) {
   BSON_APPEND_INT32(doc, "minWireVersion", kMinWireVersion);
   BSON_APPEND_INT32(doc, "maxWireVersion", kMaxWireVersion);
   BSON_APPEND_BOOL(doc, "readOnly", false);
+  RETURN_IF_ERROR(AppendHelloSecurityFields(ctx, doc));
   return out;
 }
 
@@ -241,15 +242,9 @@ StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx) {
   return out;
 }
 
-StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext&) {
+StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx) {
   bson::BsonDoc out;
-  bson_t auth_info, users, roles;
-  bson_append_document_begin(out.mutable_get(), "authInfo", -1, &auth_info);
-  bson_append_array_begin(&auth_info, "authenticatedUsers", -1, &users);
-  bson_append_array_end(&auth_info, &users);
-  bson_append_array_begin(&auth_info, "authenticatedUserRoles", -1, &roles);
-  bson_append_array_end(&auth_info, &roles);
-  bson_append_document_end(out.mutable_get(), &auth_info);
+  AppendAuthInfo(ctx, out.mutable_get());
   return out;
 }
 
