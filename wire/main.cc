@@ -42,6 +42,9 @@ Usage: tigerdoc [options]
                             (default 1000000, as mongod)
   --auth                    require authentication (SCRAM-SHA-256/SCRAM-SHA-1 users
                             in admin.system.users) and check every command's privileges
+  --networkMessageCompressors LIST
+                            compressors offered to clients, in order of preference:
+                            any of snappy,zstd,zlib, or "disabled" (default snappy,zstd,zlib)
   --help                    this text
   --version                 print the version
 )";
@@ -57,6 +60,7 @@ struct Flags {
   int64_t max_conns = 1000000;  // mongod's default
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
   bool auth = false;  // --auth (security.authorization: enabled)
+  std::vector<std::string> compressors = {"snappy", "zstd", "zlib"};
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -72,6 +76,25 @@ int64_t ParseNumber(const std::string& flag, const std::string& value, int64_t m
         std::to_string(max) + ")");
   }
   return n;
+}
+
+// "snappy,zstd,zlib" (any subset, any order) or "disabled".
+std::vector<std::string> ParseCompressors(const std::string& list) {
+  std::vector<std::string> out;
+  if (list == "disabled") return out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (name != "snappy" && name != "zstd" && name != "zlib") {
+      Die("invalid value for --networkMessageCompressors: '" + name +
+          "' (expected snappy, zstd, zlib or disabled)");
+    }
+    out.push_back(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 Flags ParseFlags(int argc, char** argv) {
@@ -113,6 +136,8 @@ Flags ParseFlags(int argc, char** argv) {
       flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
     } else if (arg == "--auth") {
       flags.auth = true;
+    } else if (arg == "--networkMessageCompressors") {
+      flags.compressors = ParseCompressors(next());
     } else if (arg == "--setParameter") {
       std::string setting = next();
       const std::string kCursorTimeout = "cursorTimeoutMillis=";
@@ -198,6 +223,7 @@ int main(int argc, char** argv) {
   info.cache_size_mb = flags.cache_size_mb;
   info.max_connections = flags.max_conns;
   info.auth = flags.auth;
+  info.compressors = flags.compressors;
   wire::Dispatcher dispatcher(engine.value().get(), &info);
 
   wire::ServerOptions server_options;

@@ -1,6 +1,7 @@
 // Authentication: saslStart / saslContinue (SCRAM-SHA-1, SCRAM-SHA-256),
-// hello's speculativeAuthenticate and saslSupportedMechs, logout, and the
-// authInfo connectionStatus reports. The conversation itself lives in
+// hello's speculativeAuthenticate and saslSupportedMechs (and its
+// `compression` negotiation), logout, and the authInfo connectionStatus
+// reports. The conversation itself lives in
 // wire/auth/auth_manager.h; these handlers parse and format.
 
 #include <string>
@@ -116,6 +117,26 @@ Status AppendHelloSecurityFields(CommandContext& ctx, bson_t* reply) {
       }
       bson_append_array_end(reply, &array);
     }
+  }
+  // compression: the client's compressors the server has too, in the
+  // server's order of preference.
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> offered, GetArray(body, ctx.name, "compression"));
+  if (offered) {
+    bson_t agreed;
+    bson_append_array_begin(reply, "compression", -1, &agreed);
+    int n = 0;
+    for (const std::string& mine : ctx.server->compressors) {
+      bson_iter_t it;
+      bson_iter_init(&it, offered->get());
+      while (bson_iter_next(&it)) {
+        if (BSON_ITER_HOLDS_UTF8(&it) && mine == bson_iter_utf8(&it, nullptr)) {
+          const std::string key = std::to_string(n++);
+          BSON_APPEND_UTF8(&agreed, key.c_str(), mine.c_str());
+          break;
+        }
+      }
+    }
+    bson_append_array_end(reply, &agreed);
   }
   // speculativeAuthenticate: saslStart inside hello, saving a round trip.
   // A failure only leaves the field out; the client then authenticates the

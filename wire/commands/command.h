@@ -39,6 +39,9 @@ struct ServerInfo {
   int64_t cache_size_mb = 0;
   int64_t max_connections = 1000000;  // --maxConns
   bool auth = false;                  // --auth (security.authorization: enabled)
+  // --networkMessageCompressors (net.compression.compressors), in the
+  // server's order of preference; empty when "disabled".
+  std::vector<std::string> compressors = {"snappy", "zstd", "zlib"};
   std::chrono::system_clock::time_point start_time = std::chrono::system_clock::now();
   std::atomic<int64_t> current_connections{0};
   std::atomic<int64_t> total_connections{0};

@@ -13,6 +13,7 @@
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
+#include "wire/protocol/op_compressed.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -221,6 +222,10 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
                         0, ctx.server->max_connections - ctx.server->current_connections.load())));
   BSON_APPEND_INT32(&connections, "totalCreated", static_cast<int32_t>(ctx.server->total_connections.load()));
   bson_append_document_end(doc, &connections);
+  bson_t network;
+  bson_append_document_begin(doc, "network", -1, &network);
+  AppendCompressionStatus(&network);
+  bson_append_document_end(doc, &network);
   bson_append_document_begin(doc, "storageEngine", -1, &storage_engine);
   BSON_APPEND_UTF8(&storage_engine, "name", "wiredTiger");
   BSON_APPEND_BOOL(&storage_engine, "supportsCommittedReads", true);

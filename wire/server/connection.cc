@@ -136,7 +136,17 @@ bool Connection::Process() {
     handler_->OnReplyUndelivered(info_, body);
     return false;
   }
-  return Write(SerializeReply(request.header, reply_id, body));
+  std::string reply = SerializeReply(request.header, reply_id, body);
+  // A compressed request gets its reply compressed the same way, except
+  // the handshake and authentication replies (op_compressed.h).
+  if (request.compressor) {
+    bson_iter_t it;
+    if (bson_iter_init(&it, request.request.body.get()) && bson_iter_next(&it) &&
+        MayCompressReplyTo(bson_iter_key(&it))) {
+      reply = CompressMessage(reply, *request.compressor);
+    }
+  }
+  return Write(reply);
 }
 
 bool Connection::PeerClosed() {
