@@ -20,6 +20,7 @@
 #include "patterns/subset/subset_pattern.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/server/server.h"
+#include "wire/server/tls.h"
 
 namespace {
 
@@ -45,6 +46,11 @@ Usage: tigerdoc [options]
   --networkMessageCompressors LIST
                             compressors offered to clients, in order of preference:
                             any of snappy,zstd,zlib, or "disabled" (default snappy,zstd,zlib)
+  --tlsMode MODE            disabled (default), allowTLS, preferTLS or requireTLS
+  --tlsCertificateKeyFile F PEM file with the server's certificate and private key
+  --tlsCAFile F             PEM CA that signs client certificates; with it clients
+                            must present one unless
+  --tlsAllowConnectionsWithoutCertificates
   --help                    this text
   --version                 print the version
 )";
@@ -61,6 +67,7 @@ struct Flags {
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
   bool auth = false;  // --auth (security.authorization: enabled)
   std::vector<std::string> compressors = {"snappy", "zstd", "zlib"};
+  tigerdoc::wire::TlsOptions tls;  // --tlsMode, --tlsCertificateKeyFile, ... (net.tls)
 };
 
 [[noreturn]] void Die(const std::string& message) {
@@ -136,6 +143,16 @@ Flags ParseFlags(int argc, char** argv) {
       flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
     } else if (arg == "--auth") {
       flags.auth = true;
+    } else if (arg == "--tlsMode") {
+      auto mode = tigerdoc::wire::ParseTlsMode(next());
+      if (!mode.ok()) Die(mode.status().reason());
+      flags.tls.mode = mode.value();
+    } else if (arg == "--tlsCertificateKeyFile") {
+      flags.tls.certificate_key_file = next();
+    } else if (arg == "--tlsCAFile") {
+      flags.tls.ca_file = next();
+    } else if (arg == "--tlsAllowConnectionsWithoutCertificates") {
+      flags.tls.allow_connections_without_certificates = true;
     } else if (arg == "--networkMessageCompressors") {
       flags.compressors = ParseCompressors(next());
     } else if (arg == "--setParameter") {
@@ -198,6 +215,12 @@ int main(int argc, char** argv) {
   using namespace tigerdoc;
   Flags flags = ParseFlags(argc, argv);
 
+  auto tls = wire::TlsContext::Create(flags.tls);
+  if (!tls.ok()) {
+    std::cerr << "tigerdoc: " << tls.status().reason() << "\n";
+    return 1;
+  }
+
   engine::EngineOptions options;
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
@@ -230,6 +253,7 @@ int main(int argc, char** argv) {
   server_options.bind_ip = flags.bind_ip;
   server_options.port = flags.port;
   server_options.max_connections = flags.max_conns;
+  server_options.tls = tls.value();
   RaiseFileLimit(flags.max_conns);
   wire::Server server(server_options, &dispatcher);
   Status started = server.Start();

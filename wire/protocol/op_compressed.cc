@@ -28,37 +28,36 @@ Status Corrupt(const std::string& why) {
   return Status(ErrorCode::kProtocolError, "invalid OP_COMPRESSED message: " + why);
 }
 
-// Decodes `in` into exactly out->size() bytes.
-Status Decode(Compressor compressor, std::string_view in, std::vector<uint8_t>* out) {
+// Decodes `in` into exactly `size` bytes at `out`.
+Status Decode(Compressor compressor, std::string_view in, uint8_t* out, size_t size) {
   switch (compressor) {
     case Compressor::kNoop:
-      if (in.size() != out->size()) return Corrupt("uncompressedSize does not match");
-      std::copy(in.begin(), in.end(), out->begin());
+      if (in.size() != size) return Corrupt("uncompressedSize does not match");
+      std::copy(in.begin(), in.end(), out);
       return Status::OK();
     case Compressor::kSnappy: {
       size_t length = 0;
       if (snappy_uncompressed_length(in.data(), in.size(), &length) != SNAPPY_OK ||
-          length != out->size()) {
+          length != size) {
         return Corrupt("uncompressedSize does not match the snappy data");
       }
-      if (snappy_uncompress(in.data(), in.size(), reinterpret_cast<char*>(out->data()), &length) !=
+      if (snappy_uncompress(in.data(), in.size(), reinterpret_cast<char*>(out), &length) !=
           SNAPPY_OK) {
         return Corrupt("snappy data does not decode");
       }
       return Status::OK();
     }
     case Compressor::kZlib: {
-      uLongf length = out->size();
-      if (uncompress(out->data(), &length, reinterpret_cast<const Bytef*>(in.data()), in.size()) !=
-              Z_OK ||
-          length != out->size()) {
+      uLongf length = size;
+      if (uncompress(out, &length, reinterpret_cast<const Bytef*>(in.data()), in.size()) != Z_OK ||
+          length != size) {
         return Corrupt("zlib data does not decode to uncompressedSize bytes");
       }
       return Status::OK();
     }
     case Compressor::kZstd: {
-      const size_t length = ZSTD_decompress(out->data(), out->size(), in.data(), in.size());
-      if (ZSTD_isError(length) || length != out->size()) {
+      const size_t length = ZSTD_decompress(out, size, in.data(), in.size());
+      if (ZSTD_isError(length) || length != size) {
         return Corrupt("zstd data does not decode to uncompressedSize bytes");
       }
       return Status::OK();
@@ -129,19 +128,17 @@ StatusWith<std::vector<uint8_t>> DecompressMessage(const uint8_t* data, size_t l
   }
   *compressor = static_cast<Compressor>(id);
   std::vector<uint8_t> out(kHeaderBytes + static_cast<size_t>(uncompressed_size));
-  std::vector<uint8_t> body(static_cast<size_t>(uncompressed_size));
   const size_t payload_at = kHeaderBytes + kPrefixBytes;
   RETURN_IF_ERROR(Decode(*compressor,
                          std::string_view(reinterpret_cast<const char*>(data) + payload_at,
                                           len - payload_at),
-                         &body));
+                         out.data() + kHeaderBytes, static_cast<size_t>(uncompressed_size)));
   Counters& counters = CountersOf(*compressor);
   counters.decompressor_in.fetch_add(static_cast<int64_t>(len - payload_at), std::memory_order_relaxed);
   counters.decompressor_out.fetch_add(uncompressed_size, std::memory_order_relaxed);
   std::copy(data, data + kHeaderBytes, out.begin());
   StoreInt32(out.data(), static_cast<int32_t>(out.size()));
   StoreInt32(out.data() + 12, original_opcode);
-  std::copy(body.begin(), body.end(), out.begin() + kHeaderBytes);
   return out;
 }
 
