@@ -188,7 +188,7 @@ const Family kFamilies[] = {
     {"findOther", "otherdb", "{\"find\": \"c\"}"},
     {"insertOther", "otherdb", "{\"insert\": \"c\", \"documents\": [{\"x\": 1}]}"},
     {"serverStatus", "admin", "{\"serverStatus\": 1}"},
-    {"listDatabases", "admin", "{\"listDatabases\": 1}"},
+    {"listDatabasesAll", "admin", "{\"listDatabases\": 1, \"authorizedDatabases\": false}"},
     {"currentOp", "admin", "{\"currentOp\": 1}"},
     {"getCmdLineOpts", "admin", "{\"getCmdLineOpts\": 1}"},
     {"setParameter", "admin", "{\"setParameter\": 1, \"ttlMonitorSleepSecs\": 60}"},
@@ -214,22 +214,22 @@ const RoleCase kRoles[] = {
      "find aggregate count insert update delete findAndModify out createIndexes drop collMod "
      "listCollections listIndexes collStats dbStats validate createUser"},
     {"readAnyDatabase", "admin",
-     "find aggregate count listCollections listIndexes collStats dbStats findOther listDatabases"},
+     "find aggregate count listCollections listIndexes collStats dbStats findOther listDatabasesAll"},
     {"readWriteAnyDatabase", "admin",
      "find aggregate count insert update delete findAndModify out createIndexes drop "
-     "listCollections listIndexes collStats dbStats findOther insertOther listDatabases"},
-    {"userAdminAnyDatabase", "admin", "createUser listDatabases"},
+     "listCollections listIndexes collStats dbStats findOther insertOther listDatabasesAll"},
+    {"userAdminAnyDatabase", "admin", "createUser listDatabasesAll"},
     {"dbAdminAnyDatabase", "admin",
      "createIndexes drop collMod listCollections listIndexes collStats dbStats validate "
-     "listDatabases"},
+     "listDatabasesAll"},
     {"clusterMonitor", "admin",
-     "collStats dbStats serverStatus listDatabases currentOp getCmdLineOpts"},
+     "collStats dbStats serverStatus listDatabasesAll currentOp getCmdLineOpts"},
     {"clusterAdmin", "admin",
-     "collStats dbStats serverStatus listDatabases currentOp getCmdLineOpts setParameter"},
+     "collStats dbStats serverStatus listDatabasesAll currentOp getCmdLineOpts setParameter"},
     {"root", "admin",
      "find aggregate count insert update delete findAndModify out createIndexes drop collMod "
      "listCollections listIndexes collStats dbStats validate createUser findOther insertOther "
-     "serverStatus listDatabases currentOp getCmdLineOpts setParameter readUsers"},
+     "serverStatus listDatabasesAll currentOp getCmdLineOpts setParameter readUsers"},
 };
 
 bool Listed(const std::string& list, const std::string& name) {
@@ -262,6 +262,23 @@ TEST_F(AuthTest, EachRoleRunsExactlyItsCommandFamilies) {
       }
     }
   }
+}
+
+// A user without the listDatabases action sees the databases it has
+// privileges on (mongosh's `show dbs`), as in MongoDB.
+TEST_F(AuthTest, ListDatabasesShowsWhatTheUserMayUse) {
+  for (const char* db : {"shown_db", "hidden_db"}) {
+    ASSERT_OK_REPLY(client_->RunCommand(db, "{\"insert\": \"c\", \"documents\": [{}]}"));
+  }
+  CreateUser("lister", "pw", "[{\"role\": \"read\", \"db\": \"shown_db\"}]");
+  auto client = ClientAs("lister", "pw");
+  BsonDoc listed = client->RunCommand("admin", "{\"listDatabases\": 1, \"nameOnly\": true}");
+  ASSERT_OK_REPLY(listed);
+  EXPECT_EQ(testutil::ArrayLength(listed, "databases"), 1u) << Json(listed);
+  EXPECT_EQ(String(listed, "databases.0.name"), "shown_db");
+  EXPECT_UNAUTHORIZED(client->RunCommand("admin", "{\"listDatabases\": 1, \"authorizedDatabases\": false}"));
+  BsonDoc all = client_->RunCommand("admin", "{\"listDatabases\": 1, \"nameOnly\": true}");
+  EXPECT_GE(testutil::ArrayLength(all, "databases"), 3u) << Json(all);
 }
 
 TEST_F(AuthTest, GrantAndRevokeApplyToOpenConnections) {

@@ -246,6 +246,11 @@ bool AuthManager::Allowed(const AuthSession& session, std::string_view db,
   return (actions & ~ActionsOn(session.user->roles, db)) == 0;
 }
 
+bool AuthManager::HoldsAnyActionOn(const AuthSession& session, std::string_view db) const {
+  if (!enforce_ || !session.user) return true;
+  return (ActionsOn(session.user->roles, db) & action::kDatabaseActions) != 0;
+}
+
 Status AuthManager::CheckCursorOwner(const AuthSession& session, std::string_view command,
                                      const CommandRequest& request) {
   if (!enforce_ || !session.user) return Status::OK();

@@ -82,6 +82,11 @@ class AuthManager {
   // session the localhost exception let through.
   bool Allowed(const AuthSession& session, std::string_view db, ActionSet actions) const;
 
+  // Whether `session` holds any database action on `db` (the databases
+  // listDatabases shows a user without the listDatabases action). True
+  // without --auth.
+  bool HoldsAnyActionOn(const AuthSession& session, std::string_view db) const;
+
   // getMore / killCursors: only the user who opened a cursor may use it.
   Status CheckCursorOwner(const AuthSession& session, std::string_view command,
                           const CommandRequest& request);

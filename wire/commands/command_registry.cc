@@ -54,7 +54,7 @@ constexpr std::array kCommands = {
     CommandSpec{"killOp", RunKillOp, true, kKillop},
     CommandSpec{"killSessions", RunEndSessions, false, kAuthenticated},
     CommandSpec{"listCollections", RunListCollections, false, kListCollections},
-    CommandSpec{"listDatabases", RunListDatabases, true, kListDatabases},
+    CommandSpec{"listDatabases", RunListDatabases, true, kAuthenticated},
     CommandSpec{"listIndexes", RunListIndexes, false, kListIndexes},
     CommandSpec{"logout", RunLogout, false, kNoAuth},
     CommandSpec{"ping", RunPing, false, kNoAuth},
