@@ -1,15 +1,21 @@
-// tigerdoc: flags -> patterns -> Engine::Open -> Server::Run.
+// tigerdoc: flags (and config file) -> patterns -> Engine::Open -> Server::Run.
 
+#include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/log/log.h"
 #include "engine/write/pattern_registry.h"
 #include "patterns/archive/archive_pattern.h"
 #include "patterns/archive/archive_scheduler.h"
@@ -19,160 +25,34 @@
 #include "patterns/size_limits/size_limits_pattern.h"
 #include "patterns/subset/subset_pattern.h"
 #include "wire/commands/dispatcher.h"
+#include "wire/config/server_config.h"
 #include "wire/server/server.h"
 #include "wire/server/tls.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(tigerdoc: a MongoDB-compatible document database on WiredTiger
-
-Usage: tigerdoc [options]
-  --port N                  TCP port to listen on (default 27017; 0 picks a free port)
-  --bind_ip IP[,IP...]      addresses to listen on (default 127.0.0.1)
-  --dbpath DIR              data directory, created if missing (default ./data)
-  --shards N                shard tables per new collection (default 4)
-  --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
-  --diskReserveMB N         free space kept on the dbpath's file system: writes
-                            are refused (OutOfDiskSpace, 14031) and start-up fails
-                            below it (default cacheSizeMB/4 + 32; 0 turns it off)
-  --setParameter cursorTimeoutMillis=N
-                            idle cursors are killed after N ms (default 600000)
-  --setParameter ttlMonitorSleepSecs=N
-                            the TTL monitor runs every N s (default 60)
-  --maxConns N              connections beyond N open ones are closed at once
-                            (default 1000000, as mongod)
-  --auth                    require authentication (SCRAM-SHA-256/SCRAM-SHA-1 users
-                            in admin.system.users) and check every command's privileges
-  --networkMessageCompressors LIST
-                            compressors offered to clients, in order of preference:
-                            any of snappy,zstd,zlib, or "disabled" (default snappy,zstd,zlib)
-  --tlsMode MODE            disabled (default), allowTLS, preferTLS or requireTLS
-  --tlsCertificateKeyFile F PEM file with the server's certificate and private key
-  --tlsCAFile F             PEM CA that signs client certificates; with it clients
-                            must present one unless
-  --tlsAllowConnectionsWithoutCertificates
-  --help                    this text
-  --version                 print the version
-)";
-
-struct Flags {
-  int port = 27017;
-  std::string bind_ip = "127.0.0.1";
-  std::string dbpath = "./data";
-  int shards = 4;
-  int64_t cache_size_mb = 1024;
-  int64_t cursor_timeout_ms = 600000;
-  int64_t ttl_monitor_sleep_secs = 60;
-  int64_t max_conns = 1000000;  // mongod's default
-  int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
-  bool auth = false;  // --auth (security.authorization: enabled)
-  std::vector<std::string> compressors = {"snappy", "zstd", "zlib"};
-  tigerdoc::wire::TlsOptions tls;  // --tlsMode, --tlsCertificateKeyFile, ... (net.tls)
-};
+namespace config = tigerdoc::wire::config;  // flags and config file
+using config::Flags;
 
 [[noreturn]] void Die(const std::string& message) {
   std::cerr << "tigerdoc: " << message << "\n" << "Try 'tigerdoc --help'.\n";
   std::exit(2);
 }
 
-int64_t ParseNumber(const std::string& flag, const std::string& value, int64_t min, int64_t max) {
-  char* end = nullptr;
-  long long n = std::strtoll(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || n < min || n > max) {
-    Die("invalid value for " + flag + ": '" + value + "' (expected " + std::to_string(min) + ".." +
-        std::to_string(max) + ")");
-  }
-  return n;
-}
-
-// "snappy,zstd,zlib" (any subset, any order) or "disabled".
-std::vector<std::string> ParseCompressors(const std::string& list) {
-  std::vector<std::string> out;
-  if (list == "disabled") return out;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t comma = list.find(',', start);
-    std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (name != "snappy" && name != "zstd" && name != "zlib") {
-      Die("invalid value for --networkMessageCompressors: '" + name +
-          "' (expected snappy, zstd, zlib or disabled)");
-    }
-    out.push_back(name);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 Flags ParseFlags(int argc, char** argv) {
-  Flags flags;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    // Accept both "--flag value" and "--flag=value".
-    size_t eq = arg.find('=');
-    bool has_inline = arg.rfind("--", 0) == 0 && eq != std::string::npos;
-    if (has_inline) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    }
-    auto next = [&]() -> std::string {
-      if (has_inline) return value;
-      if (i + 1 >= argc) Die("missing value for " + arg);
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kUsage;
+  auto parsed = config::ParseCommandLine(argc, argv);
+  if (!parsed.ok()) Die(parsed.status().reason());
+  switch (parsed.value().action) {
+    case config::Action::kHelp:
+      std::cout << config::kUsage;
       std::exit(0);
-    } else if (arg == "--version") {
-      std::cout << "tigerdoc 0.1.0 (MongoDB wire protocol, compatible with 7.0 clients)\n";
+    case config::Action::kVersion:
+      std::cout << config::kVersion << "\n";
       std::exit(0);
-    } else if (arg == "--port") {
-      flags.port = static_cast<int>(ParseNumber(arg, next(), 0, 65535));
-    } else if (arg == "--bind_ip") {
-      flags.bind_ip = next();
-    } else if (arg == "--dbpath") {
-      flags.dbpath = next();
-    } else if (arg == "--shards") {
-      flags.shards = static_cast<int>(ParseNumber(arg, next(), 1, 1024));
-    } else if (arg == "--cacheSizeMB") {
-      flags.cache_size_mb = ParseNumber(arg, next(), 16, 1 << 20);
-    } else if (arg == "--diskReserveMB") {
-      flags.disk_reserve_mb = ParseNumber(arg, next(), 0, 1 << 30);
-    } else if (arg == "--maxConns") {
-      flags.max_conns = ParseNumber(arg, next(), 1, 1000000000);
-    } else if (arg == "--auth") {
-      flags.auth = true;
-    } else if (arg == "--tlsMode") {
-      auto mode = tigerdoc::wire::ParseTlsMode(next());
-      if (!mode.ok()) Die(mode.status().reason());
-      flags.tls.mode = mode.value();
-    } else if (arg == "--tlsCertificateKeyFile") {
-      flags.tls.certificate_key_file = next();
-    } else if (arg == "--tlsCAFile") {
-      flags.tls.ca_file = next();
-    } else if (arg == "--tlsAllowConnectionsWithoutCertificates") {
-      flags.tls.allow_connections_without_certificates = true;
-    } else if (arg == "--networkMessageCompressors") {
-      flags.compressors = ParseCompressors(next());
-    } else if (arg == "--setParameter") {
-      std::string setting = next();
-      const std::string kCursorTimeout = "cursorTimeoutMillis=";
-      const std::string kTtlSleep = "ttlMonitorSleepSecs=";
-      if (setting.rfind(kCursorTimeout, 0) == 0) {
-        flags.cursor_timeout_ms =
-            ParseNumber("cursorTimeoutMillis", setting.substr(kCursorTimeout.size()), 1, INT64_MAX / 2);
-      } else if (setting.rfind(kTtlSleep, 0) == 0) {
-        flags.ttl_monitor_sleep_secs =
-            ParseNumber("ttlMonitorSleepSecs", setting.substr(kTtlSleep.size()), 1, INT32_MAX);
-      } else {
-        Die("unknown parameter: " + setting);
-      }
-    } else {
-      Die("unknown option: " + arg);
-    }
+    case config::Action::kRun:
+      break;
   }
-  return flags;
+  return parsed.value().flags;
 }
 
 // THE table of patterns this server has, alphabetical by folder. Each owns
@@ -209,17 +89,65 @@ void RaiseFileLimit(int64_t max_conns) {
   }
 }
 
+// SIGUSR1 rotates the log, as mongod's. Blocked in every thread (call
+// before any starts) and taken by one thread with sigwait, so rotation runs
+// outside a signal handler.
+void RotateLogOnSigusr1() {
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, nullptr);
+  std::thread([usr1] {
+    tigerdoc::log::SetThreadContext("signalProcessingThread");
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&usr1, &sig) != 0) continue;
+      tigerdoc::Status rotated = tigerdoc::log::Rotate();
+      tigerdoc::bson::BsonDoc attr;
+      BSON_APPEND_UTF8(attr.mutable_get(), "status", rotated.ok() ? "ok" : rotated.ToString().c_str());
+      tigerdoc::log::Write(rotated.ok() ? tigerdoc::log::Severity::kInfo : tigerdoc::log::Severity::kError,
+                           "CONTROL", 23166, "Log rotation initiated by SIGUSR1", attr.get());
+    }
+  }).detach();
+}
+
+// The start-up line: what this server is and how it was configured.
+void LogStarting(const Flags& flags, int argc, char** argv) {
+  using namespace tigerdoc;
+  bson::BsonDoc attr;
+  BSON_APPEND_INT32(attr.mutable_get(), "pid", static_cast<int32_t>(getpid()));
+  BSON_APPEND_INT32(attr.mutable_get(), "port", flags.port);
+  BSON_APPEND_UTF8(attr.mutable_get(), "dbPath", flags.dbpath.c_str());
+  if (!flags.config_file.empty()) BSON_APPEND_UTF8(attr.mutable_get(), "config", flags.config_file.c_str());
+  bson_t args;
+  bson_append_array_begin(attr.mutable_get(), "argv", -1, &args);
+  for (int i = 0; i < argc; ++i) BSON_APPEND_UTF8(&args, std::to_string(i).c_str(), argv[i]);
+  bson_append_array_end(attr.mutable_get(), &args);
+  log::Write(log::Severity::kInfo, "CONTROL", 4615611, "tigerdoc starting", attr.get());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace tigerdoc;
   Flags flags = ParseFlags(argc, argv);
+  log::Options log_options;
+  log_options.path = flags.log_path;
+  log_options.append = flags.log_append;
+  log_options.verbosity = flags.verbosity;
+  log_options.quiet = flags.quiet;
+  log_options.slow_ms = flags.slow_ms;
+  if (Status logging = log::Configure(log_options); !logging.ok()) Die(logging.reason());
+  RotateLogOnSigusr1();
+  LogStarting(flags, argc, argv);
 
-  auto tls = wire::TlsContext::Create(flags.tls);
-  if (!tls.ok()) {
-    std::cerr << "tigerdoc: " << tls.status().reason() << "\n";
-    return 1;
-  }
+  wire::TlsOptions tls_options;
+  tls_options.mode = wire::ParseTlsMode(flags.tls_mode).value();  // checked while parsing
+  tls_options.certificate_key_file = flags.tls_certificate_key_file;
+  tls_options.ca_file = flags.tls_ca_file;
+  tls_options.allow_connections_without_certificates = flags.tls_allow_connections_without_certificates;
+  auto tls = wire::TlsContext::Create(tls_options);
+  if (!tls.ok()) Die(tls.status().reason());
 
   engine::EngineOptions options;
   options.storage.dbpath = flags.dbpath;
@@ -236,6 +164,10 @@ int main(int argc, char** argv) {
   if (!engine.ok()) {
     std::cerr << "tigerdoc: cannot open data directory '" << flags.dbpath
               << "': " << engine.status().ToString() << "\n";
+    bson::BsonDoc attr;
+    BSON_APPEND_UTF8(attr.mutable_get(), "dbPath", flags.dbpath.c_str());
+    BSON_APPEND_UTF8(attr.mutable_get(), "error", engine.status().ToString().c_str());
+    log::Write(log::Severity::kFatal, "STORAGE", 28595, "cannot open the data directory", attr.get());
     return 1;
   }
 
@@ -247,29 +179,50 @@ int main(int argc, char** argv) {
   info.max_connections = flags.max_conns;
   info.auth = flags.auth;
   info.compressors = flags.compressors;
-  wire::Dispatcher dispatcher(engine.value().get(), &info);
+  {
+    wire::Dispatcher dispatcher(engine.value().get(), &info);
 
-  wire::ServerOptions server_options;
-  server_options.bind_ip = flags.bind_ip;
-  server_options.port = flags.port;
-  server_options.max_connections = flags.max_conns;
-  server_options.tls = tls.value();
-  RaiseFileLimit(flags.max_conns);
-  wire::Server server(server_options, &dispatcher);
-  Status started = server.Start();
-  if (!started.ok()) {
-    std::cerr << "tigerdoc: cannot listen on " << flags.bind_ip << ":" << flags.port << ": "
-              << started.ToString() << "\n";
-    return 1;
+    wire::ServerOptions server_options;
+    server_options.bind_ip = flags.bind_ip;
+    server_options.port = flags.port;
+    server_options.max_connections = flags.max_conns;
+    server_options.tls = tls.value();
+    RaiseFileLimit(flags.max_conns);
+    wire::Server server(server_options, &dispatcher);
+    Status started = server.Start();
+    if (!started.ok()) {
+      std::cerr << "tigerdoc: cannot listen on " << flags.bind_ip << ":" << flags.port << ": "
+                << started.ToString() << "\n";
+      bson::BsonDoc attr;
+      BSON_APPEND_UTF8(attr.mutable_get(), "error", started.ToString().c_str());
+      log::Write(log::Severity::kFatal, "NETWORK", 22952, "cannot listen", attr.get());
+      return 1;
+    }
+    info.port = server.port();
+    {
+      bson::BsonDoc listening;
+      const std::string address = flags.bind_ip + ":" + std::to_string(server.port());
+      BSON_APPEND_UTF8(listening.mutable_get(), "address", address.c_str());
+      log::Write(log::Severity::kInfo, "NETWORK", 23015, "Listening on", listening.get());
+      // The ready line (tests wait for "Waiting for connections").
+      bson::BsonDoc waiting;
+      BSON_APPEND_INT32(waiting.mutable_get(), "port", server.port());
+      BSON_APPEND_UTF8(waiting.mutable_get(), "ssl", flags.tls_mode == "disabled" ? "off" : "on");
+      log::Write(log::Severity::kInfo, "NETWORK", 23016, "Waiting for connections", waiting.get());
+      log::MarkStartupComplete();
+    }
+    // The archive option's scheduled moves (patterns/archive/), beside the
+    // engine's TTL monitor; stopped before the engine closes.
+    patterns::archive::ArchiveScheduler archive_scheduler(engine.value().get());
+    archive_scheduler.Start();
+    server.Run();  // until SIGINT/SIGTERM
+    archive_scheduler.Stop();
+    log::Write(log::Severity::kInfo, "CONTROL", 4784900, "Stopped accepting; closing the storage engine");
   }
-  info.port = server.port();
-  std::cout << "tigerdoc listening on " << flags.bind_ip << ":" << server.port() << std::endl;
-  // The archive option's scheduled moves (patterns/archive/), beside the
-  // engine's TTL monitor; stopped before the engine closes.
-  patterns::archive::ArchiveScheduler archive_scheduler(engine.value().get());
-  archive_scheduler.Start();
-  server.Run();  // until SIGINT/SIGTERM
-  archive_scheduler.Stop();
-  std::cout << "tigerdoc shutting down" << std::endl;
+  // Closing WiredTiger flushes the journal and takes a checkpoint.
+  engine.value().reset();
+  bson::BsonDoc exit_attr;
+  BSON_APPEND_INT32(exit_attr.mutable_get(), "exitCode", 0);
+  log::Write(log::Severity::kInfo, "CONTROL", 23138, "Shutting down", exit_attr.get());
   return 0;
 }

@@ -34,6 +34,8 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/bson/bson_doc.h"
+#include "engine/log/log.h"
 #include "engine/storage/disk_space.h"
 #include "engine/storage/wt_error.h"
 #include "engine/storage/wt_session_state.h"
@@ -46,7 +48,10 @@ namespace {
 // cursor on the table; DropTable retries that, so the message is noise.
 int HandleError(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message) {
   if (error == EBUSY) return 0;
-  std::fprintf(stderr, "wiredtiger: %s\n", message);
+  bson::BsonDoc attr;
+  BSON_APPEND_INT32(attr.mutable_get(), "error", error);
+  BSON_APPEND_UTF8(attr.mutable_get(), "message", message);
+  log::Write(log::Severity::kError, "WTERR", 22435, "WiredTiger error message", attr.get());
   // Exit here, on the thread that panicked, before other threads run into
   // the dead connection (as mongod does in its event handler).
   if (error == WT_PANIC) ExitOnPanic("a WiredTiger operation");
@@ -54,7 +59,9 @@ int HandleError(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message) 
 }
 
 int HandleMessage(WT_EVENT_HANDLER*, WT_SESSION*, const char* message) {
-  std::fprintf(stderr, "wiredtiger: %s\n", message);
+  bson::BsonDoc attr;
+  BSON_APPEND_UTF8(attr.mutable_get(), "message", message);
+  log::Write(log::Severity::kInfo, "WT", 22430, "WiredTiger message", attr.get());
   return 0;
 }
 

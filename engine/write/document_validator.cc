@@ -9,6 +9,7 @@
 #include "engine/bson/field_path.h"
 #include "engine/bson/type_name.h"
 #include "engine/command_expressions.h"
+#include "engine/log/log.h"
 #include "engine/query/matcher/json_schema.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/document_rules.h"
@@ -521,26 +522,17 @@ Status DocumentValidator::Check(const bson_t* old_doc, const bson_t* new_doc) co
   if (!details) return Status::OK();
   Status error = DocumentValidationError(new_doc, details->get());
   if (action_ == ValidationAction::kError) return error;
-  // warn: MongoDB's log line 20294, then the write goes on.
-  bson::BsonDoc line;
-  BSON_APPEND_UTF8(line.mutable_get(), "s", "W");
-  BSON_APPEND_UTF8(line.mutable_get(), "c", "STORAGE");
-  BSON_APPEND_INT32(line.mutable_get(), "id", 20294);
-  BSON_APPEND_UTF8(line.mutable_get(), "msg", "Document would fail validation");
-  bson_t attr;
-  bson_append_document_begin(line.mutable_get(), "attr", -1, &attr);
-  BSON_APPEND_UTF8(&attr, "namespace", ns_.c_str());
-  BSON_APPEND_DOCUMENT(&attr, "document", new_doc);
+  // warn: MongoDB's log line 20294 (engine/log), then the write goes on.
+  bson::BsonDoc attr;
+  BSON_APPEND_UTF8(attr.mutable_get(), "namespace", ns_.c_str());
+  BSON_APPEND_DOCUMENT(attr.mutable_get(), "document", new_doc);
   bson_t extra;
   if (bson_init_static(&extra, reinterpret_cast<const uint8_t*>(error.extra_bson().data()),
                        error.extra_bson().size())) {
     bson_iter_t info;
-    if (bson_iter_init_find(&info, &extra, "errInfo")) bson_append_iter(&attr, "errInfo", -1, &info);
+    if (bson_iter_init_find(&info, &extra, "errInfo")) bson_append_iter(attr.mutable_get(), "errInfo", -1, &info);
   }
-  bson_append_document_end(line.mutable_get(), &attr);
-  char* json = bson_as_relaxed_extended_json(line.get(), nullptr);
-  std::fprintf(stderr, "%s\n", json);
-  bson_free(json);
+  log::Write(log::Severity::kWarning, "STORAGE", 20294, "Document would fail validation", attr.get());
   return Status::OK();
 }
 

@@ -24,7 +24,7 @@ mkdir -p "$tmp/db" "$tmp/home"
   --tlsCertificateKeyFile "$tmp/certs/server.pem" --tlsCAFile "$tmp/certs/ca.pem" \
   >"$tmp/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 100); do grep -q "tigerdoc listening" "$tmp/server.log" && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -q "Waiting for connections" "$tmp/server.log" && break; sleep 0.1; done
 export HOME="$tmp/home" MONGOSH_FORCE_DISABLE_TELEMETRY_FOR_TESTING=1
 uri="mongodb://127.0.0.1:$port/test?serverSelectionTimeoutMS=3000"
 

@@ -61,6 +61,7 @@ StatusWith<bson::BsonDoc> RunFindAndModify(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGetNonce(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunHostInfo(CommandContext& ctx);
@@ -70,6 +71,7 @@ StatusWith<bson::BsonDoc> RunKillOp(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunListIndexes(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunLogRotate(CommandContext& ctx);
 // A command a pattern answers (Engine::RunPatternCommand): resyncSubset.
 StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);

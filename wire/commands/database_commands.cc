@@ -254,6 +254,8 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
                                   "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
+      // capped: false is the default, which drivers (Java 3.6) send always.
+      if (std::string_view(unsupported) == "capped" && !bson_iter_as_bool(&it)) continue;
       return Status(ErrorCode::kNotImplemented,
                     std::string("create option '") + unsupported + "' is not supported by tigerdoc yet");
     }
@@ -267,7 +269,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
     bson_append_iter(without_patterns.mutable_get(), bson_iter_key(&field), -1, &field);
   }
   RETURN_IF_ERROR(CheckFields(without_patterns.get(), ctx.name,
-                              {"shardKey", "shards", "size", "max", "autoIndexId", "idIndex",
+                              {"shardKey", "shards", "capped", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validator", "validationLevel", "validationAction",
                                "indexOptionDefaults", "expireAfterSeconds", "flags"}));
   engine::CreateParams params;
@@ -297,6 +299,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   bson_iter_next(&it);
   while (bson_iter_next(&it)) {
     if (IsGenericArgument(bson_iter_key(&it))) continue;
+    if (std::string_view(bson_iter_key(&it)) == "capped") continue;  // false: see above
     bson_append_iter(params.options.mutable_get(), bson_iter_key(&it), -1, &it);
   }
   Status status = ctx.engine->CreateCollection(params);

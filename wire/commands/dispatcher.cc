@@ -6,6 +6,7 @@
 #include "engine/query/deadline.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/server_metrics.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
@@ -61,6 +62,19 @@ bool IsLoopback(const std::string& remote_address) {
 }  // namespace
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
+  SetLogContext(conn);
+  const auto start = std::chrono::steady_clock::now();
+  bson::BsonDoc reply = Dispatch(conn, request);
+  const auto duration = std::chrono::steady_clock::now() - start;
+  LogIfSlow(request, duration, reply);
+  bson_iter_t first;
+  if (bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)) {
+    RecordCommand(bson_iter_key(&first), request, reply, duration);
+  }
+  return reply;
+}
+
+bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request) {
   bson_iter_t it;
   if (!bson_iter_init(&it, request.body.get()) || !bson_iter_next(&it)) {
     return ErrorReply(Status(ErrorCode::kCommandNotFound, "no such command: ''"));

@@ -12,6 +12,7 @@
 #include "engine/query/interrupt.h"
 #include "wire/auth/auth_manager.h"
 #include "wire/commands/command.h"
+#include "wire/commands/operation_log.h"
 #include "wire/server/request_handler.h"
 
 namespace tigerdoc::wire {
@@ -23,16 +24,21 @@ class Dispatcher : public RequestHandler {
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
   void OnConnectionOpened(const ConnectionInfo& conn) override {
     conn.handler_state = std::make_shared<auth::AuthSession>();
-    server_->current_connections.fetch_add(1);
+    LogConnectionAccepted(conn, server_->current_connections.fetch_add(1) + 1);
     server_->total_connections.fetch_add(1);
   }
-  void OnConnectionClosed(const ConnectionInfo&) override { server_->current_connections.fetch_sub(1); }
+  void OnConnectionClosed(const ConnectionInfo& conn) override {
+    LogConnectionEnded(conn, server_->current_connections.fetch_sub(1) - 1);
+  }
   // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
   void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
   // Every running request's next interrupt check answers 11600.
   void OnServerStopping() override { query::RequestShutdown(); }
 
  private:
+  // Handle() without its log lines.
+  bson::BsonDoc Dispatch(const ConnectionInfo& conn, const CommandRequest& request);
+
   engine::Engine* engine_;
   ServerInfo* server_;
   auth::AuthManager auth_;

@@ -1,6 +1,6 @@
 // The commands drivers and mongosh send on connecting and for diagnostics:
 // hello/isMaster, ping, buildInfo, getParameter, getCmdLineOpts, hostInfo,
-// serverStatus, whatsmyuri, connectionStatus, getLog, endSessions.
+// serverStatus, whatsmyuri, connectionStatus, endSessions (getLog: log_commands.cc).
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
-#include "wire/protocol/op_compressed.h"
+#include "wire/commands/server_metrics.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -222,10 +222,6 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
                         0, ctx.server->max_connections - ctx.server->current_connections.load())));
   BSON_APPEND_INT32(&connections, "totalCreated", static_cast<int32_t>(ctx.server->total_connections.load()));
   bson_append_document_end(doc, &connections);
-  bson_t network;
-  bson_append_document_begin(doc, "network", -1, &network);
-  AppendCompressionStatus(&network);
-  bson_append_document_end(doc, &network);
   bson_append_document_begin(doc, "storageEngine", -1, &storage_engine);
   BSON_APPEND_UTF8(&storage_engine, "name", "wiredTiger");
   BSON_APPEND_BOOL(&storage_engine, "supportsCommittedReads", true);
@@ -237,7 +233,9 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(ctx.engine->cursors().open_count()));
   bson_append_document_end(&cursor, &open);
   bson_append_document_end(&metrics, &cursor);
+  AppendDocumentMetrics(&metrics);
   bson_append_document_end(doc, &metrics);
+  AppendServerMetrics(doc);
   return out;
 }
 
@@ -250,37 +248,6 @@ StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx) {
 StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx) {
   bson::BsonDoc out;
   AppendAuthInfo(ctx, out.mutable_get());
-  return out;
-}
-
-// getLog: "*" lists the logs; "global" and "startupWarnings" are empty:
-// tigerdoc logs to stderr, not to an in-memory ring.
-StatusWith<bson::BsonDoc> RunGetLog(CommandContext& ctx) {
-  bson_iter_t it;
-  bson_iter_init(&it, ctx.body());
-  bson_iter_next(&it);
-  if (!BSON_ITER_HOLDS_UTF8(&it)) {
-    return Status(ErrorCode::kTypeMismatch, "Argument to getLog must be of type String; found " +
-                                                std::string(BsonTypeName(bson_iter_type(&it))) +
-                                                " of type " + std::string(BsonTypeName(bson_iter_type(&it))));
-  }
-  std::string_view which = bson_iter_utf8(&it, nullptr);
-  bson::BsonDoc out;
-  if (which == "*") {
-    bson_t names;
-    bson_append_array_begin(out.mutable_get(), "names", -1, &names);
-    BSON_APPEND_UTF8(&names, "0", "global");
-    BSON_APPEND_UTF8(&names, "1", "startupWarnings");
-    bson_append_array_end(out.mutable_get(), &names);
-    return out;
-  }
-  if (which != "global" && which != "startupWarnings") {
-    return Status(ErrorCode::kOperationFailed, "No log named '" + std::string(which) + "'");
-  }
-  bson_t log;
-  BSON_APPEND_INT32(out.mutable_get(), "totalLinesWritten", 0);
-  bson_append_array_begin(out.mutable_get(), "log", -1, &log);
-  bson_append_array_end(out.mutable_get(), &log);
   return out;
 }
 

@@ -365,8 +365,15 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
 // A time-series collection answers with its buckets' shards, without
 // count / avgObjSize (they would count buckets) and with a `timeseries`
 // section per shard, as mongod's storageStats of one.
+// `count: {}` in the spec adds each shard's document count as a top-level
+// `count` (the Go driver's estimatedDocumentCount sums it with $group);
+// storageStats is given when asked for, and for an empty spec as before.
 StatusWith<std::vector<bson::BsonDoc>> CollStatsStageDocuments(CommandContext& ctx,
-                                                               const std::string& ns) {
+                                                               const std::string& ns,
+                                                               const bson_t* spec) {
+  bson_iter_t requested;
+  const bool with_count = bson_iter_init_find(&requested, spec, "count");
+  const bool with_storage = bson_empty(spec) || bson_iter_init_find(&requested, spec, "storageStats");
   std::shared_ptr<const catalog::ViewDefinition> timeseries;
   if (ns.size() > ctx.db().size() + 1) {
     timeseries = ctx.engine->TimeseriesView(ctx.db(), std::string_view(ns).substr(ctx.db().size() + 1));
@@ -388,6 +395,11 @@ StatusWith<std::vector<bson::BsonDoc>> CollStatsStageDocuments(CommandContext& c
     BSON_APPEND_UTF8(doc.mutable_get(), "shard", shard_name.c_str());
     BSON_APPEND_UTF8(doc.mutable_get(), "host", "tigerdoc");
     BSON_APPEND_DATE_TIME(doc.mutable_get(), "localTime", now);
+    if (with_count) BSON_APPEND_INT64(doc.mutable_get(), "count", entry->store->StatsOf(shard).count);
+    if (!with_storage) {
+      out.push_back(std::move(doc));
+      continue;
+    }
     bson::BsonDoc storage_stats = CollStatsShardDocument(*ctx.engine, *entry, shard);
     if (timeseries) {
       const storage::ShardStats buckets = entry->store->StatsOf(shard);
@@ -550,8 +562,13 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
       ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> stats, IndexStatsStageDocuments(ctx, params.coll));
       params.input.emplace(std::move(stats));
     } else if (catalog_stage) {
+      if (!BSON_ITER_HOLDS_DOCUMENT(&op)) {
+        // MongoDB's code and message for {$collStats: <not an object>}.
+        return Status(static_cast<ErrorCode>(5447000), "$collStats must take a nested object");
+      }
+      bson_t spec = bson::SubDocumentView(&op);
       ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> stats,
-                       CollStatsStageDocuments(ctx, ctx.db() + "." + params.coll));
+                       CollStatsStageDocuments(ctx, ctx.db() + "." + params.coll, &spec));
       params.input.emplace(std::move(stats));
     } else {
       std::string key = std::to_string(index++);

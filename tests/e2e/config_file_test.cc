@@ -1,0 +1,89 @@
+// The real server started from mongod's YAML config file (--config / -f):
+// the file's settings take effect, flags override it, and a file with a key
+// tigerdoc does not have stops the start with exit status 2 and the key's
+// path on stderr (wire/config/ has the parser's unit tests).
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+
+#include "tests/e2e/e2e_test_base.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+std::string WriteConfig(const std::string& yaml) {
+  char name[] = "/tmp/tigerdoc-e2e-config-XXXXXX";
+  int fd = mkstemp(name);
+  EXPECT_GE(fd, 0);
+  close(fd);
+  std::ofstream(name) << yaml;
+  return name;
+}
+
+// Runs the server binary with `args`, expecting it to exit at once: its
+// exit status and its output (stdout and stderr).
+std::pair<int, std::string> RunToExit(const std::string& args) {
+  std::string command = testutil::DefaultServerBinary() + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  EXPECT_NE(pipe, nullptr);
+  std::string out;
+  std::array<char, 512> buf;
+  while (fgets(buf.data(), buf.size(), pipe)) out += buf.data();
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST(ConfigFileTest, SettingsOfTheFileTakeEffectAndFlagsOverrideIt) {
+  // net.port is overridden by ServerProcess's --port; the file's shards and
+  // cursor timeout stay.
+  const std::string path = WriteConfig(
+      "net:\n  port: 1\n  bindIp: 127.0.0.1\ntigerdoc:\n  shards: 5\nsetParameter:\n  cursorTimeoutMillis: 200\n");
+  ServerProcess::Options options;
+  options.extra_args = {"--config", path};
+  ServerProcess server(options);
+  ASSERT_TRUE(server.Start().ok()) << server.LogTail();
+  MongoClient client(server.uri());
+  ASSERT_OK_REPLY(client.RunCommand("cfg", R"({"create": "c"})"));
+  BsonDoc stats = client.RunCommand("cfg", R"({"aggregate": "c", "pipeline": [{"$collStats": {"count": {}}}],
+                                             "cursor": {}})");
+  ASSERT_OK_REPLY(stats);
+  EXPECT_EQ(testutil::ArrayLength(stats, "cursor.firstBatch"), 5u) << testutil::Json(stats);
+  // The cursor timeout of 200 ms: an idle cursor is gone after a second.
+  std::string docs = "[";
+  for (int i = 0; i < 5; ++i) docs += (i ? "," : "") + std::string("{\"_id\": ") + std::to_string(i) + "}";
+  ASSERT_OK_REPLY(client.RunCommand("cfg", R"({"insert": "c", "documents": )" + docs + "]}"));
+  BsonDoc found = client.RunCommand("cfg", R"({"find": "c", "batchSize": 1})");
+  ASSERT_OK_REPLY(found);
+  int64_t cursor_id = testutil::Integer(found, "cursor.id").value_or(0);
+  ASSERT_NE(cursor_id, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  BsonDoc more;
+  BSON_APPEND_INT64(more.mutable_get(), "getMore", cursor_id);
+  BSON_APPEND_UTF8(more.mutable_get(), "collection", "c");
+  EXPECT_ERROR_REPLY(client.RunCommand("cfg", more), 43, "CursorNotFound");
+  EXPECT_TRUE(server.Stop().ok());
+  std::remove(path.c_str());
+}
+
+TEST(ConfigFileTest, UnknownKeyStopsTheStartNamingItsPath) {
+  const std::string path = WriteConfig("net:\n  port: 27017\nsecurity:\n  authorization: enabled\n");
+  auto [status, out] = RunToExit("-f " + path);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("unknown option security.authorization"), std::string::npos) << out;
+  std::remove(path.c_str());
+}
+
+TEST(ConfigFileTest, ForkIsRefusedClearly) {
+  const std::string path = WriteConfig("processManagement:\n  fork: true\n");
+  auto [status, out] = RunToExit("--config " + path);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("processManagement.fork: true is not supported"), std::string::npos) << out;
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e

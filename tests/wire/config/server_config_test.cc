@@ -1,0 +1,228 @@
+// wire/config: command-line flags, mongod's YAML config file, which wins,
+// and the errors that name what is wrong.
+
+#include "wire/config/server_config.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace tigerdoc::wire::config {
+namespace {
+
+StatusWith<CommandLine> Parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "tigerdoc");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return ParseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+// A config file with `yaml` in a fresh temporary path, removed at the end.
+class ConfigFile {
+ public:
+  explicit ConfigFile(const std::string& yaml) {
+    char name[] = "/tmp/tigerdoc-config-XXXXXX";
+    int fd = mkstemp(name);
+    EXPECT_GE(fd, 0);
+    close(fd);
+    path_ = name;
+    std::ofstream(path_) << yaml;
+  }
+  ~ConfigFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string ErrorOf(const std::string& yaml) {
+  Flags flags;
+  Status st = ApplyConfigYaml(yaml, "test.yaml", &flags);
+  EXPECT_FALSE(st.ok()) << yaml;
+  return st.reason();
+}
+
+TEST(ServerConfigTest, DefaultsWithoutArguments) {
+  auto parsed = Parse({});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  const Flags& f = parsed.value().flags;
+  EXPECT_EQ(f.port, 27017);
+  EXPECT_EQ(f.bind_ip, "127.0.0.1");
+  EXPECT_EQ(f.dbpath, "./data");
+  EXPECT_EQ(f.shards, 4);
+  EXPECT_EQ(f.cache_size_mb, 1024);
+  EXPECT_EQ(f.config_file, "");
+}
+
+TEST(ServerConfigTest, FlagsBothForms) {
+  auto parsed = Parse({"--port", "0", "--bind_ip=0.0.0.0", "--dbpath", "/d", "--shards=8", "--cacheSizeMB", "16",
+                       "--diskReserveMB", "0", "--maxConns", "5", "--setParameter", "cursorTimeoutMillis=250",
+                       "--setParameter=ttlMonitorSleepSecs=2"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  const Flags& f = parsed.value().flags;
+  EXPECT_EQ(f.port, 0);
+  EXPECT_EQ(f.bind_ip, "0.0.0.0");
+  EXPECT_EQ(f.dbpath, "/d");
+  EXPECT_EQ(f.shards, 8);
+  EXPECT_EQ(f.cache_size_mb, 16);
+  EXPECT_EQ(f.disk_reserve_mb, 0);
+  EXPECT_EQ(f.max_conns, 5);
+  EXPECT_EQ(f.cursor_timeout_ms, 250);
+  EXPECT_EQ(f.ttl_monitor_sleep_secs, 2);
+}
+
+TEST(ServerConfigTest, FlagErrorsNameTheFlag) {
+  EXPECT_EQ(Parse({"--port", "65536"}).status().reason(), "invalid value for --port: '65536' (expected 0..65535)");
+  EXPECT_TRUE(Parse({"--port", "65535"}).ok());
+  EXPECT_EQ(Parse({"--shards", "0"}).status().reason(), "invalid value for --shards: '0' (expected 1..1024)");
+  EXPECT_EQ(Parse({"--cacheSizeMB", "15"}).status().reason(),
+            "invalid value for --cacheSizeMB: '15' (expected 16..1048576)");
+  EXPECT_EQ(Parse({"--port"}).status().reason(), "missing value for --port");
+  EXPECT_EQ(Parse({"--nope"}).status().reason(), "unknown option: --nope");
+  EXPECT_EQ(Parse({"--setParameter", "noSuchParameter=1"}).status().reason(), "unknown parameter: noSuchParameter");
+  EXPECT_EQ(Parse({"--setParameter", "cursorTimeoutMillis"}).status().reason(),
+            "--setParameter takes NAME=VALUE, got 'cursorTimeoutMillis'");
+  EXPECT_EQ(Parse({"--config"}).status().reason(), "missing value for --config");
+  EXPECT_EQ(Parse({"--help", "--nope"}).value().action, Action::kHelp);
+  EXPECT_EQ(Parse({"--version"}).value().action, Action::kVersion);
+}
+
+TEST(ServerConfigTest, MongodConfigFile) {
+  ConfigFile file(R"(# a mongod.conf as mongod's documentation writes it
+storage:
+  dbPath: /var/lib/tigerdoc
+  journal:
+    enabled: true
+  wiredTiger:
+    engineConfig:
+      cacheSizeGB: 0.5
+net:
+  port: 27555
+  bindIp: 127.0.0.1,::1
+  maxIncomingConnections: 200
+processManagement:
+  fork: false
+setParameter:
+  cursorTimeoutMillis: 30000
+  ttlMonitorSleepSecs: 5
+tigerdoc:
+  shards: 16
+  diskReserveMB: 64
+)");
+  auto parsed = Parse({"-f", file.path()});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  const Flags& f = parsed.value().flags;
+  EXPECT_EQ(f.config_file, file.path());
+  EXPECT_EQ(f.dbpath, "/var/lib/tigerdoc");
+  EXPECT_EQ(f.cache_size_mb, 512);
+  EXPECT_EQ(f.port, 27555);
+  EXPECT_EQ(f.bind_ip, "127.0.0.1,::1");
+  EXPECT_EQ(f.max_conns, 200);
+  EXPECT_EQ(f.cursor_timeout_ms, 30000);
+  EXPECT_EQ(f.ttl_monitor_sleep_secs, 5);
+  EXPECT_EQ(f.shards, 16);
+  EXPECT_EQ(f.disk_reserve_mb, 64);
+}
+
+TEST(ServerConfigTest, FlagsOverrideTheFileWhateverTheirOrder) {
+  ConfigFile file("net:\n  port: 27555\n  bindIpAll: true\nstorage:\n  dbPath: /from/file\n");
+  auto before = Parse({"--port", "28000", "--config", file.path()});
+  ASSERT_TRUE(before.ok()) << before.status().ToString();
+  EXPECT_EQ(before.value().flags.port, 28000);
+  EXPECT_EQ(before.value().flags.bind_ip, "0.0.0.0");
+  EXPECT_EQ(before.value().flags.dbpath, "/from/file");
+  auto after = Parse({"--config=" + file.path(), "--dbpath", "/from/flag"});
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ(after.value().flags.port, 27555);
+  EXPECT_EQ(after.value().flags.dbpath, "/from/flag");
+}
+
+TEST(ServerConfigTest, UnknownKeysAreRefusedByTheirPath) {
+  EXPECT_EQ(ErrorOf("security:\n  authorization: enabled\n"),
+            "config file test.yaml: unknown option security.authorization (tigerdoc supports: see README.md \"Config file\")");
+  EXPECT_EQ(ErrorOf("net:\n  port: 1\n  compression:\n    compressors: zstd\n"),
+            "config file test.yaml: unknown option net.compression.compressors (tigerdoc supports: see README.md "
+            "\"Config file\")");
+  EXPECT_EQ(ErrorOf("storage:\n  wiredTiger:\n    engineConfig:\n      journalCompressor: zstd\n"),
+            "config file test.yaml: unknown option storage.wiredTiger.engineConfig.journalCompressor (tigerdoc "
+            "supports: see README.md \"Config file\")");
+  EXPECT_EQ(ErrorOf("setParameter:\n  enableLocalhostAuthBypass: false\n"),
+            "config file test.yaml: setParameter.enableLocalhostAuthBypass: unknown parameter: "
+            "enableLocalhostAuthBypass");
+}
+
+TEST(ServerConfigTest, BadValuesAreRefusedByTheirPath) {
+  EXPECT_EQ(ErrorOf("net:\n  port: 70000\n"),
+            "config file test.yaml: invalid value for net.port: '70000' (expected 0..65535)");
+  EXPECT_EQ(ErrorOf("net:\n  port: [1, 2]\n"), "config file test.yaml: net.port must be a single value");
+  EXPECT_EQ(ErrorOf("net: 5\n"), "config file test.yaml: net must be a map");
+  EXPECT_EQ(ErrorOf("processManagement:\n  fork: true\n"),
+            "config file test.yaml: processManagement.fork: true is not supported: tigerdoc stays in the "
+            "foreground; run it under systemd, in a container or with nohup");
+  EXPECT_EQ(ErrorOf("storage:\n  journal:\n    enabled: false\n"),
+            "config file test.yaml: storage.journal.enabled: false is not supported: tigerdoc always journals");
+  EXPECT_EQ(ErrorOf("net:\n  bindIpAll: maybe\n"), "config file test.yaml: net.bindIpAll must be true or false");
+  // cacheSizeGB: mongod's range, just below, at and above its ends.
+  EXPECT_EQ(ErrorOf("storage:\n  wiredTiger:\n    engineConfig:\n      cacheSizeGB: 0.24\n"),
+            "config file test.yaml: invalid value for storage.wiredTiger.engineConfig.cacheSizeGB: '0.24' "
+            "(expected 0.25..10000)");
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("storage:\n  wiredTiger:\n    engineConfig:\n      cacheSizeGB: 0.25\n", "t", &flags).ok());
+  EXPECT_EQ(flags.cache_size_mb, 256);
+  EXPECT_FALSE(ApplyConfigYaml("storage:\n  wiredTiger:\n    engineConfig:\n      cacheSizeGB: 10001\n", "t", &flags).ok());
+  EXPECT_EQ(ErrorOf("net:\n  port: 1\n   bad indent: x\n").rfind("config file test.yaml: ", 0), 0u);
+  EXPECT_EQ(ErrorOf("- a\n- b\n"), "config file test.yaml: the top level must be a map of sections");
+}
+
+TEST(ServerConfigTest, LogSettingsFromFlagsAndFile) {
+  auto parsed = Parse({"--logpath", "/var/log/t.log", "--logappend", "-vvv", "--quiet", "--slowms", "250"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed.value().flags.log_path, "/var/log/t.log");
+  EXPECT_TRUE(parsed.value().flags.log_append);
+  EXPECT_EQ(parsed.value().flags.verbosity, 3);
+  EXPECT_TRUE(parsed.value().flags.quiet);
+  EXPECT_EQ(parsed.value().flags.slow_ms, 250);
+  EXPECT_EQ(Parse({"-vvvvvv"}).status().reason(), "unknown option: -vvvvvv");
+  EXPECT_EQ(Parse({"--verbose"}).value().flags.verbosity, 1);
+
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("systemLog:\n  destination: file\n  path: /l/m.log\n  logAppend: true\n"
+                              "  verbosity: 5\n  quiet: true\noperationProfiling:\n  slowOpThresholdMs: 20\n"
+                              "  mode: off\n",
+                              "t", &flags).ok());
+  EXPECT_EQ(flags.log_path, "/l/m.log");
+  EXPECT_TRUE(flags.log_append);
+  EXPECT_EQ(flags.verbosity, 5);
+  EXPECT_TRUE(flags.quiet);
+  EXPECT_EQ(flags.slow_ms, 20);
+  EXPECT_EQ(ErrorOf("systemLog:\n  verbosity: 6\n"),
+            "config file test.yaml: invalid value for systemLog.verbosity: '6' (expected 0..5)");
+  EXPECT_EQ(ErrorOf("systemLog:\n  destination: syslog\n"),
+            "config file test.yaml: systemLog.destination: syslog is not supported: use file or stdout");
+  EXPECT_EQ(ErrorOf("systemLog:\n  component:\n    query:\n      verbosity: 2\n"),
+            "config file test.yaml: unknown option systemLog.component.query.verbosity (tigerdoc supports: see "
+            "README.md \"Config file\")");
+  EXPECT_EQ(ErrorOf("operationProfiling:\n  mode: slowOp\n"),
+            "config file test.yaml: operationProfiling.mode: slowOp is not supported: tigerdoc has no profiler "
+            "yet (slow operations are logged: slowOpThresholdMs)");
+}
+
+TEST(ServerConfigTest, EmptyFileAndEmptySectionsChangeNothing) {
+  Flags flags;
+  EXPECT_TRUE(ApplyConfigYaml("", "t", &flags).ok());
+  EXPECT_TRUE(ApplyConfigYaml("net:\nstorage:\n", "t", &flags).ok());
+  EXPECT_EQ(flags.port, 27017);
+}
+
+TEST(ServerConfigTest, MissingFileIsAnError) {
+  auto parsed = Parse({"--config", "/nonexistent/tigerdoc.conf"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.status().reason(), "cannot read config file /nonexistent/tigerdoc.conf: No such file or directory");
+}
+
+}  // namespace
+}  // namespace tigerdoc::wire::config

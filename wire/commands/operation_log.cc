@@ -1,0 +1,81 @@
+#include "wire/commands/operation_log.h"
+
+#include <string>
+
+#include "engine/log/log.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+thread_local int64_t t_logged_connection = -1;
+
+void LogConnection(int id, const char* msg, const ConnectionInfo& conn, int64_t open_connections) {
+  if (log::Quiet()) return;
+  bson::BsonDoc attr;
+  BSON_APPEND_UTF8(attr.mutable_get(), "remote", conn.remote_address.c_str());
+  BSON_APPEND_INT64(attr.mutable_get(), "connectionId", conn.connection_id);
+  BSON_APPEND_INT64(attr.mutable_get(), "connectionCount", open_connections);
+  log::Write(log::Severity::kInfo, "NETWORK", id, msg, attr.get());
+}
+
+// The collection a command names ("find": "c" -> "db.c"), else "db.$cmd".
+std::string NamespaceOf(const CommandRequest& request) {
+  bson_iter_t it;
+  if (bson_iter_init(&it, request.body.get()) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it)) {
+    return request.db + "." + bson_iter_utf8(&it, nullptr);
+  }
+  return request.db + ".$cmd";
+}
+
+}  // namespace
+
+void LogConnectionAccepted(const ConnectionInfo& conn, int64_t open_connections) {
+  LogConnection(22943, "Connection accepted", conn, open_connections);
+}
+
+void LogConnectionEnded(const ConnectionInfo& conn, int64_t open_connections) {
+  LogConnection(22944, "Connection ended", conn, open_connections);
+}
+
+void SetLogContext(const ConnectionInfo& conn) {
+  if (t_logged_connection == conn.connection_id) return;
+  t_logged_connection = conn.connection_id;
+  log::SetThreadContext("conn" + std::to_string(conn.connection_id));
+}
+
+void LogIfSlow(const CommandRequest& request, std::chrono::steady_clock::duration duration,
+               const bson::BsonDoc& reply) {
+  const int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(duration).count();
+  const int64_t slow_ms = log::SlowMs();
+  // An awaitable hello (drivers' streaming monitor) waits on purpose.
+  bson_iter_t awaiting;
+  const bool waits = bson_iter_init_find(&awaiting, request.body.get(), "maxAwaitTimeMS");
+  const bool slow = slow_ms >= 0 && millis >= slow_ms && !waits;
+  if (!slow && !log::Enabled(log::Severity::kDebug1)) return;
+  bson::BsonDoc attr;
+  BSON_APPEND_UTF8(attr.mutable_get(), "type", "command");
+  BSON_APPEND_UTF8(attr.mutable_get(), "ns", NamespaceOf(request).c_str());
+  // mongod truncates big commands in the log; so does tigerdoc (documents
+  // of an insert can be megabytes).
+  constexpr uint32_t kMaxLoggedCommandBytes = 10 * 1024;
+  if (request.body.get()->len <= kMaxLoggedCommandBytes) {
+    BSON_APPEND_DOCUMENT(attr.mutable_get(), "command", request.body.get());
+  } else {
+    bson_t truncated;
+    bson_append_document_begin(attr.mutable_get(), "command", -1, &truncated);
+    bson_iter_t first;
+    const char* name = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first) ? bson_iter_key(&first) : "";
+    BSON_APPEND_UTF8(&truncated, name, "(truncated)");
+    BSON_APPEND_INT32(&truncated, "size", static_cast<int32_t>(request.body.get()->len));
+    bson_append_document_end(attr.mutable_get(), &truncated);
+  }
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, reply.get(), "code") && BSON_ITER_HOLDS_INT32(&it)) {
+    BSON_APPEND_INT32(attr.mutable_get(), "errCode", bson_iter_int32(&it));
+  }
+  BSON_APPEND_INT32(attr.mutable_get(), "reslen", static_cast<int32_t>(reply.size()));
+  BSON_APPEND_INT64(attr.mutable_get(), "durationMillis", millis);
+  log::Write(slow ? log::Severity::kInfo : log::Severity::kDebug1, "COMMAND", 51803, "Slow query", attr.get());
+}
+
+}  // namespace tigerdoc::wire

@@ -1,0 +1,162 @@
+#include "wire/commands/server_metrics.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+
+#include "wire/protocol/op_compressed.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+struct Counters {
+  std::atomic<int64_t> insert{0}, query{0}, update{0}, remove{0}, getmore{0}, command{0};
+  std::atomic<int64_t> inserted{0}, updated{0}, deleted{0}, returned{0};
+  std::atomic<int64_t> bytes_in{0}, bytes_out{0}, requests{0};
+  // opLatencies: total microseconds and operations per class.
+  std::atomic<int64_t> read_micros{0}, read_ops{0}, write_micros{0}, write_ops{0}, command_micros{0},
+      command_ops{0};
+};
+
+Counters& C() {
+  static Counters* counters = new Counters();
+  return *counters;
+}
+
+void Add(std::atomic<int64_t>& counter, int64_t n) { counter.fetch_add(n, std::memory_order_relaxed); }
+
+int64_t IntAt(const bson_t* doc, const char* path) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc) || !bson_iter_find_descendant(&it, path, &it) || !BSON_ITER_HOLDS_NUMBER(&it)) {
+    return 0;
+  }
+  return bson_iter_as_int64(&it);
+}
+
+int64_t ArrayCount(const bson_t* doc, const char* path) {
+  bson_iter_t it, child;
+  if (!bson_iter_init(&it, doc) || !bson_iter_find_descendant(&it, path, &it) || !BSON_ITER_HOLDS_ARRAY(&it) ||
+      !bson_iter_recurse(&it, &child)) {
+    return 0;
+  }
+  int64_t n = 0;
+  while (bson_iter_next(&child)) ++n;
+  return n;
+}
+
+// Statements of a write: its array field plus the documents of a
+// sequence with the same name (OP_MSG kind 1).
+int64_t Statements(const CommandRequest& request, const char* field) {
+  int64_t n = ArrayCount(request.body.get(), field);
+  for (const auto& sequence : request.sequences) {
+    if (sequence.identifier == field) n += static_cast<int64_t>(sequence.documents.size());
+  }
+  return n;
+}
+
+}  // namespace
+
+void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
+                   std::chrono::steady_clock::duration duration) {
+  Counters& c = C();
+  const bson_t* out = reply.get();
+  int64_t in_bytes = request.body.get()->len;
+  for (const auto& sequence : request.sequences) {
+    for (const auto& doc : sequence.documents) in_bytes += doc.size();
+  }
+  Add(c.bytes_in, in_bytes);
+  Add(c.bytes_out, static_cast<int64_t>(reply.size()));
+  Add(c.requests, 1);
+  const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(duration).count();
+  if (name == "insert") {
+    Add(c.insert, Statements(request, "documents"));
+    Add(c.inserted, IntAt(out, "n"));
+  } else if (name == "update") {
+    Add(c.update, Statements(request, "updates"));
+    Add(c.updated, IntAt(out, "nModified"));
+  } else if (name == "delete") {
+    Add(c.remove, Statements(request, "deletes"));
+    Add(c.deleted, IntAt(out, "n"));
+  } else if (name == "find") {
+    Add(c.query, 1);
+    Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+  } else if (name == "getMore") {
+    Add(c.getmore, 1);
+    Add(c.returned, ArrayCount(out, "cursor.nextBatch"));
+  } else {
+    Add(c.command, 1);
+    if (name == "aggregate") Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+  }
+  if (name == "find" || name == "getMore" || name == "aggregate" || name == "count" || name == "distinct") {
+    Add(c.read_micros, micros);
+    Add(c.read_ops, 1);
+  } else if (name == "insert" || name == "update" || name == "delete" || name == "findAndModify") {
+    Add(c.write_micros, micros);
+    Add(c.write_ops, 1);
+  } else {
+    Add(c.command_micros, micros);
+    Add(c.command_ops, 1);
+  }
+}
+
+void AppendServerMetrics(bson_t* out) {
+  Counters& c = C();
+  auto get = [](const std::atomic<int64_t>& v) { return v.load(std::memory_order_relaxed); };
+  bson_t section, inner;
+  bson_append_document_begin(out, "opcounters", -1, &section);
+  BSON_APPEND_INT64(&section, "insert", get(c.insert));
+  BSON_APPEND_INT64(&section, "query", get(c.query));
+  BSON_APPEND_INT64(&section, "update", get(c.update));
+  BSON_APPEND_INT64(&section, "delete", get(c.remove));
+  BSON_APPEND_INT64(&section, "getmore", get(c.getmore));
+  BSON_APPEND_INT64(&section, "command", get(c.command));
+  bson_append_document_end(out, &section);
+
+  bson_append_document_begin(out, "opLatencies", -1, &section);
+  const std::pair<const char*, std::pair<const std::atomic<int64_t>*, const std::atomic<int64_t>*>> classes[] = {
+      {"reads", {&c.read_micros, &c.read_ops}},
+      {"writes", {&c.write_micros, &c.write_ops}},
+      {"commands", {&c.command_micros, &c.command_ops}}};
+  for (const auto& [key, counters] : classes) {
+    bson_append_document_begin(&section, key, -1, &inner);
+    BSON_APPEND_INT64(&inner, "latency", get(*counters.first));
+    BSON_APPEND_INT64(&inner, "ops", get(*counters.second));
+    bson_append_document_end(&section, &inner);
+  }
+  bson_append_document_end(out, &section);
+
+  bson_append_document_begin(out, "network", -1, &section);
+  BSON_APPEND_INT64(&section, "bytesIn", get(c.bytes_in));
+  BSON_APPEND_INT64(&section, "bytesOut", get(c.bytes_out));
+  BSON_APPEND_INT64(&section, "numRequests", get(c.requests));
+  AppendCompressionStatus(&section);  // network.compression (wire/protocol/op_compressed.h)
+  bson_append_document_end(out, &section);
+
+  // mem in MiB, as mongod: resident and virtual from /proc/self/statm.
+  long pages_virtual = 0, pages_resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages_virtual, &pages_resident) != 2) pages_virtual = pages_resident = 0;
+    std::fclose(f);
+  }
+  const int64_t page = sysconf(_SC_PAGESIZE);
+  bson_append_document_begin(out, "mem", -1, &section);
+  BSON_APPEND_INT32(&section, "bits", 64);
+  BSON_APPEND_INT64(&section, "resident", pages_resident * page / (1024 * 1024));
+  BSON_APPEND_INT64(&section, "virtual", pages_virtual * page / (1024 * 1024));
+  BSON_APPEND_BOOL(&section, "supported", true);
+  bson_append_document_end(out, &section);
+}
+
+void AppendDocumentMetrics(bson_t* metrics) {
+  Counters& c = C();
+  bson_t document;
+  bson_append_document_begin(metrics, "document", -1, &document);
+  BSON_APPEND_INT64(&document, "deleted", c.deleted.load(std::memory_order_relaxed));
+  BSON_APPEND_INT64(&document, "inserted", c.inserted.load(std::memory_order_relaxed));
+  BSON_APPEND_INT64(&document, "returned", c.returned.load(std::memory_order_relaxed));
+  BSON_APPEND_INT64(&document, "updated", c.updated.load(std::memory_order_relaxed));
+  bson_append_document_end(metrics, &document);
+}
+
+}  // namespace tigerdoc::wire
