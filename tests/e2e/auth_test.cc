@@ -190,6 +190,7 @@ const Family kFamilies[] = {
     {"serverStatus", "admin", "{\"serverStatus\": 1}"},
     {"listDatabasesAll", "admin", "{\"listDatabases\": 1, \"authorizedDatabases\": false}"},
     {"currentOp", "admin", "{\"currentOp\": 1}"},
+    {"currentOpStage", "admin", "{\"aggregate\": 1, \"pipeline\": [{\"$currentOp\": {}}], \"cursor\": {}}"},
     {"getCmdLineOpts", "admin", "{\"getCmdLineOpts\": 1}"},
     {"setParameter", "admin", "{\"setParameter\": 1, \"ttlMonitorSleepSecs\": 60}"},
     {"readUsers", "admin", "{\"find\": \"system.users\"}"},
@@ -223,13 +224,13 @@ const RoleCase kRoles[] = {
      "createIndexes drop collMod listCollections listIndexes collStats dbStats validate "
      "listDatabasesAll"},
     {"clusterMonitor", "admin",
-     "collStats dbStats serverStatus listDatabasesAll currentOp getCmdLineOpts"},
+     "collStats dbStats serverStatus listDatabasesAll currentOp currentOpStage getCmdLineOpts"},
     {"clusterAdmin", "admin",
-     "collStats dbStats serverStatus listDatabasesAll currentOp getCmdLineOpts setParameter"},
+     "collStats dbStats serverStatus listDatabasesAll currentOp currentOpStage getCmdLineOpts setParameter"},
     {"root", "admin",
      "find aggregate count insert update delete findAndModify out createIndexes drop collMod "
      "listCollections listIndexes collStats dbStats validate createUser findOther insertOther "
-     "serverStatus listDatabasesAll currentOp getCmdLineOpts setParameter readUsers"},
+     "serverStatus listDatabasesAll currentOp currentOpStage getCmdLineOpts setParameter readUsers"},
 };
 
 bool Listed(const std::string& list, const std::string& name) {

@@ -222,6 +222,13 @@ Status AuthManager::Authorize(AuthSession& session, std::string_view command, Ac
   ActionSet target_required = 0;
   if (command == "aggregate") {
     const ActionSet stages = AggregateStageActions(body, &target_db);
+    // {aggregate: 1, pipeline: [{$currentOp: ...}]} (mongosh's
+    // db.currentOp()) reads no collection: inprog alone is needed.
+    bson_iter_t target;
+    if ((stages & action::kInprog) && bson_iter_init(&target, body) && bson_iter_next(&target) &&
+        BSON_ITER_HOLDS_NUMBER(&target)) {
+      required &= ~action::kFind;
+    }
     required |= stages & ~(action::kInsert | action::kUpdate | action::kRemove |
                            action::kCreateCollection);
     target_required = stages & (action::kInsert | action::kUpdate | action::kRemove |

@@ -170,6 +170,12 @@ StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx) {
   bson_append_document_begin(&parsed, "storage", -1, &storage);
   BSON_APPEND_UTF8(&storage, "dbPath", ctx.server->dbpath.c_str());
   bson_append_document_end(&parsed, &storage);
+  if (ctx.server->auth) {
+    bson_t security;
+    bson_append_document_begin(&parsed, "security", -1, &security);
+    BSON_APPEND_UTF8(&security, "authorization", "enabled");
+    bson_append_document_end(&parsed, &security);
+  }
   bson_append_document_end(doc, &parsed);
   return out;
 }
