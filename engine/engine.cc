@@ -111,6 +111,7 @@ query::IndexHint Engine::ToIndexHint(FindHint hint) {
     case FindHint::kIdIndex: return query::IndexHint::kIdIndex;
     case FindHint::kNaturalForward: return query::IndexHint::kNaturalForward;
     case FindHint::kIndex: return query::IndexHint::kIndex;
+    case FindHint::kNaturalBackward: return query::IndexHint::kNaturalBackward;
   }
   return query::IndexHint::kNone;
 }

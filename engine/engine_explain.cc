@@ -160,8 +160,8 @@ class PlanWriter {
     BSON_APPEND_BOOL(d, "isSparse", spec.sparse);
     BSON_APPEND_BOOL(d, "isPartial", spec.partial_filter.has_value());
     BSON_APPEND_INT32(d, "indexVersion", spec.version);
-    BSON_APPEND_UTF8(d, "direction", "forward");
-    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape);
+    BSON_APPEND_UTF8(d, "direction", scan.backward ? "backward" : "forward");
+    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape, scan.backward);
     BSON_APPEND_DOCUMENT(d, "indexBounds", bounds.get());
     if (with_stats && stats) {
       AppendNumber(d, "keysExamined", stats->keys_examined);
@@ -287,7 +287,7 @@ class PlanWriter {
     const query::planner::IndexBounds* id_bounds = exec_.id_bounds();
     BSON_APPEND_UTF8(d, "stage", id_bounds ? "CLUSTERED_IXSCAN" : "COLLSCAN");
     if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
-    BSON_APPEND_UTF8(d, "direction", "forward");
+    BSON_APPEND_UTF8(d, "direction", exec_.backward() ? "backward" : "forward");
     if (id_bounds) {
       query::planner::IndexShape id_shape;
       id_shape.fields.push_back(

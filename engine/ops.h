@@ -120,11 +120,12 @@ struct DeleteResult {
   int64_t deleted = 0;
 };
 
-// The hint of a find: the _id index ("_id_" or {_id: 1}), a forward
-// collection scan ({$natural: 1}), or a secondary index by name or key
+// The hint of a find: the _id index ("_id_" or {_id: 1}), a forward or
+// backward collection scan ({$natural: 1} / {$natural: -1}), or a secondary
+// index by name or key
 // pattern (FindParams::hint_index; the planner resolves it and answers
 // BadValue when no visible index matches).
-enum class FindHint { kNone, kIdIndex, kNaturalForward, kIndex };
+enum class FindHint { kNone, kIdIndex, kNaturalForward, kIndex, kNaturalBackward };
 
 // What an explain explains (ExplainFind serves all three).
 enum class ExplainedCommand { kFind, kCount, kDistinct };

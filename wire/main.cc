@@ -215,7 +215,9 @@ int main(int argc, char** argv) {
     // engine's TTL monitor; stopped before the engine closes.
     patterns::archive::ArchiveScheduler archive_scheduler(engine.value().get());
     archive_scheduler.Start();
-    server.Run();  // until SIGINT/SIGTERM
+    log::SetThreadContext("listener");  // this thread accepts connections now, as mongod's
+    server.Run();                       // until SIGINT/SIGTERM
+    log::SetThreadContext("main");
     archive_scheduler.Stop();
     log::Write(log::Severity::kInfo, "CONTROL", 4784900, "Stopped accepting; closing the storage engine");
   }

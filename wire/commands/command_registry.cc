@@ -67,6 +67,8 @@ constexpr std::array kCommands = {
     CommandSpec{"saslStart", RunSaslStart, false, kNoAuth},
     CommandSpec{"serverStatus", RunServerStatus, false, kServerStatus},
     CommandSpec{"setParameter", RunSetParameter, true, kSetParameter},
+    // top: MongoDB's `top` cluster action, held by clusterMonitor as serverStatus is.
+    CommandSpec{"top", RunTop, true, kServerStatus},
     CommandSpec{"update", RunUpdate, false, kUpdate | kInsert},
     CommandSpec{"updateUser", RunUpdateUser, false, kUpdateUser},
     CommandSpec{"usersInfo", RunUsersInfo, false, kAuthenticated},

@@ -76,6 +76,7 @@ StatusWith<bson::BsonDoc> RunLogRotate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunTop(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx);

@@ -19,8 +19,8 @@ namespace {
 
 // The find hint: the _id index (by name or key pattern), natural order, or
 // a secondary index by name or key pattern, which the engine's planner
-// resolves against the indexes that exist. A reverse natural scan needs
-// reverse cursors, which tigerdoc's storage layer does not offer.
+// resolves against the indexes that exist. {$natural: -1} is the reverse
+// collection scan.
 // find, count and distinct take the same hint (MongoDB's IndexHint).
 StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view command,
                                            bson::BsonDoc* hint_index) {
@@ -43,12 +43,7 @@ StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view 
   bson_iter_recurse(&it, &natural);
   if (bson_iter_find(&natural, "$natural")) {
     int64_t direction = BSON_ITER_HOLDS_NUMBER(&natural) ? bson_iter_as_int64(&natural) : 1;
-    if (direction < 0) {
-      return Status(ErrorCode::kNotImplemented,
-                    "hint {$natural: -1} (a reverse collection scan) is not supported by "
-                    "tigerdoc: its storage layer has forward cursors only");
-    }
-    return engine::FindHint::kNaturalForward;
+    return direction < 0 ? engine::FindHint::kNaturalBackward : engine::FindHint::kNaturalForward;
   }
   bson_iter_t rest = field;
   bool id_pattern = std::string_view(bson_iter_key(&field)) == "_id" &&

@@ -4,6 +4,9 @@
 
 #include <atomic>
 #include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
 
 #include "wire/protocol/op_compressed.h"
 
@@ -18,6 +21,63 @@ struct Counters {
   std::atomic<int64_t> read_micros{0}, read_ops{0}, write_micros{0}, write_ops{0}, command_micros{0},
       command_ops{0};
 };
+
+// top: one entry per namespace, under a mutex (one short critical section
+// per command).
+struct TopEntry {
+  struct Pair {
+    int64_t time = 0, count = 0;
+    void Add(int64_t micros) { time += micros, ++count; }
+  };
+  Pair total, read_lock, write_lock, queries, getmore, insert, update, remove, commands;
+};
+struct Top {
+  std::mutex mu;
+  std::map<std::string, TopEntry> by_ns;
+};
+Top& T() {
+  static Top* top = new Top();
+  return *top;
+}
+
+// The collection a command works on: its first field's string ("find":
+// "c"), or getMore's "collection"; empty when there is none.
+std::string CollectionOf(std::string_view name, const bson_t* body) {
+  bson_iter_t it;
+  if (name == "getMore") {
+    if (bson_iter_init_find(&it, body, "collection") && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
+    return "";
+  }
+  if (bson_iter_init(&it, body) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
+  return "";
+}
+
+void RecordTop(std::string_view name, const CommandRequest& request, int64_t micros) {
+  const std::string coll = CollectionOf(name, request.body.get());
+  if (coll.empty()) return;
+  const bool read = name == "find" || name == "getMore" || name == "aggregate" || name == "count" ||
+                    name == "distinct" || name == "listIndexes" || name == "collStats";
+  const bool write = name == "insert" || name == "update" || name == "delete" || name == "findAndModify";
+  Top& top = T();
+  std::lock_guard<std::mutex> lock(top.mu);
+  TopEntry& e = top.by_ns[request.db + "." + coll];
+  e.total.Add(micros);
+  if (read) e.read_lock.Add(micros);
+  if (write) e.write_lock.Add(micros);
+  if (name == "find") {
+    e.queries.Add(micros);
+  } else if (name == "getMore") {
+    e.getmore.Add(micros);
+  } else if (name == "insert") {
+    e.insert.Add(micros);
+  } else if (name == "update") {
+    e.update.Add(micros);
+  } else if (name == "delete") {
+    e.remove.Add(micros);
+  } else {
+    e.commands.Add(micros);
+  }
+}
 
 Counters& C() {
   static Counters* counters = new Counters();
@@ -69,6 +129,7 @@ void RecordCommand(std::string_view name, const CommandRequest& request, const b
   Add(c.bytes_out, static_cast<int64_t>(reply.size()));
   Add(c.requests, 1);
   const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(duration).count();
+  RecordTop(name, request, micros);
   if (name == "insert") {
     Add(c.insert, Statements(request, "documents"));
     Add(c.inserted, IntAt(out, "n"));
@@ -157,6 +218,29 @@ void AppendDocumentMetrics(bson_t* metrics) {
   BSON_APPEND_INT64(&document, "returned", c.returned.load(std::memory_order_relaxed));
   BSON_APPEND_INT64(&document, "updated", c.updated.load(std::memory_order_relaxed));
   bson_append_document_end(metrics, &document);
+}
+
+void AppendTopTotals(bson_t* out) {
+  Top& top = T();
+  std::lock_guard<std::mutex> lock(top.mu);
+  bson_t totals, ns, pair;
+  bson_append_document_begin(out, "totals", -1, &totals);
+  BSON_APPEND_UTF8(&totals, "note", "all times in microseconds");
+  for (const auto& [name, e] : top.by_ns) {
+    bson_append_document_begin(&totals, name.c_str(), -1, &ns);
+    const std::pair<const char*, const TopEntry::Pair*> pairs[] = {
+        {"total", &e.total},     {"readLock", &e.read_lock}, {"writeLock", &e.write_lock},
+        {"queries", &e.queries}, {"getmore", &e.getmore},    {"insert", &e.insert},
+        {"update", &e.update},   {"remove", &e.remove},      {"commands", &e.commands}};
+    for (const auto& [key, p] : pairs) {
+      bson_append_document_begin(&ns, key, -1, &pair);
+      BSON_APPEND_INT64(&pair, "time", p->time);
+      BSON_APPEND_INT64(&pair, "count", p->count);
+      bson_append_document_end(&ns, &pair);
+    }
+    bson_append_document_end(&totals, &ns);
+  }
+  bson_append_document_end(out, &totals);
 }
 
 }  // namespace tigerdoc::wire

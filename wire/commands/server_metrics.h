@@ -17,7 +17,8 @@
 
 namespace tigerdoc::wire {
 
-// Counts one command and its reply.
+// Counts one command and its reply (also in the per-collection totals of
+// `top`).
 void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
                    std::chrono::steady_clock::duration duration);
 
@@ -25,5 +26,11 @@ void RecordCommand(std::string_view name, const CommandRequest& request, const b
 void AppendServerMetrics(bson_t* out);
 // Appends metrics.document's fields (inside `metrics`).
 void AppendDocumentMetrics(bson_t* metrics);
+
+// The `top` command's `totals`: per namespace, time (microseconds) and count
+// of all its commands (total), of reads (readLock) and writes (writeLock),
+// and by kind (queries, getmore, insert, update, remove, commands), as
+// mongod's; since start, in memory.
+void AppendTopTotals(bson_t* out);
 
 }  // namespace tigerdoc::wire

@@ -245,12 +245,12 @@ bool IndexBounds::KeyInBounds(const bson_t* key_values, const IndexShape& index,
   return true;
 }
 
-bson::BsonDoc IndexBounds::ToBson(const IndexShape& index) const {
+bson::BsonDoc IndexBounds::ToBson(const IndexShape& index, bool backward) const {
   bson::BsonDoc out;
   for (size_t i = 0; i < fields.size(); ++i) {
     bson_t list;
     bson_append_array_begin(out.mutable_get(), index.fields[i].path.c_str(), -1, &list);
-    const bool reversed = index.fields[i].direction == keystring::Direction::kDescending;
+    const bool reversed = (index.fields[i].direction == keystring::Direction::kDescending) != backward;
     std::vector<std::string> strings = fields[i].ToStrings(reversed);
     for (size_t j = 0; j < strings.size(); ++j) {
       std::string key = std::to_string(j);

@@ -1,7 +1,8 @@
 """Debian's prometheus-mongodb-exporter scraping a real tigerdoc server:
-the exporter (an mgo-based client) connects, reads serverStatus and its
-/metrics shows the values this test caused (operations, documents,
-connections, network, memory), cross-checked with serverStatus itself."""
+the exporter (an mgo-based client) connects, reads serverStatus and top, and
+its /metrics shows the values this test caused (operations, documents,
+connections, network, memory, per-collection top), cross-checked with
+serverStatus and top themselves."""
 
 import os
 import re
@@ -34,7 +35,7 @@ class ExporterScrapesTigerdoc(unittest.TestCase):
         self.exporter = subprocess.Popen(
             [EXPORTER, "-mongodb.uri", "mongodb://127.0.0.1:%d" % self.server.port,
              "-web.listen-address", "127.0.0.1:%d" % self.port, "-logtostderr",
-             "-mongodb.collect.oplog=false", "-mongodb.collect.replset=false"],
+             "-mongodb.collect.oplog=false", "-mongodb.collect.replset=false", "-mongodb.collect.top"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
     def tearDown(self):
@@ -85,7 +86,17 @@ class ExporterScrapesTigerdoc(unittest.TestCase):
         self.assertGreater(metric(text, "mongodb_network_metrics_num_requests_total"), 0)
         self.assertGreater(metric(text, "mongodb_memory", 'type="resident"'), 0)
         self.assertGreater(status["mem"]["resident"], 0)
-        self.assertEqual(status["opLatencies"]["writes"]["ops"] >= 3, True)
+        self.assertGreaterEqual(status["opLatencies"]["writes"]["ops"], 3)
+        # top, per collection: one insert command, one update, one delete.
+        top = self.client.admin.command("top")["totals"]["exporter_db.items"]
+        self.assertEqual((top["insert"]["count"], top["update"]["count"], top["remove"]["count"]), (1, 1, 1))
+        self.assertEqual(top["writeLock"]["count"], 3)
+        self.assertGreaterEqual(top["queries"]["count"], 1)
+        self.assertGreaterEqual(top["total"]["time"], top["insert"]["time"])
+        labels = 'collection="items",database="exporter_db",type="%s"'
+        self.assertEqual(metric(text, "mongodb_top_count_total", labels % "Insert"), 1)
+        self.assertEqual(metric(text, "mongodb_top_count_total", labels % "Remove"), 1)
+        self.assertGreaterEqual(metric(text, "mongodb_top_count_total", labels % "Queries"), 1)
 
 
 if __name__ == "__main__":
