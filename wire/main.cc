@@ -28,6 +28,7 @@
 #include "wire/commands/dispatcher.h"
 #include "wire/config/server_config.h"
 #include "wire/server/server.h"
+#include "wire/server/tls.h"
 
 namespace {
 
@@ -143,6 +144,14 @@ int main(int argc, char** argv) {
   RotateLogOnSigusr1();
   LogStarting(flags, argc, argv);
 
+  wire::TlsOptions tls_options;
+  tls_options.mode = wire::ParseTlsMode(flags.tls_mode).value();  // checked while parsing
+  tls_options.certificate_key_file = flags.tls_certificate_key_file;
+  tls_options.ca_file = flags.tls_ca_file;
+  tls_options.allow_connections_without_certificates = flags.tls_allow_connections_without_certificates;
+  auto tls = wire::TlsContext::Create(tls_options);
+  if (!tls.ok()) Die(tls.status().reason());
+
   engine::EngineOptions options;
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
@@ -176,6 +185,8 @@ int main(int argc, char** argv) {
   info.repl_set_name = flags.repl_set_name;
   engine.value()->clock().Tick();  // cluster times start at the wall clock
   engine.value()->sessions().transaction_lifetime_limit_secs.store(flags.transaction_lifetime_limit_secs);
+  info.auth = flags.auth;
+  info.compressors = flags.compressors;
   {
     wire::Dispatcher dispatcher(engine.value().get(), &info);
 
@@ -183,6 +194,7 @@ int main(int argc, char** argv) {
     server_options.bind_ip = flags.bind_ip;
     server_options.port = flags.port;
     server_options.max_connections = flags.max_conns;
+    server_options.tls = tls.value();
     RaiseFileLimit(flags.max_conns);
     wire::Server server(server_options, &dispatcher);
     Status started = server.Start();
@@ -203,7 +215,7 @@ int main(int argc, char** argv) {
       // The ready line (tests wait for "Waiting for connections").
       bson::BsonDoc waiting;
       BSON_APPEND_INT32(waiting.mutable_get(), "port", server.port());
-      BSON_APPEND_UTF8(waiting.mutable_get(), "ssl", "off");
+      BSON_APPEND_UTF8(waiting.mutable_get(), "ssl", flags.tls_mode == "disabled" ? "off" : "on");
       log::Write(log::Severity::kInfo, "NETWORK", 23016, "Waiting for connections", waiting.get());
       log::MarkStartupComplete();
     }

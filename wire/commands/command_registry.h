@@ -27,6 +27,9 @@ StatusWith<std::vector<bson::BsonDoc>> CurrentOpDocuments(CommandContext& ctx, c
 
 // nullptr when no command has that name.
 const CommandSpec* FindCommand(std::string_view name);
+// The actions the table declares for `name` (what explain of it needs); 0
+// when there is no such command.
+auth::ActionSet DeclaredActions(std::string_view name);
 
 // Refuses a command that carries txnNumber, autocommit or startTransaction:
 // 20 IllegalOperation, as a standalone mongod (transaction_commands.cc).
@@ -99,5 +102,23 @@ StatusWith<bson::BsonDoc> RunStartSession(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx);
+
+// Users and authentication (user_commands.cc, auth_commands.cc).
+StatusWith<bson::BsonDoc> RunCreateUser(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDropAllUsersFromDatabase(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunDropUser(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunGrantRolesToUser(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunLogout(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunRevokeRolesFromUser(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunSaslContinue(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunSaslStart(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunUpdateUser(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunUsersInfo(CommandContext& ctx);
+// hello's security fields (auth_commands.cc): saslSupportedMechs for
+// {saslSupportedMechs: "<db>.<user>"}, speculativeAuthenticate's first step,
+// and the negotiated `compression`.
+Status AppendHelloSecurityFields(CommandContext& ctx, bson_t* reply);
+// connectionStatus's authInfo of the connection (auth_commands.cc).
+void AppendAuthInfo(CommandContext& ctx, bson_t* reply);
 
 }  // namespace tigerdoc::wire

@@ -51,6 +51,7 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx) {
   BSON_APPEND_INT32(doc, "maxWireVersion", kMaxWireVersion);
   BSON_APPEND_BOOL(doc, "readOnly", false);
   if (!ctx.server->repl_set_name.empty()) RETURN_IF_ERROR(AppendReplicaSetHello(ctx, doc));
+  RETURN_IF_ERROR(AppendHelloSecurityFields(ctx, doc));
   return out;
 }
 
@@ -195,6 +196,12 @@ StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx) {
   bson_append_document_begin(&parsed, "storage", -1, &storage);
   BSON_APPEND_UTF8(&storage, "dbPath", ctx.server->dbpath.c_str());
   bson_append_document_end(&parsed, &storage);
+  if (ctx.server->auth) {
+    bson_t security;
+    bson_append_document_begin(&parsed, "security", -1, &security);
+    BSON_APPEND_UTF8(&security, "authorization", "enabled");
+    bson_append_document_end(&parsed, &security);
+  }
   bson_append_document_end(doc, &parsed);
   return out;
 }
@@ -270,15 +277,9 @@ StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx) {
   return out;
 }
 
-StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext&) {
+StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx) {
   bson::BsonDoc out;
-  bson_t auth_info, users, roles;
-  bson_append_document_begin(out.mutable_get(), "authInfo", -1, &auth_info);
-  bson_append_array_begin(&auth_info, "authenticatedUsers", -1, &users);
-  bson_append_array_end(&auth_info, &users);
-  bson_append_array_begin(&auth_info, "authenticatedUserRoles", -1, &roles);
-  bson_append_array_end(&auth_info, &roles);
-  bson_append_document_end(out.mutable_get(), &auth_info);
+  AppendAuthInfo(ctx, out.mutable_get());
   return out;
 }
 

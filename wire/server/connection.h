@@ -20,6 +20,9 @@
 // is answered with {ok: 0, errmsg, code, codeName}; framing errors,
 // connection-fatal parse errors, I/O errors and EOF close the socket.
 //
+// With TLS (tls.h) the same loop reads and writes through OpenSSL on the
+// same blocking socket, after a handshake on the connection's thread.
+//
 // The connection takes the descriptor out of Boost.Asio (which accepted it):
 // left registered with the io_context's epoll, every arriving request would
 // also wake the accepting thread for nothing.
@@ -40,13 +43,16 @@
 #include <vector>
 
 #include "wire/server/request_handler.h"
+#include "wire/server/tls.h"
 
 namespace tigerdoc::wire {
 
 class Connection {
  public:
+  // `tls` (may be null: TLS disabled) decides whether the connection may
+  // or must start with a TLS handshake (tls.h).
   Connection(boost::asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
-             std::atomic<int32_t>* next_request_id);
+             std::atomic<int32_t>* next_request_id, std::shared_ptr<const TlsContext> tls = nullptr);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -68,8 +74,12 @@ class Connection {
   bool ReadMessage();
   // Parses, handles and answers the message in buffer_. False: close.
   bool Process();
-  // Reads exactly n bytes (first from inbox_). False on EOF, an error or
-  // Shutdown().
+  // With TLS configured: a first byte that opens a TLS handshake starts
+  // TLS (SSL_accept); anything else is a plain connection, refused under
+  // requireTLS. False: close.
+  bool StartTls();
+  // Reads exactly n bytes (through ssl_ under TLS, else first from inbox_).
+  // False on EOF, an error or Shutdown().
   bool ReadExactly(uint8_t* out, size_t n);
   bool Write(const std::string& bytes);
   // True when the client has closed (or shut down) its side of the socket.
@@ -87,6 +97,8 @@ class Connection {
   std::vector<uint8_t> inbox_;
   size_t inbox_begin_ = 0;
   size_t inbox_end_ = 0;
+  const std::shared_ptr<const TlsContext> tls_;
+  SSL* ssl_ = nullptr;  // set once a TLS handshake succeeded; reads and writes go through it
 
   // Guards the descriptor between Shutdown() (any thread) and the close at
   // the end of Serve(), so a shutdown never reaches a reused descriptor.
