@@ -7,9 +7,7 @@
 namespace tigerdoc::wire::auth {
 namespace {
 
-// MongoDB's MechanismUnavailable; error_codes.def has no name for it yet,
-// so the codeName reads "Location334".
-constexpr ErrorCode kMechanismUnavailable = static_cast<ErrorCode>(334);
+constexpr ErrorCode kMechanismUnavailable = ErrorCode::kMechanismUnavailable;
 
 Status AuthenticationFailed() {
   return Status(ErrorCode::kAuthenticationFailed, "Authentication failed.");
