@@ -85,7 +85,7 @@ TEST_F(AuthTest, SaslConversationErrorsCarryMongoCodes) {
 
   EXPECT_ERROR_REPLY(anonymous.RunCommand("admin", "{\"saslStart\": 1, \"mechanism\": \"PLAIN\", "
                                                    "\"payload\": \"x\"}"),
-                     334, "Location334");
+                     334, "MechanismUnavailable");
   EXPECT_ERROR_REPLY(anonymous.RunCommand("admin", "{\"saslStart\": 1, \"mechanism\": \"SCRAM-SHA-1\", "
                                                    "\"payload\": \"n,,n=nobody,r=abc\"}"),
                      18, "AuthenticationFailed");
