@@ -13,7 +13,11 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include "bench/index_bench_mongo.h"
+#include "bench/json_report.h"
+#include "bench/process_cpu.h"
 #include "bench/index_bench_postgres.h"
 #include "bench/latency_summary.h"
 
@@ -28,13 +32,17 @@ struct Flags {
   int64_t docs = 1000000;
   double seconds = 3;            // per indexed cell
   double unindexed_seconds = 5;  // per unindexed cell (each query scans everything)
+  pid_t server_pid = 0;  // tigerdoc server, for its CPU per query (0: unknown)
+  pid_t pg_pid = 0;      // PostgreSQL postmaster: itself and its children
+  std::string json;      // --json FILE: the table as JSON too
 };
 
 [[noreturn]] void Usage(const char* error) {
   if (error) std::fprintf(stderr, "tigerdoc_index_bench: %s\n", error);
   std::fprintf(stderr,
                "usage: tigerdoc_index_bench [--uri URI] [--pg CONNINFO] [--docs N] [--seconds S]\n"
-               "                            [--unindexed-seconds S]\n");
+               "                            [--unindexed-seconds S] [--server-pid PID]\n"
+               "                            [--pg-pid POSTMASTER_PID] [--json FILE]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -51,6 +59,9 @@ Flags ParseFlags(int argc, char** argv) {
     else if (arg == "--docs") f.docs = std::atoll(value().c_str());
     else if (arg == "--seconds") f.seconds = std::atof(value().c_str());
     else if (arg == "--unindexed-seconds") f.unindexed_seconds = std::atof(value().c_str());
+    else if (arg == "--server-pid") f.server_pid = std::atoi(value().c_str());
+    else if (arg == "--pg-pid") f.pg_pid = std::atoi(value().c_str());
+    else if (arg == "--json") f.json = value();
     else if (arg == "--help" || arg == "-h") Usage(nullptr);
     else Usage(("unknown flag " + arg).c_str());
   }
@@ -62,14 +73,18 @@ enum class Query { kPoint, kRange };
 
 struct Cell {
   LatencySummary summary;
+  double server_cpu_us_per_op = -1;  // -1: unknown
   int64_t wrong = 0;  // answers with the wrong number of documents
   std::string error;
 };
 
 // Runs `query` with random arguments for `seconds` (at least one run) and
 // checks every answer's size: 1 document for a point query, 100 for a range.
-Cell Measure(IndexBenchBackend& backend, Query query, bool indexed, int64_t docs, double seconds) {
+// `server_cpu` returns the server's CPU seconds so far (-1: unknown).
+Cell Measure(IndexBenchBackend& backend, Query query, bool indexed, int64_t docs, double seconds,
+             const std::function<double()>& server_cpu) {
   Cell cell;
+  const double cpu0 = server_cpu();
   std::mt19937_64 rng(42);
   std::uniform_int_distribution<int64_t> pick(0, docs - kRangeWidth);
   std::vector<uint32_t> latencies;
@@ -90,6 +105,10 @@ Cell Measure(IndexBenchBackend& backend, Query query, bool indexed, int64_t docs
     latencies.push_back(static_cast<uint32_t>(std::min<int64_t>(ns, UINT32_MAX)));
   } while (Clock::now() < deadline);
   cell.summary = Summarize(latencies, std::chrono::duration<double>(Clock::now() - start).count());
+  const double cpu1 = server_cpu();
+  if (cpu0 >= 0 && cpu1 >= 0 && cell.summary.ops > 0) {
+    cell.server_cpu_us_per_op = (cpu1 - cpu0) * 1e6 / static_cast<double>(cell.summary.ops);
+  }
   return cell;
 }
 
@@ -99,9 +118,13 @@ double Seconds(Clock::time_point since) {
 
 std::string CellText(const Cell& c) {
   if (!c.error.empty()) return "error: " + c.error;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%9.1f op/s  p50 %9.1f us  p99 %9.1f us%s", c.summary.ops_per_sec,
-                c.summary.p50_us, c.summary.p99_us, c.wrong ? "  WRONG ANSWERS" : "");
+  char buf[200];
+  int n = std::snprintf(buf, sizeof buf, "%9.1f op/s  p50 %9.1f us  p99 %9.1f us", c.summary.ops_per_sec,
+                        c.summary.p50_us, c.summary.p99_us);
+  if (c.server_cpu_us_per_op >= 0) {
+    n += std::snprintf(buf + n, sizeof buf - n, "  CPU %.1f us", c.server_cpu_us_per_op);
+  }
+  std::snprintf(buf + n, sizeof buf - n, "%s", c.wrong ? "  WRONG ANSWERS" : "");
   return buf;
 }
 
@@ -118,6 +141,12 @@ int Main(int argc, char** argv) {
     return 1;
   }
   std::vector<IndexBenchBackend*> backends = {mongo.value().get(), pg.value().get()};
+  // Server CPU: tigerdoc is one process; PostgreSQL serves the connection
+  // from a child of the postmaster.
+  const pid_t server_pid = flags.server_pid, pg_pid = flags.pg_pid;
+  const std::vector<std::function<double()>> server_cpu = {
+      [server_pid] { return server_pid > 0 ? ProcessCpuSeconds(server_pid) : -1; },
+      [pg_pid] { return pg_pid > 0 ? ProcessTreeCpuSeconds(pg_pid) : -1; }};
 
   struct Row {
     const char* label;
@@ -155,7 +184,7 @@ int Main(int argc, char** argv) {
       }
       std::fprintf(stderr, "%s: %s\n", backend.name().c_str(), row.label);
       Cell cell = Measure(backend, row.query, row.indexed, flags.docs,
-                          row.indexed ? flags.seconds : flags.unindexed_seconds);
+                          row.indexed ? flags.seconds : flags.unindexed_seconds, server_cpu[b]);
       if (!cell.error.empty() || cell.wrong) ++failures;
       cells[b].push_back(cell);
     }
@@ -173,6 +202,41 @@ int Main(int argc, char** argv) {
   }
   std::printf("| load | %.1f s | %.1f s | |\n", load_s[0], load_s[1]);
   std::printf("| build 2 indexes | %.1f s | %.1f s | |\n", index_s[0], index_s[1]);
+  if (!flags.json.empty()) {
+    bson_t doc = BSON_INITIALIZER, results;
+    BSON_APPEND_UTF8(&doc, "benchmark", "index");
+    BSON_APPEND_INT64(&doc, "docs", flags.docs);
+    BSON_APPEND_ARRAY_BEGIN(&doc, "results", &results);
+    int i = 0;
+    for (size_t b = 0; b < backends.size(); ++b) {
+      for (size_t r = 0; r < std::size(rows); ++r) {
+        const Cell& c = cells[b][r];
+        bson_t row;
+        std::string key = std::to_string(i++);
+        bson_append_document_begin(&results, key.c_str(), -1, &row);
+        BSON_APPEND_UTF8(&row, "query", rows[r].label);
+        BSON_APPEND_UTF8(&row, "backend", backends[b]->name().c_str());
+        if (!c.error.empty()) BSON_APPEND_UTF8(&row, "error", c.error.c_str());
+        BSON_APPEND_INT64(&row, "wrongAnswers", c.wrong);
+        BSON_APPEND_DOUBLE(&row, "opsPerSec", c.summary.ops_per_sec);
+        BSON_APPEND_DOUBLE(&row, "p50Us", c.summary.p50_us);
+        BSON_APPEND_DOUBLE(&row, "p99Us", c.summary.p99_us);
+        if (c.server_cpu_us_per_op >= 0) BSON_APPEND_DOUBLE(&row, "serverCpuUsPerOp", c.server_cpu_us_per_op);
+        bson_append_document_end(&results, &row);
+      }
+      bson_t row;
+      std::string key = std::to_string(i++);
+      bson_append_document_begin(&results, key.c_str(), -1, &row);
+      BSON_APPEND_UTF8(&row, "query", "load and index build");
+      BSON_APPEND_UTF8(&row, "backend", backends[b]->name().c_str());
+      BSON_APPEND_DOUBLE(&row, "loadSeconds", load_s[b]);
+      BSON_APPEND_DOUBLE(&row, "indexBuildSeconds", index_s[b]);
+      bson_append_document_end(&results, &row);
+    }
+    bson_append_array_end(&doc, &results);
+    if (!WriteJsonReport(flags.json, &doc)) ++failures;
+    bson_destroy(&doc);
+  }
   return failures == 0 ? 0 : 1;
 }
 

@@ -2,21 +2,14 @@
 
 #include <libpq-fe.h>
 
+#include "bench/pg_connect.h"
+
 namespace tigerdoc::bench {
 namespace {
 
-Status PgError(const std::string& what, PGconn* conn) {
-  return Status(ErrorCode::kOperationFailed, what + ": " + PQerrorMessage(conn));
-}
-
 // The statements, by name: the indexed and unindexed forms differ only in
 // the field they read.
-struct Statement {
-  const char* name;
-  const char* sql;
-  int nparams;
-};
-constexpr Statement kStatements[] = {
+constexpr PgStatement kStatements[] = {
     {"point_indexed", "SELECT doc FROM docs WHERE doc->>'sku' = $1", 1},
     {"point_unindexed", "SELECT doc FROM docs WHERE doc->>'sku_u' = $1", 1},
     {"range_indexed",
@@ -30,24 +23,13 @@ constexpr Statement kStatements[] = {
 
 StatusWith<std::unique_ptr<PostgresIndexBench>> PostgresIndexBench::Connect(
     const std::string& conninfo) {
-  PGconn* conn = PQconnectdb(conninfo.c_str());
-  if (PQstatus(conn) != CONNECTION_OK) {
-    Status error = PgError("connect to PostgreSQL (" + conninfo + ")", conn);
-    PQfinish(conn);
-    return error;
-  }
+  ASSIGN_OR_RETURN(PGconn* conn, ConnectPostgres(conninfo));
   return std::unique_ptr<PostgresIndexBench>(new PostgresIndexBench(conn));
 }
 
 PostgresIndexBench::~PostgresIndexBench() { PQfinish(conn_); }
 
-Status PostgresIndexBench::Exec(const std::string& sql) {
-  PGresult* res = PQexec(conn_, sql.c_str());
-  ExecStatusType st = PQresultStatus(res);
-  PQclear(res);
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return PgError(sql, conn_);
-  return Status::OK();
-}
+Status PostgresIndexBench::Exec(const std::string& sql) { return PgExec(conn_, sql); }
 
 Status PostgresIndexBench::Load(int64_t count) {
   prepared_ = false;
@@ -101,12 +83,7 @@ Status PostgresIndexBench::CreateIndexes() {
 
 Status PostgresIndexBench::Prepare() {
   if (prepared_) return Status::OK();
-  for (const Statement& s : kStatements) {
-    PGresult* res = PQprepare(conn_, s.name, s.sql, s.nparams, nullptr);
-    ExecStatusType st = PQresultStatus(res);
-    PQclear(res);
-    if (st != PGRES_COMMAND_OK) return PgError(std::string("prepare ") + s.name, conn_);
-  }
+  RETURN_IF_ERROR(PgPrepareAll(conn_, kStatements));
   prepared_ = true;
   return Status::OK();
 }

@@ -33,6 +33,14 @@ class Worker {
   virtual bool Insert(int64_t id) = 0;         // a new document
   virtual bool ReadById(int64_t id) = 0;       // fetch one document by _id
   virtual bool IncrementById(int64_t id) = 0;  // {$inc: {n: 1}} by _id
+  // `count` new documents with _ids first_id.. in one request (insertMany);
+  // by default one Insert each.
+  virtual bool InsertBatch(int64_t first_id, int count) {
+    for (int i = 0; i < count; ++i) {
+      if (!Insert(first_id + i)) return false;
+    }
+    return true;
+  }
 };
 
 class Backend {
@@ -42,6 +50,9 @@ class Backend {
   // Empties the target and inserts documents with _id 0..count-1.
   virtual Status Reset(int64_t count) = 0;
   virtual StatusWith<std::unique_ptr<Worker>> NewWorker() = 0;
+  // CPU seconds the serving side has used so far (the server process, or
+  // this process for an in-process engine); -1 when unknown.
+  virtual double ServerCpuSeconds() { return -1; }
 };
 
 }  // namespace tigerdoc::bench

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/json_report.h"
 #include "bench/load_runner.h"
 #include "bench/server_backend.h"
 #include "bench/wt_backend.h"
@@ -33,6 +34,12 @@ struct Flags {
   // --vs-plain R: inserts only, into a plain collection and into one created
   // with --create, alternating R rounds in one run; prints the ratio.
   int vs_plain_rounds = 0;
+  pid_t server_pid = 0;  // --server-pid: the server whose CPU per operation is reported
+  std::string json;      // --json FILE: the table as JSON too
+  bool journaled = false;  // --j: writeConcern {j: true} on the server's writes
+  int batch = 1;           // --batch N: inserts are insertMany of N documents
+  // --ops insert,read,inc: the operations measured (default all three).
+  std::vector<LoadOp> ops = {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById};
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -40,7 +47,9 @@ struct Flags {
   std::fprintf(stderr,
                "usage: tigerdoc_load [--uri URI] [--docs N] [--seconds S] [--threads 1,8]\n"
                "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n"
-               "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n");
+               "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n"
+               "                     [--server-pid PID] [--json FILE]\n"
+               "                     [--j] [--batch N] [--ops insert,read,inc]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -68,6 +77,28 @@ Flags ParseFlags(int argc, char** argv) {
       f.create_options = value();
     } else if (a == "--vs-plain") {
       f.vs_plain_rounds = std::stoi(value());
+    } else if (a == "--server-pid") {
+      f.server_pid = std::stoi(value());
+    } else if (a == "--json") {
+      f.json = value();
+    } else if (a == "--j") {
+      f.journaled = true;
+    } else if (a == "--ops") {
+      f.ops.clear();
+      std::stringstream ss(value());
+      for (std::string item; std::getline(ss, item, ',');) {
+        if (item == "insert") {
+          f.ops.push_back(LoadOp::kInsert);
+        } else if (item == "read") {
+          f.ops.push_back(LoadOp::kReadById);
+        } else if (item == "inc") {
+          f.ops.push_back(LoadOp::kIncrementById);
+        } else {
+          Usage(("unknown operation " + item).c_str());
+        }
+      }
+    } else if (a == "--batch") {
+      f.batch = std::stoi(value());
     } else if (a == "--server-only") {
       f.wiredtiger = false;
     } else if (a == "--wt-only") {
@@ -78,7 +109,9 @@ Flags ParseFlags(int argc, char** argv) {
       Usage(("unknown flag " + a).c_str());
     }
   }
-  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty()) Usage("bad --docs/--seconds/--threads");
+  if (f.docs < 1 || f.seconds <= 0 || f.threads.empty() || f.batch < 1) {
+    Usage("bad --docs/--seconds/--threads/--batch");
+  }
   if (f.vs_plain_rounds < 0 || (f.vs_plain_rounds > 0 && f.create_options.empty())) {
     Usage("--vs-plain needs a positive round count and --create");
   }
@@ -106,9 +139,9 @@ std::map<Key, LoadResult> RunAll(Backend& backend, const Flags& f) {
   std::atomic<int64_t> next_id{f.docs};
   auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
   for (int threads : f.threads) {
-    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+    for (LoadOp op : f.ops) {
       std::fprintf(stderr, "[%s] %s x%d ...\n", backend.name().c_str(), LoadOpName(op), threads);
-      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id);
+      LoadResult r = RunLoad(backend, op, threads, duration, f.docs, &next_id, f.batch);
       if (!r.error.empty()) std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), r.error.c_str());
       out[{op, threads}] = r;
     }
@@ -116,24 +149,29 @@ std::map<Key, LoadResult> RunAll(Backend& backend, const Flags& f) {
   return out;
 }
 
+// which: 0 op/s, 1 p50, 2 p99, 3 server CPU us per operation.
 std::string Cell(const std::map<Key, LoadResult>& m, Key k, int which) {
   auto it = m.find(k);
   if (it == m.end() || !it->second.error.empty()) return "-";
   char buf[32];
   const LoadResult& r = it->second;
-  double v = which == 0 ? r.ops_per_sec : which == 1 ? r.p50_us : r.p99_us;
+  if (which == 3 && r.server_cpu_us_per_op < 0) return "-";
+  double v = which == 0 ? r.ops_per_sec : which == 1 ? r.p50_us : which == 2 ? r.p99_us
+                                                                 : r.server_cpu_us_per_op;
   std::snprintf(buf, sizeof(buf), which == 0 ? "%.0f" : "%.1f", v);
   return buf;
 }
 
 void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
                 const std::map<Key, LoadResult>& wt) {
-  std::printf("\n%-9s %5s | %12s %9s %9s %6s | %12s %9s %9s | %9s\n", "operation", "conns",
-              "server op/s", "p50 us", "p99 us", "errors", "WT op/s", "p50 us", "p99 us",
-              "server/WT");
-  std::printf("%s\n", std::string(105, '-').c_str());
+  // CPU columns: the server process's utime+stime over the cell per
+  // operation (with --server-pid), and this process's for WiredTiger.
+  std::printf("\n%-9s %5s | %12s %9s %9s %8s %6s | %12s %9s %9s %8s | %9s\n", "operation", "conns",
+              "server op/s", "p50 us", "p99 us", "CPU us", "errors", "WT op/s", "p50 us", "p99 us",
+              "CPU us", "server/WT");
+  std::printf("%s\n", std::string(123, '-').c_str());
   for (int threads : f.threads) {
-    for (LoadOp op : {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById}) {
+    for (LoadOp op : f.ops) {
       Key k{op, threads};
       std::string ratio = "-";
       auto s = server.find(k);
@@ -144,15 +182,54 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
         ratio = buf;
       }
       std::string errs = s != server.end() ? std::to_string(s->second.errors) : "-";
-      std::printf("%-9s %5d | %12s %9s %9s %6s | %12s %9s %9s | %9s\n", LoadOpName(op), threads,
+      std::printf("%-9s %5d | %12s %9s %9s %8s %6s | %12s %9s %9s %8s | %9s\n", LoadOpName(op), threads,
                   Cell(server, k, 0).c_str(), Cell(server, k, 1).c_str(), Cell(server, k, 2).c_str(),
-                  errs.c_str(), Cell(wt, k, 0).c_str(), Cell(wt, k, 1).c_str(),
-                  Cell(wt, k, 2).c_str(), ratio.c_str());
+                  Cell(server, k, 3).c_str(), errs.c_str(), Cell(wt, k, 0).c_str(),
+                  Cell(wt, k, 1).c_str(), Cell(wt, k, 2).c_str(), Cell(wt, k, 3).c_str(),
+                  ratio.c_str());
     }
   }
   std::printf("\n%lld preloaded documents of %d-byte payload, %.1f s per cell; "
               "server: %s\n",
               static_cast<long long>(f.docs), kPayloadBytes, f.seconds, f.uri.c_str());
+  if (f.batch > 1) {
+    std::printf("inserts: insertMany of %d documents per request; op/s counts documents, "
+                "p50/p99 requests\n", f.batch);
+  }
+  if (f.journaled) std::printf("server writes: writeConcern {j: true}\n");
+}
+
+void AppendResults(bson_t* rows, int* row, const char* backend, const std::map<Key, LoadResult>& m) {
+  for (const auto& [k, r] : m) {
+    bson_t doc;
+    std::string key = std::to_string((*row)++);
+    bson_append_document_begin(rows, key.c_str(), -1, &doc);
+    BSON_APPEND_UTF8(&doc, "operation", LoadOpName(k.op));
+    BSON_APPEND_INT32(&doc, "threads", k.threads);
+    BSON_APPEND_UTF8(&doc, "backend", backend);
+    if (!r.error.empty()) BSON_APPEND_UTF8(&doc, "error", r.error.c_str());
+    BSON_APPEND_INT64(&doc, "errors", r.errors);
+    BSON_APPEND_DOUBLE(&doc, "opsPerSec", r.ops_per_sec);
+    BSON_APPEND_DOUBLE(&doc, "p50Us", r.p50_us);
+    BSON_APPEND_DOUBLE(&doc, "p99Us", r.p99_us);
+    if (r.server_cpu_us_per_op >= 0) BSON_APPEND_DOUBLE(&doc, "serverCpuUsPerOp", r.server_cpu_us_per_op);
+    bson_append_document_end(rows, &doc);
+  }
+}
+
+bool WriteJson(const Flags& f, const std::map<Key, LoadResult>& server, const std::map<Key, LoadResult>& wt) {
+  bson_t doc = BSON_INITIALIZER, rows;
+  BSON_APPEND_UTF8(&doc, "benchmark", "load");
+  BSON_APPEND_INT64(&doc, "docs", f.docs);
+  BSON_APPEND_DOUBLE(&doc, "secondsPerCell", f.seconds);
+  BSON_APPEND_ARRAY_BEGIN(&doc, "results", &rows);
+  int row = 0;
+  AppendResults(&rows, &row, "tigerdoc", server);
+  AppendResults(&rows, &row, "wiredtiger", wt);
+  bson_append_array_end(&doc, &rows);
+  bool ok = WriteJsonReport(f.json, &doc);
+  bson_destroy(&doc);
+  return ok;
 }
 
 // --vs-plain: insert throughput into a collection with the --create options
@@ -168,7 +245,8 @@ int ComparePatternsWithPlain(const Flags& f) {
     for (int threads : f.threads) {
       LoadResult results[2];
       for (int with_options = 0; with_options < 2; ++with_options) {
-        ServerBackend backend(f.uri, "tigerdoc_load", "load", with_options ? f.create_options : "");
+        ServerBackend backend(f.uri, "tigerdoc_load", "load", with_options ? f.create_options : "",
+                              f.server_pid);
         Status st = backend.Reset(0);
         if (!st.ok()) {
           std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), st.ToString().c_str());
@@ -197,7 +275,8 @@ int Main(int argc, char** argv) {
   std::map<Key, LoadResult> server, wt;
   bool failed = false;
   if (f.server) {
-    ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options);
+    ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options, f.server_pid);
+    backend.SetJournaled(f.journaled);
     server = RunAll(backend, f);
     failed |= server.empty();
   }
@@ -222,6 +301,7 @@ int Main(int argc, char** argv) {
     std::filesystem::remove_all(home_template, ec);
   }
   PrintTable(f, server, wt);
+  if (!f.json.empty()) failed |= !WriteJson(f, server, wt);
   return failed ? 1 : 0;
 }
 

@@ -23,7 +23,8 @@ const char* LoadOpName(LoadOp op) {
 }
 
 LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::milliseconds duration,
-                   int64_t existing_docs, std::atomic<int64_t>* next_insert_id) {
+                   int64_t existing_docs, std::atomic<int64_t>* next_insert_id,
+                   int insert_batch) {
   using Clock = std::chrono::steady_clock;
   LoadResult result;
   // Workers (connections, sessions) are made before the clock starts.
@@ -58,7 +59,9 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
         bool ok = false;
         switch (op) {
           case LoadOp::kInsert:
-            ok = workers[t]->Insert(next_insert_id->fetch_add(1));
+            ok = insert_batch > 1
+                     ? workers[t]->InsertBatch(next_insert_id->fetch_add(insert_batch), insert_batch)
+                     : workers[t]->Insert(next_insert_id->fetch_add(1));
             break;
           case LoadOp::kReadById:
             ok = workers[t]->ReadById(pick(rng));
@@ -77,10 +80,12 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
     });
   }
   while (ready.load() < threads) std::this_thread::yield();
+  const double cpu0 = backend.ServerCpuSeconds();
   start = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto& th : pool) th.join();
   end = Clock::now();
+  const double cpu1 = backend.ServerCpuSeconds();
 
   std::vector<uint32_t> all;
   for (const auto& l : latencies_ns) all.insert(all.end(), l.begin(), l.end());
@@ -88,9 +93,12 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
   LatencySummary summary = Summarize(all, std::chrono::duration<double>(end - start).count());
   result.ops = summary.ops;
   result.seconds = summary.seconds;
-  result.ops_per_sec = summary.ops_per_sec;
+  result.ops_per_sec = summary.ops_per_sec * (op == LoadOp::kInsert ? insert_batch : 1);
   result.p50_us = summary.p50_us;
   result.p99_us = summary.p99_us;
+  if (cpu0 >= 0 && cpu1 >= 0 && summary.ops > 0) {
+    result.server_cpu_us_per_op = (cpu1 - cpu0) * 1e6 / static_cast<double>(summary.ops);
+  }
   return result;
 }
 

@@ -24,12 +24,16 @@ struct LoadResult {
   double ops_per_sec = 0;
   double p50_us = 0;
   double p99_us = 0;
+  double server_cpu_us_per_op = -1;  // -1: unknown
   std::string error;   // set when the run could not start
 };
 
 // Reads and updates pick uniformly random _ids in [0, existing_docs);
-// inserts take fresh _ids from `*next_insert_id`.
+// inserts take fresh _ids from `*next_insert_id`, `insert_batch` per
+// request (Worker::InsertBatch when > 1). `ops` and the latencies count
+// requests; ops_per_sec counts documents.
 LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::milliseconds duration,
-                   int64_t existing_docs, std::atomic<int64_t>* next_insert_id);
+                   int64_t existing_docs, std::atomic<int64_t>* next_insert_id,
+                   int insert_batch = 1);
 
 }  // namespace tigerdoc::bench

@@ -1,6 +1,7 @@
 #include "bench/server_backend.h"
 
 #include "bench/mongo_connect.h"
+#include "bench/process_cpu.h"
 
 #include <mongoc/mongoc.h>
 
@@ -12,8 +13,15 @@ namespace {
 
 class ServerWorker : public Worker {
  public:
-  ServerWorker(mongoc_client_t* client, const std::string& db, const std::string& coll)
+  ServerWorker(mongoc_client_t* client, const std::string& db, const std::string& coll,
+               bool journaled)
       : client_(client), coll_(mongoc_client_get_collection(client, db.c_str(), coll.c_str())) {
+    if (journaled) {
+      mongoc_write_concern_t* wc = mongoc_write_concern_new();
+      mongoc_write_concern_set_journal(wc, true);
+      mongoc_write_concern_append(wc, &write_opts_);
+      mongoc_write_concern_destroy(wc);
+    }
     BSON_APPEND_INT64(&find_opts_, "limit", 1);
     BSON_APPEND_BOOL(&find_opts_, "singleBatch", true);
     bson_t inc;
@@ -23,6 +31,7 @@ class ServerWorker : public Worker {
   }
   ~ServerWorker() override {
     bson_destroy(&find_opts_);
+    bson_destroy(&write_opts_);
     bson_destroy(&update_);
     mongoc_collection_destroy(coll_);
     mongoc_client_destroy(client_);
@@ -30,7 +39,23 @@ class ServerWorker : public Worker {
 
   bool Insert(int64_t id) override {
     bson::BsonDoc doc = MakeLoadDoc(id);
-    return mongoc_collection_insert_one(coll_, doc.get(), nullptr, nullptr, nullptr);
+    return mongoc_collection_insert_one(coll_, doc.get(), &write_opts_, nullptr, nullptr);
+  }
+
+  bool InsertBatch(int64_t first_id, int count) override {
+    std::vector<bson::BsonDoc> docs;
+    docs.reserve(count);
+    for (int i = 0; i < count; ++i) docs.push_back(MakeLoadDoc(first_id + i));
+    // A plain array: bson_t is over-aligned (see Reset).
+    const bson_t** ptrs = new const bson_t*[count];
+    for (int i = 0; i < count; ++i) ptrs[i] = docs[i].get();
+    bson_t reply;
+    bool ok = mongoc_collection_insert_many(coll_, ptrs, count, &write_opts_, &reply, nullptr);
+    delete[] ptrs;
+    bson_iter_t it;
+    if (ok && bson_iter_init_find(&it, &reply, "insertedCount")) ok = bson_iter_as_int64(&it) == count;
+    bson_destroy(&reply);
+    return ok;
   }
 
   bool ReadById(int64_t id) override {
@@ -49,7 +74,7 @@ class ServerWorker : public Worker {
     bson_t filter = BSON_INITIALIZER;
     BSON_APPEND_INT64(&filter, "_id", id);
     bson_t reply;
-    bool ok = mongoc_collection_update_one(coll_, &filter, &update_, nullptr, &reply, nullptr);
+    bool ok = mongoc_collection_update_one(coll_, &filter, &update_, &write_opts_, &reply, nullptr);
     // A miss is an error for the benchmark: every id it updates exists.
     bson_iter_t it;
     if (ok && bson_iter_init_find(&it, &reply, "matchedCount")) ok = bson_iter_as_int64(&it) == 1;
@@ -63,16 +88,22 @@ class ServerWorker : public Worker {
   mongoc_collection_t* coll_;
   bson_t find_opts_ = BSON_INITIALIZER;
   bson_t update_ = BSON_INITIALIZER;
+  bson_t write_opts_ = BSON_INITIALIZER;  // {writeConcern: {j: true}} or empty
 };
 
 }  // namespace
 
 ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll,
-                             std::string create_options)
+                             std::string create_options, pid_t server_pid)
     : uri_(std::move(uri)),
       db_(std::move(db)),
       coll_(std::move(coll)),
-      create_options_(std::move(create_options)) {}
+      create_options_(std::move(create_options)),
+      server_pid_(server_pid) {}
+
+double ServerBackend::ServerCpuSeconds() {
+  return server_pid_ > 0 ? ProcessCpuSeconds(server_pid_) : -1;
+}
 
 Status ServerBackend::Reset(int64_t count) {
   ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));
@@ -112,7 +143,7 @@ Status ServerBackend::Reset(int64_t count) {
 
 StatusWith<std::unique_ptr<Worker>> ServerBackend::NewWorker() {
   ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));
-  return std::unique_ptr<Worker>(new ServerWorker(client, db_, coll_));
+  return std::unique_ptr<Worker>(new ServerWorker(client, db_, coll_, journaled_));
 }
 
 }  // namespace tigerdoc::bench

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "bench/process_cpu.h"
 #include "engine/keystring/key_string.h"
 
 namespace tigerdoc::bench {
@@ -110,7 +111,7 @@ class WtWorker : public Worker {
 
 }  // namespace
 
-StatusWith<std::unique_ptr<WtBackend>> WtBackend::Open(const std::string& home, int cache_size_mb) {
+StatusWith<WT_CONNECTION*> OpenLikeServer(const std::string& home, int cache_size_mb) {
   std::string config = "create,cache_size=" + std::to_string(cache_size_mb) +
                        "M,session_max=256"
                        ",log=(enabled=true,path=.,archive=true)"
@@ -119,6 +120,11 @@ StatusWith<std::unique_ptr<WtBackend>> WtBackend::Open(const std::string& home, 
   WT_CONNECTION* conn = nullptr;
   int ret = wiredtiger_open(home.c_str(), nullptr, config.c_str(), &conn);
   if (ret != 0) return WtError(ret, "wiredtiger_open " + home);
+  return conn;
+}
+
+StatusWith<std::unique_ptr<WtBackend>> WtBackend::Open(const std::string& home, int cache_size_mb) {
+  ASSIGN_OR_RETURN(WT_CONNECTION* conn, OpenLikeServer(home, cache_size_mb));
   return std::unique_ptr<WtBackend>(new WtBackend(conn));
 }
 
@@ -158,5 +164,7 @@ StatusWith<std::unique_ptr<Worker>> WtBackend::NewWorker() {
   }
   return std::unique_ptr<Worker>(new WtWorker(session, cursor));
 }
+
+double WtBackend::ServerCpuSeconds() { return SelfCpuSeconds(); }
 
 }  // namespace tigerdoc::bench

@@ -27,6 +27,11 @@ struct __wt_connection;
 
 namespace tigerdoc::bench {
 
+// Opens (creating) a WiredTiger home at `home` with the server's storage
+// settings above; cache_size_mb as the server's --cacheSizeMB. Shared with
+// tigerdoc_ycsb's in-process ceiling. The caller closes the connection.
+StatusWith<__wt_connection*> OpenLikeServer(const std::string& home, int cache_size_mb);
+
 class WtBackend : public Backend {
  public:
   // Opens (creating) a WiredTiger home at `home`; cache_size_mb as the
@@ -36,6 +41,8 @@ class WtBackend : public Backend {
   std::string name() const override { return "wiredtiger"; }
   Status Reset(int64_t count) override;
   StatusWith<std::unique_ptr<Worker>> NewWorker() override;
+  // This process: the engine runs in it.
+  double ServerCpuSeconds() override;
 
  private:
   explicit WtBackend(__wt_connection* conn) : conn_(conn) {}

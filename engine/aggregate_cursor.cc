@@ -9,6 +9,7 @@
 
 #include "engine/aggregate_explain_run.h"
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
 #include "engine/index/index_table.h"
 #include "engine/ops.h"
 #include "engine/query/deadline.h"
@@ -81,6 +82,7 @@ StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::Open(std::strin
                                                                       const bson_t* filter) {
   query::FindSpec spec;
   if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
+  spec.collator = collator_;
   return OpenScan(engine_, db, coll, std::move(spec), slot_);
 }
 
@@ -223,6 +225,7 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
   cursor->slot_ = std::make_shared<SessionSlot>();
   cursor->resolver_ = std::make_unique<EngineResolver>(engine, cursor->slot_,
                                                        scan.bypass_document_validation);
+  cursor->resolver_->set_collator(ctx.collator);
   ctx.resolver = cursor->resolver_.get();
   if (!input && !coll.empty()) {
     ctx.source_db = db;
@@ -257,6 +260,7 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     spec.max_sort_bytes = static_cast<int64_t>(pipeline.context().max_memory_bytes);
     spec.temp_dir = pipeline.context().temp_dir;
     spec.expressions = agg::MakeQueryExpressionParser(pipeline.context());
+    spec.collator = pipeline.context().collator;
     ASSIGN_OR_RETURN(source, OpenScan(engine, db, coll, std::move(spec), cursor->slot_, scan));
   }
   ASSIGN_OR_RETURN(cursor->stage_, cursor->pipeline_->Run(std::move(source), run));
@@ -295,6 +299,7 @@ namespace tigerdoc::engine {
 Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) const {
   *ns = params->coll.empty() ? params->db + ".$cmd.aggregate" : Namespace(params->db, params->coll);
   if (params->coll.empty() || catalog_->LookupView(*ns) == nullptr) return Status::OK();
+  RETURN_IF_ERROR(RefuseViewCollation(params->collation));
   // The view's pipeline runs first, over the collection under it; the
   // cursor keeps the view's namespace.
   // The read's leading $match stages go before the view's stages that
@@ -315,6 +320,9 @@ StatusWith<CommandExpressions> Engine::AggregateExpressions(const AggregateParam
   expressions.ctx.allow_disk_use = params.allow_disk_use;
   expressions.ctx.max_memory_bytes = static_cast<size_t>(options_.max_blocking_sort_bytes);
   expressions.ctx.temp_dir = SortSpillDirectory();
+  expressions.ctx.collator = OperationCollator(
+      params.collation,
+      params.coll.empty() ? nullptr : catalog_->Lookup(Namespace(params.db, params.coll)).get());
   return expressions;
 }
 

@@ -78,11 +78,14 @@ class EngineResolver : public agg::CollectionResolver {
   Status ReplaceWithTemp(std::string_view db, std::string_view temp, std::string_view target_db,
                          std::string_view target) override;
   Status DropTemp(std::string_view db, std::string_view temp) override;
+  // The collation the scans Open() makes run with (the pipeline's).
+  void set_collator(const bson::Collator* collator) { collator_ = collator; }
 
  private:
   Status CopyIndexes(const catalog::CollectionEntry& from, catalog::CollectionEntry& to);
 
   Engine* engine_;
+  const bson::Collator* collator_ = nullptr;
   std::shared_ptr<SessionSlot> slot_;
   bool bypass_validation_ = false;  // bypassDocumentValidation
 };

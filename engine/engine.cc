@@ -1,5 +1,10 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
+
+#include "engine/changes/change_log.h"
+#include "engine/changes/change_stream_cursor.h"
+#include "engine/repl/logical_clock.h"
 #include "engine/write/hook_runner.h"
 #include "engine/write/pattern_registry.h"
 
@@ -33,7 +38,21 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
   // Before the TTL monitor or any client can write.
   engine->catalog_->SetGuardSource(std::make_shared<GuardSource>(engine->patterns_));
   RETURN_IF_ERROR(engine->AttachAllPatterns());
+  // The change log before any write: every change from here on is recorded.
+  engine->clock_ = std::make_unique<repl::LogicalClock>();
+  ChangeLogOptions log_options;
+  log_options.retention_bytes = options.change_log_retention_mb * 1024 * 1024;
+  log_options.retention_seconds = options.change_log_retention_hours * 3600;
+  ASSIGN_OR_RETURN(engine->change_log_,
+                   ChangeLog::Open(engine->storage_.get(), engine->clock_.get(), log_options));
+  engine->catalog_->SetChangeRecorder(engine->change_log_.get());
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
+  ASSIGN_OR_RETURN(engine->sessions_,
+                   LogicalSessionCatalog::Open(engine->storage_.get(), engine->cursors_.get()));
+  engine->sessions_->SetCommitTagger(
+      [log = engine->change_log_.get()](storage::Session& txn, const bson_t* lsid, int64_t txn_number) {
+        log->SetTransactionInfo(txn, lsid, txn_number);
+      });
   engine->reaper_ = std::thread([e = engine.get()] { e->ReapCursorsUntilStopped(); });
   engine->ttl_monitor_sleep_secs_.store(options.ttl_monitor_sleep.count());
   engine->ttl_monitor_ = std::thread([e = engine.get()] { e->RunTtlMonitorUntilStopped(); });
@@ -56,9 +75,12 @@ Engine::~Engine() {
   reaper_wakeup_.notify_all();
   if (reaper_.joinable()) reaper_.join();
   if (ttl_monitor_.joinable()) ttl_monitor_.join();
+  sessions_.reset();  // aborts open transactions while storage is open
   // Cursors hold collection entries; release them before the catalog and
   // storage they point into.
   cursors_.reset();
+  if (catalog_) catalog_->SetChangeRecorder(nullptr);
+  change_log_.reset();
   catalog_.reset();
   storage_.reset();
 }
@@ -111,6 +133,7 @@ query::IndexHint Engine::ToIndexHint(FindHint hint) {
     case FindHint::kIdIndex: return query::IndexHint::kIdIndex;
     case FindHint::kNaturalForward: return query::IndexHint::kNaturalForward;
     case FindHint::kIndex: return query::IndexHint::kIndex;
+    case FindHint::kNaturalBackward: return query::IndexHint::kNaturalBackward;
   }
   return query::IndexHint::kNone;
 }
@@ -145,6 +168,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   if (catalog_->LookupView(ns) != nullptr) return FindOnView(params);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
+  spec.collator = OperationCollator(params.collation, coll.get());
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
   if (params.tailable && coll) {
@@ -177,7 +201,14 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
   const Clock::time_point started = Clock::now();
   std::string ns = Namespace(params.db, params.coll);
   ASSIGN_OR_RETURN(query::CursorManager::Pin cursor, cursors_->CheckOut(params.cursor_id, ns));
-  if (params.max_time_ms) {
+  // Change stream cursors are awaitData: a getMore's maxTimeMS is how long
+  // it waits for events (MongoDB's maxAwaitTimeMS; 1 s when not given).
+  auto* stream = dynamic_cast<ChangeStreamCursor*>(cursor->other_source.get());
+  if (stream != nullptr) {
+    stream->SetAwait(std::chrono::milliseconds(params.max_time_ms.value_or(1000)));
+    stream->SetKillFlag(&cursor->kill_pending);
+  }
+  if (params.max_time_ms && stream == nullptr) {
     // The cursor stays usable, as in MongoDB.
     cursor.Return();
     return Status(ErrorCode::kBadValue,
@@ -211,6 +242,7 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
                                                       &batch.docs, &exhausted));
     }
   }
+  if (stream != nullptr) batch.post_batch_resume_token = stream->post_batch_resume_token();
   if (!exhausted) {
     cursor->leftover_time = query::TimeLeft(deadline);
     batch.cursor_id = cursor->id;
@@ -229,6 +261,7 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   // Parse first: a bad filter is an error even on a missing collection.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
+  spec.collator = OperationCollator(params.collation, coll.get());
   spec.skip = params.skip;
   spec.limit = params.limit;
   spec.hint = ToIndexHint(params.hint);

@@ -27,6 +27,8 @@
 #include "engine/query/cursor_manager.h"
 #include "engine/query/plan_executor.h"
 #include "engine/query/planner/plan_cache.h"
+#include "engine/repl/logical_clock.h"
+#include "engine/session/logical_session_catalog.h"
 #include "engine/ops.h"
 #include "engine/storage/storage_engine.h"
 
@@ -37,9 +39,15 @@ namespace tigerdoc::query {
 class Matcher;
 }
 
+namespace tigerdoc::engine::repl {
+class LogicalClock;
+}
+
 namespace tigerdoc::engine {
 
 class AggregateCursor;
+class ChangeLog;
+struct ChangeStreamParams;
 struct CommandExpressions;
 
 class PatternRegistry;
@@ -60,6 +68,10 @@ struct EngineOptions {
   // How often the TTL monitor looks for expired documents (MongoDB's
   // ttlMonitorSleepSecs); zero disables the monitor.
   std::chrono::seconds ttl_monitor_sleep = std::chrono::seconds(60);
+  // Retention of the change log (change streams): the oldest events are
+  // trimmed beyond this size or age (changeLogRetentionMB / Hours).
+  int64_t change_log_retention_mb = 1024;
+  double change_log_retention_hours = 24;
 };
 
 class Engine {
@@ -71,6 +83,19 @@ class Engine {
   catalog::Catalog& catalog() { return *catalog_; }
   storage::StorageEngine& storage() { return *storage_; }
   query::CursorManager& cursors() { return *cursors_; }
+  // The cluster time of the one-node replica set (one tick per committed
+  // change; engine/repl/) and the change log change streams read
+  // (engine/changes/).
+  repl::LogicalClock& clock() { return *clock_; }
+  ChangeLog& change_log() { return *change_log_; }
+  // Client sessions, retryable writes and transactions (engine/session/).
+  LogicalSessionCatalog& sessions() { return *sessions_; }
+
+  // aggregate with a leading $changeStream (changes/engine_change_streams.cc):
+  // a tailable, awaitData cursor over the change log; its batches carry
+  // postBatchResumeToken. Errors: the stage's option errors, 286 when the
+  // resume point was trimmed from the log.
+  StatusWith<CursorBatch> OpenChangeStream(const ChangeStreamParams& params);
 
   // DDL. CreateCollection parses the options patterns own (the registry's
   // errors) and attaches their hooks before the collection is visible.
@@ -337,11 +362,14 @@ class Engine {
 
   EngineOptions options_;
   std::unique_ptr<storage::StorageEngine> storage_;
+  std::unique_ptr<repl::LogicalClock> clock_;
+  std::unique_ptr<ChangeLog> change_log_;
   std::unique_ptr<catalog::Catalog> catalog_;
   std::shared_ptr<const PatternRegistry> patterns_;
   std::unique_ptr<query::CursorManager> cursors_;
   query::planner::PlanCache plan_cache_;
   OperationRegistry operations_;
+  std::unique_ptr<LogicalSessionCatalog> sessions_;
 
   std::mutex reaper_mutex_;
   std::condition_variable reaper_wakeup_;

@@ -13,6 +13,7 @@
 #include "engine/bson/compare.h"
 #include "engine/bson/field_path.h"
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
 #include "engine/query/deadline.h"
 #include "engine/query/plan_executor.h"
 
@@ -28,13 +29,14 @@ bson::BsonDoc OneValue(const bson_iter_t* value) {
   return out;
 }
 
-int CompareOneValueDocs(const bson::BsonDoc& a, const bson::BsonDoc& b) {
+int CompareOneValueDocs(const bson::BsonDoc& a, const bson::BsonDoc& b,
+                        const bson::Collator* collator) {
   bson_iter_t ia, ib;
   bson_iter_init(&ia, a.get());
   bson_iter_next(&ia);
   bson_iter_init(&ib, b.get());
   bson_iter_next(&ib);
-  return bson::CompareValues(&ia, &ib);
+  return bson::CompareValues(&ia, &ib, collator);
 }
 
 }  // namespace
@@ -43,12 +45,17 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   if (params.key.empty()) {
     return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
   }
+  // Values equal under the operation's collation are one value (the first
+  // met is reported), and the result is in its order.
+  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(params.db, params.coll));
+  const bson::Collator* collator = OperationCollator(params.collation, coll.get());
   struct BsonOrder {
+    const bson::Collator* collator;
     bool operator()(const bson::BsonDoc& a, const bson::BsonDoc& b) const {
-      return CompareOneValueDocs(a, b) < 0;
+      return CompareOneValueDocs(a, b, collator) < 0;
     }
   };
-  std::set<bson::BsonDoc, BsonOrder> distinct;
+  std::set<bson::BsonDoc, BsonOrder> distinct(BsonOrder{collator});
   int64_t bytes = 0;
   auto add = [&](const bson_iter_t* value) {
     bson::BsonDoc one = OneValue(value);
@@ -91,13 +98,12 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   // collection does not exist; a missing collection reads as empty.
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
+  spec.collator = collator;
   spec.hint = ToIndexHint(params.hint);
   spec.distinct_key = params.key;
   spec.hint_index = params.hint_index.Copy();
   spec.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), params.max_time_ms);
-  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(
-                                  catalog_->Lookup(Namespace(params.db, params.coll)), std::move(spec),
-                                  Planner()));
+  ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
   exec->RecordIndexUse();
   storage::Session session = storage_->NewSession();
   bool exhausted = false;

@@ -35,6 +35,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
 #include "engine/query/deadline.h"
 #include "engine/explain_plan.h"
 #include "engine/query/plan_executor.h"
@@ -155,13 +156,15 @@ class PlanWriter {
     BSON_APPEND_UTF8(d, "stage", "IXSCAN");
     BSON_APPEND_DOCUMENT(d, "keyPattern", spec.key_pattern.get());
     BSON_APPEND_UTF8(d, "indexName", spec.name.c_str());
+    // A collated index says so, as MongoDB's IXSCAN does.
+    if (spec.collator != nullptr) BSON_APPEND_DOCUMENT(d, "collation", spec.collator->spec());
     BSON_APPEND_BOOL(d, "isMultiKey", spec.multikey);
     BSON_APPEND_BOOL(d, "isUnique", spec.unique);
     BSON_APPEND_BOOL(d, "isSparse", spec.sparse);
     BSON_APPEND_BOOL(d, "isPartial", spec.partial_filter.has_value());
     BSON_APPEND_INT32(d, "indexVersion", spec.version);
-    BSON_APPEND_UTF8(d, "direction", "forward");
-    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape);
+    BSON_APPEND_UTF8(d, "direction", scan.backward ? "backward" : "forward");
+    bson::BsonDoc bounds = scan.bounds.ToBson(scan.shape, scan.backward);
     BSON_APPEND_DOCUMENT(d, "indexBounds", bounds.get());
     if (with_stats && stats) {
       AppendNumber(d, "keysExamined", stats->keys_examined);
@@ -287,7 +290,7 @@ class PlanWriter {
     const query::planner::IndexBounds* id_bounds = exec_.id_bounds();
     BSON_APPEND_UTF8(d, "stage", id_bounds ? "CLUSTERED_IXSCAN" : "COLLSCAN");
     if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
-    BSON_APPEND_UTF8(d, "direction", "forward");
+    BSON_APPEND_UTF8(d, "direction", exec_.backward() ? "backward" : "forward");
     if (id_bounds) {
       query::planner::IndexShape id_shape;
       id_shape.fields.push_back(
@@ -353,6 +356,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   if (catalog_->LookupView(ns) != nullptr) return ExplainOnView(params, verbosity);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
+  spec.collator = OperationCollator(params.collation, coll.get());
   auto started = std::chrono::steady_clock::now();
   spec.deadline = query::DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));

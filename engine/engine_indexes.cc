@@ -32,7 +32,7 @@ constexpr char kNotFoundPrefix[] = "ns does not exist: ";
 // REQUIRES: coll.write_mutex() held exclusively.
 Status BuildIndexes(storage::StorageEngine& storage, const catalog::CollectionEntry& coll,
                     std::vector<index::IndexSpec>& specs) {
-  storage::Session session = storage.NewSession();
+  storage::Session session = storage.NewUnboundSession();
   for (int shard = 0; shard < coll.store->num_shards(); ++shard) {
     const std::string table = coll.store->TableName(shard);
     std::string lower;
@@ -90,8 +90,11 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
   // Every spec is validated before anything changes (the collection
   // included).
   std::vector<index::IndexSpec> requested;
+  // An index without a collation of its own takes the collection's default.
+  std::shared_ptr<catalog::CollectionEntry> existing = catalog_->Lookup(Namespace(params.db, params.coll));
+  const bson::Collator* default_collator = existing ? existing->metadata.default_collator : nullptr;
   for (const bson::BsonDoc& doc : params.specs) {
-    ASSIGN_OR_RETURN(index::IndexSpec spec, index::ParseIndexSpec(doc.get()));
+    ASSIGN_OR_RETURN(index::IndexSpec spec, index::ParseIndexSpec(doc.get(), default_collator));
     requested.push_back(std::move(spec));
   }
   RETURN_IF_ERROR(catalog::Catalog::ValidateNamespace(params.db, params.coll));
@@ -132,7 +135,7 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
 
   ASSIGN_OR_RETURN(int64_t first_id,
                    catalog_->ReserveIndexIds(*coll, static_cast<int>(to_build.size())));
-  storage::Session session = storage_->NewSession();
+  storage::Session session = storage_->NewUnboundSession();
   Status built;
   for (size_t i = 0; i < to_build.size() && built.ok(); ++i) {
     to_build[i].id = first_id + static_cast<int64_t>(i);
@@ -294,7 +297,7 @@ StatusWith<IndexModificationResult> Engine::ModifyIndex(std::string_view db,
 std::vector<std::pair<std::string, int64_t>> Engine::IndexSizes(
     const catalog::CollectionEntry& coll, std::optional<int> shard) {
   std::vector<std::pair<std::string, int64_t>> out;
-  storage::Session session = storage_->NewSession();
+  storage::Session session = storage_->NewUnboundSession();
   // The _id index is the record keys themselves (plus the "<ident>-id"
   // table when the shard key is not _id): approximated by the key bytes.
   const storage::ShardStats stats = shard ? coll.store->StatsOf(*shard) : coll.store->TotalStats();

@@ -20,6 +20,7 @@
 #include "engine/agg/pipeline.h"
 #include "engine/aggregate_cursor.h"
 #include "engine/engine.h"
+#include "engine/operation_collation.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -194,6 +195,7 @@ AggregateParams Engine::MatchAsAggregate(std::string_view db, std::string_view c
 }
 
 StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
+  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   ASSIGN_OR_RETURN(AggregateParams aggregate, FindAsAggregate(params));
   ASSIGN_OR_RETURN(CursorBatch batch, Aggregate(std::move(aggregate)));
   if (params.single_batch && batch.cursor_id != 0) {
@@ -204,6 +206,7 @@ StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
 }
 
 StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
+  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   AggregateParams aggregate =
       CountAsAggregate(params.db, params.coll, params.filter.get(), params.skip, params.limit);
   aggregate.hint = params.hint;
@@ -217,6 +220,7 @@ StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
 }
 
 StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, ExplainVerbosity verbosity) {
+  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   AggregateParams aggregate;
   switch (params.explained) {
     case ExplainedCommand::kFind: {
@@ -237,6 +241,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, Explai
 }
 
 StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(const DistinctParams& params) {
+  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   AggregateParams aggregate = MatchAsAggregate(params.db, params.coll, params.filter.get());
   aggregate.hint = params.hint;
   aggregate.hint_index = params.hint_index.Copy();

@@ -10,8 +10,14 @@
 #include <vector>
 
 #include "engine/bson/bson_doc.h"
+#include "engine/bson/collator.h"
 
 namespace tigerdoc::engine {
+
+// The `collation` option of an operation: nullopt when the command gave
+// none (the collection's default collation applies), else the collator
+// (nullptr for {locale: "simple"}). See engine/bson/collator.h.
+using CollationOption = std::optional<const bson::Collator*>;
 
 // A reply holds at most 16 MiB of documents (maxBsonObjectSize); batches
 // stop short of that so the reply envelope still fits.
@@ -94,6 +100,7 @@ struct IndexModificationResult {
 
 struct UpdateStatement {
   bson::BsonDoc query;
+  CollationOption collation;
   bson::BsonDoc update;  // operator document or replacement; the stages when update_is_pipeline
   bool update_is_pipeline = false;
   bool upsert = false;
@@ -112,6 +119,7 @@ struct UpdateResult {
 
 struct DeleteStatement {
   bson::BsonDoc query;
+  CollationOption collation;
   int64_t limit = 0;  // 0 = all matching, 1 = one
   bson::BsonDoc let;  // the command's `let`
 };
@@ -120,11 +128,12 @@ struct DeleteResult {
   int64_t deleted = 0;
 };
 
-// The hint of a find: the _id index ("_id_" or {_id: 1}), a forward
-// collection scan ({$natural: 1}), or a secondary index by name or key
+// The hint of a find: the _id index ("_id_" or {_id: 1}), a forward or
+// backward collection scan ({$natural: 1} / {$natural: -1}), or a secondary
+// index by name or key
 // pattern (FindParams::hint_index; the planner resolves it and answers
 // BadValue when no visible index matches).
-enum class FindHint { kNone, kIdIndex, kNaturalForward, kIndex };
+enum class FindHint { kNone, kIdIndex, kNaturalForward, kIndex, kNaturalBackward };
 
 // What an explain explains (ExplainFind serves all three).
 enum class ExplainedCommand { kFind, kCount, kDistinct };
@@ -133,6 +142,7 @@ struct FindParams {
   std::string db;
   std::string coll;
   bson::BsonDoc filter;
+  CollationOption collation;
   bson::BsonDoc projection;  // empty = whole documents
   bson::BsonDoc sort;        // empty = natural (shard, record key) order
   int64_t skip = 0;
@@ -169,12 +179,16 @@ struct CursorBatch {
   int64_t cursor_id = 0;  // 0 when exhausted
   std::string ns;
   std::vector<bson::BsonDoc> docs;
+  // Change streams: the cursor's postBatchResumeToken ({_data: "<hex>"});
+  // empty for other cursors.
+  bson::BsonDoc post_batch_resume_token;
 };
 
 struct CountParams {
   std::string db;
   std::string coll;
   bson::BsonDoc filter;
+  CollationOption collation;
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = no limit
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
@@ -189,6 +203,7 @@ struct FindAndModifyParams {
   std::string db;
   std::string coll;
   bson::BsonDoc query;
+  CollationOption collation;
   bson::BsonDoc sort;                   // which document, when several match
   std::optional<bson::BsonDoc> update;  // operator document or replacement; stages when pipeline
   bool update_is_pipeline = false;
@@ -212,6 +227,8 @@ struct DistinctParams {
   std::string db;
   std::string coll;
   std::string key;        // dotted path
+  CollationOption collation;
+
   bson::BsonDoc filter;
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit (query::FindSpec::deadline)
   FindHint hint = FindHint::kNone;  // as FindParams
@@ -222,6 +239,8 @@ struct AggregateParams {
   std::string db;
   std::string coll;           // empty for {aggregate: 1}
   bson::BsonDoc pipeline;     // the stages array, as a document
+  CollationOption collation;
+
   std::optional<int64_t> batch_size;  // cursor.batchSize; default 101
   bool bypass_document_validation = false;  // for the writes of $out / $merge
   bool allow_disk_use = false;

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/changes/pre_and_post_images.h"
 #include "engine/engine.h"
 #include "engine/log/log.h"
 #include "engine/write/pattern_registry.h"
@@ -27,6 +28,7 @@
 #include "wire/commands/dispatcher.h"
 #include "wire/config/server_config.h"
 #include "wire/server/server.h"
+#include "wire/server/tls.h"
 
 namespace {
 
@@ -66,6 +68,8 @@ std::shared_ptr<tigerdoc::engine::PatternRegistry> MakePatternRegistry() {
   registry->Add(patterns::outlier::MakeOutlierPattern());
   registry->Add(patterns::size_limits::MakeSizeLimitsPattern());
   registry->Add(patterns::subset::MakeSubsetPattern());
+  // Not a pattern: MongoDB's collection option, owned through the registry.
+  registry->Add(engine::MakePreAndPostImagesOption());
   return registry;
 }
 
@@ -140,6 +144,14 @@ int main(int argc, char** argv) {
   RotateLogOnSigusr1();
   LogStarting(flags, argc, argv);
 
+  wire::TlsOptions tls_options;
+  tls_options.mode = wire::ParseTlsMode(flags.tls_mode).value();  // checked while parsing
+  tls_options.certificate_key_file = flags.tls_certificate_key_file;
+  tls_options.ca_file = flags.tls_ca_file;
+  tls_options.allow_connections_without_certificates = flags.tls_allow_connections_without_certificates;
+  auto tls = wire::TlsContext::Create(tls_options);
+  if (!tls.ok()) Die(tls.status().reason());
+
   engine::EngineOptions options;
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
@@ -147,6 +159,8 @@ int main(int argc, char** argv) {
   options.default_shards = flags.shards;
   options.patterns = MakePatternRegistry();
   options.ttl_monitor_sleep = std::chrono::seconds(flags.ttl_monitor_sleep_secs);
+  options.change_log_retention_mb = flags.change_log_retention_mb;
+  options.change_log_retention_hours = flags.change_log_retention_hours;
   options.cursor_timeout = std::chrono::milliseconds(flags.cursor_timeout_ms);
   if (flags.cursor_timeout_ms < 60000) {
     options.cursor_reap_interval = std::chrono::milliseconds(std::max<int64_t>(flags.cursor_timeout_ms / 4, 10));
@@ -168,6 +182,11 @@ int main(int argc, char** argv) {
   info.dbpath = flags.dbpath;
   info.cache_size_mb = flags.cache_size_mb;
   info.max_connections = flags.max_conns;
+  info.repl_set_name = flags.repl_set_name;
+  engine.value()->clock().Tick();  // cluster times start at the wall clock
+  engine.value()->sessions().transaction_lifetime_limit_secs.store(flags.transaction_lifetime_limit_secs);
+  info.auth = flags.auth;
+  info.compressors = flags.compressors;
   {
     wire::Dispatcher dispatcher(engine.value().get(), &info);
 
@@ -175,6 +194,7 @@ int main(int argc, char** argv) {
     server_options.bind_ip = flags.bind_ip;
     server_options.port = flags.port;
     server_options.max_connections = flags.max_conns;
+    server_options.tls = tls.value();
     RaiseFileLimit(flags.max_conns);
     wire::Server server(server_options, &dispatcher);
     Status started = server.Start();
@@ -195,7 +215,7 @@ int main(int argc, char** argv) {
       // The ready line (tests wait for "Waiting for connections").
       bson::BsonDoc waiting;
       BSON_APPEND_INT32(waiting.mutable_get(), "port", server.port());
-      BSON_APPEND_UTF8(waiting.mutable_get(), "ssl", "off");
+      BSON_APPEND_UTF8(waiting.mutable_get(), "ssl", flags.tls_mode == "disabled" ? "off" : "on");
       log::Write(log::Severity::kInfo, "NETWORK", 23016, "Waiting for connections", waiting.get());
       log::MarkStartupComplete();
     }

@@ -31,6 +31,7 @@
 #include "engine/agg/value.h"
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/bson/collator.h"
 #include "engine/query/sorter.h"
 
 namespace tigerdoc::agg {
@@ -123,6 +124,10 @@ struct ExpressionContext {
   std::string temp_dir;
   // User variables ($$name): aggregate's `let`, $lookup's `let` values.
   std::vector<std::pair<std::string, Value>> variables;
+  // The command's collation (its `collation`, else the collection's
+  // default): $match, $sort, $group keys and the scans of $lookup /
+  // $graphLookup compare strings with it. nullptr = simple (binary).
+  const bson::Collator* collator = nullptr;
   // Seed for $sample and $rand; 0 means "seed from the clock".
   uint64_t random_seed = 0;
   // The collection the pipeline's input is a scan of (empty when the input

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engine/bson/decimal.h"
+#include "engine/bson/decimal_math.h"
 
 #include "engine/bson/compare.h"
 #include "engine/bson/exact_number.h"
@@ -203,10 +204,18 @@ Value RoundNumber(const Value& v, int place, RoundMode mode) {
   using K = bson::ExactNumber::Kind;
   switch (v.type()) {
     case BSON_TYPE_DECIMAL128: {
-      bson::ExactNumber n = bson::ExactFromDecimal128(v.get()->value.v_decimal128);
-      if (n.kind != K::kNegative && n.kind != K::kPositive) return v;
-      bool ok;
-      return Value::Decimal(DecimalFromString(RoundExact(n, place, mode), &ok));
+      // MongoDB quantizes to the exponent -place, so the result keeps
+      // that many decimals, trailing zeros included ($round of 1.5 to 3
+      // places is 1.500; $ceil/$floor quantize to exponent 0).
+      bson::DecimalRounding rounding = bson::DecimalRounding::kNearestEven;
+      switch (mode) {
+        case RoundMode::kHalfEven: rounding = bson::DecimalRounding::kNearestEven; break;
+        case RoundMode::kTrunc: rounding = bson::DecimalRounding::kTowardZero; break;
+        case RoundMode::kFloor: rounding = bson::DecimalRounding::kFloor; break;
+        case RoundMode::kCeil: rounding = bson::DecimalRounding::kCeil; break;
+      }
+      return Value::Decimal(
+          bson::DecimalRoundToPlace(AsDec(v), place, rounding).ToBson());
     }
     case BSON_TYPE_DOUBLE: {
       double d = v.get()->value.v_double;

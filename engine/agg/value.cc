@@ -319,25 +319,25 @@ std::string Value::ToString() const {
   return s;
 }
 
-std::string Value::Key() const {
+std::string Value::Key(const bson::Collator* collator) const {
   if (missing_) {
     bson_value_t u{};
     u.value_type = BSON_TYPE_UNDEFINED;
     return keystring::Encode(&u);
   }
-  return keystring::Encode(&v_);
+  return keystring::Encode(&v_, collator);
 }
 
-int Compare(const Value& a, const Value& b) {
+int Compare(const Value& a, const Value& b, const bson::Collator* collator) {
   if (a.missing() || b.missing()) {
     // Missing ranks with undefined (MongoDB's canonical type 0), below null.
     bson_value_t u{};
     u.value_type = BSON_TYPE_UNDEFINED;
     const bson_value_t* av = a.missing() ? &u : a.get();
     const bson_value_t* bv = b.missing() ? &u : b.get();
-    return bson::CompareValues(av, bv);
+    return bson::CompareValues(av, bv, collator);
   }
-  return bson::CompareValues(a.get(), b.get());
+  return bson::CompareValues(a.get(), b.get(), collator);
 }
 
 Value GetPath(const Value& root, const std::vector<std::string>& parts, size_t start) {

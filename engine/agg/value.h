@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/bson/bson_doc.h"
+#include "engine/bson/collator.h"
 
 namespace tigerdoc::agg {
 
@@ -99,7 +100,7 @@ class Value {
   std::string ToString() const;
   // Order-preserving bytes: equal values (1 and 1.0) give equal keys.
   // Missing encodes like undefined.
-  std::string Key() const;
+  std::string Key(const bson::Collator* collator = nullptr) const;
 
  private:
   bool missing_ = true;
@@ -110,7 +111,7 @@ class Value {
 size_t ValueBytes(const Value& v);
 
 // BSON order, missing == undefined < null. <0, 0, >0.
-int Compare(const Value& a, const Value& b);
+int Compare(const Value& a, const Value& b, const bson::Collator* collator = nullptr);
 inline bool Equal(const Value& a, const Value& b) { return Compare(a, b) == 0; }
 
 std::string TypeNameOf(bson_type_t type);

@@ -73,7 +73,7 @@ int CompareCStrings(const char* a, const char* b) { return Sign(std::strcmp(a, b
 // documents) field name, then value; the shorter document first when one is
 // a prefix of the other.
 int CompareElements(const uint8_t* a_data, uint32_t a_len, const uint8_t* b_data, uint32_t b_len,
-                    bool consider_field_names) {
+                    bool consider_field_names, const Collator* collator) {
   bson_iter_t a;
   bson_iter_t b;
   INVARIANT(bson_iter_init_from_data(&a, a_data, a_len));
@@ -88,7 +88,7 @@ int CompareElements(const uint8_t* a_data, uint32_t a_len, const uint8_t* b_data
       c = CompareCStrings(bson_iter_key(&a), bson_iter_key(&b));
       if (c != 0) return c;
     }
-    c = CompareValues(&a, &b);
+    c = CompareValues(&a, &b, collator);
     if (c != 0) return c;
   }
 }
@@ -142,15 +142,15 @@ int CanonicalTypeRank(bson_type_t type) {
   return 0;
 }
 
-int CompareValues(const bson_iter_t* a, const bson_iter_t* b) {
+int CompareValues(const bson_iter_t* a, const bson_iter_t* b, const Collator* collator) {
   // bson_iter_value() fills the iterator's scratch value, so work on copies
   // (the value's pointers still point into the original documents).
   bson_iter_t a_copy = *a;
   bson_iter_t b_copy = *b;
-  return CompareValues(bson_iter_value(&a_copy), bson_iter_value(&b_copy));
+  return CompareValues(bson_iter_value(&a_copy), bson_iter_value(&b_copy), collator);
 }
 
-int CompareValues(const bson_value_t* a, const bson_value_t* b) {
+int CompareValues(const bson_value_t* a, const bson_value_t* b, const Collator* collator) {
   const int rank_a = CanonicalTypeRank(a->value_type);
   const int rank_b = CanonicalTypeRank(b->value_type);
   if (rank_a != rank_b) return rank_a < rank_b ? -1 : 1;
@@ -184,14 +184,17 @@ int CompareValues(const bson_value_t* a, const bson_value_t* b) {
       size_t b_len = 0;
       const char* a_text = text(a, &a_len);
       const char* b_text = text(b, &b_len);
+      if (collator != nullptr) {
+        return collator->Compare(std::string_view(a_text, a_len), std::string_view(b_text, b_len));
+      }
       return CompareBytes(a_text, a_len, b_text, b_len);
     }
     case BSON_TYPE_DOCUMENT:
       return CompareElements(va.v_doc.data, va.v_doc.data_len, vb.v_doc.data, vb.v_doc.data_len,
-                             /*consider_field_names=*/true);
+                             /*consider_field_names=*/true, collator);
     case BSON_TYPE_ARRAY:
       return CompareElements(va.v_doc.data, va.v_doc.data_len, vb.v_doc.data, vb.v_doc.data_len,
-                             /*consider_field_names=*/false);
+                             /*consider_field_names=*/false, collator);
     case BSON_TYPE_BINARY: {
       // Length first, then subtype, then bytes.
       int c = Cmp(va.v_binary.data_len, vb.v_binary.data_len);
@@ -233,16 +236,16 @@ int CompareValues(const bson_value_t* a, const bson_value_t* b) {
       if (c != 0) return c;
       return CompareElements(va.v_codewscope.scope_data, va.v_codewscope.scope_len,
                              vb.v_codewscope.scope_data, vb.v_codewscope.scope_len,
-                             /*consider_field_names=*/true);
+                             /*consider_field_names=*/true, /*collator=*/nullptr);
     }
   }
   INVARIANT(false && "unknown BSON type");
   return 0;
 }
 
-int CompareDocuments(const bson_t* a, const bson_t* b) {
+int CompareDocuments(const bson_t* a, const bson_t* b, const Collator* collator) {
   return CompareElements(bson_get_data(a), a->len, bson_get_data(b), b->len,
-                         /*consider_field_names=*/true);
+                         /*consider_field_names=*/true, collator);
 }
 
 }  // namespace tigerdoc::bson

@@ -15,6 +15,8 @@
 
 #include <bson/bson.h>
 
+#include "engine/bson/collator.h"
+
 namespace tigerdoc::bson {
 
 // Canonical rank of a BSON type (MongoDB's canonicalizeBSONType numbers).
@@ -23,16 +25,20 @@ int CanonicalTypeRank(bson_type_t type);
 
 // Compares the values `a` and `b` point at. Returns <0, 0, >0.
 // REQUIRES: both iterators are positioned on an element.
-int CompareValues(const bson_iter_t* a, const bson_iter_t* b);
-int CompareValues(const bson_value_t* a, const bson_value_t* b);
+// With a `collator`, strings and symbols (also inside documents and
+// arrays, but not field names) compare under it; nullptr is binary order.
+int CompareValues(const bson_iter_t* a, const bson_iter_t* b, const Collator* collator = nullptr);
+int CompareValues(const bson_value_t* a, const bson_value_t* b,
+                  const Collator* collator = nullptr);
 
 // Compares whole documents element by element, field names included
 // (BSONObj::woCompare with considerFieldName = true).
-int CompareDocuments(const bson_t* a, const bson_t* b);
+int CompareDocuments(const bson_t* a, const bson_t* b, const Collator* collator = nullptr);
 
 // True when the two values are equal under CompareValues.
-inline bool ValuesEqual(const bson_value_t* a, const bson_value_t* b) {
-  return CompareValues(a, b) == 0;
+inline bool ValuesEqual(const bson_value_t* a, const bson_value_t* b,
+                        const Collator* collator = nullptr) {
+  return CompareValues(a, b, collator) == 0;
 }
 
 }  // namespace tigerdoc::bson

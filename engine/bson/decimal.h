@@ -4,12 +4,12 @@
 // query operators.
 //
 // Why not std::decimal::decimal128: that is a GCC extension clang cannot
-// compile, and the sanitizer and fuzz build is clang's. Both compilers link
-// libgcc, whose BID routines (__bid_addtd3, ...) are what GCC's decimal
-// type calls anyway, so this class calls them directly: the arithmetic,
-// rounding (to nearest, ties to even) and results are the same bytes GCC's
-// type produced. libbson and libgcc both use the BID encoding, low word
-// first on little-endian targets, so the bytes are reinterpreted as they are.
+// compile, and the sanitizer and fuzz build is clang's. The arithmetic is
+// Intel's Decimal Floating-Point Math Library (libintelrdfpmath), the one
+// MongoDB's Decimal128 calls, rounding to nearest, ties to even; libgcc's
+// BID routines are the same library's older copy, and must not be linked
+// beside it (same symbol names, another calling convention), so nothing in
+// the tree uses _Decimal128. Transcendental functions: decimal_math.h.
 //
 // Thread-safety: a value; pure functions.
 

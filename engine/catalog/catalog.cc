@@ -1,6 +1,7 @@
 // Catalog: loading, DDL ordering, ident allocation and orphan reaping.
 
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/change_event.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -131,7 +132,7 @@ bson::BsonDoc Catalog::RowFor(const CollectionEntry& entry, const index::IndexSe
 
 StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engine) {
   std::unique_ptr<Catalog> catalog(new Catalog(engine));
-  Session session = engine->NewSession();
+  Session session = engine->NewUnboundSession();
   RETURN_IF_ERROR(session.CreateTable(kCatalogTable));
 
   uint64_t persisted_next = 1, max_entry = 0;
@@ -303,7 +304,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
     return Status(ErrorCode::kNamespaceExists, "Collection " + ns + " already exists.");
   }
 
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   ASSIGN_OR_RETURN(std::string ident, AllocateIdent(session));
 
   auto entry = std::make_shared<CollectionEntry>();
@@ -315,6 +316,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   md.shard_key_field = request.shard_key_field;
   md.num_shards = request.num_shards;
   md.options = request.options.Copy();
+  md.default_collator = DefaultCollatorOf(md.options.get());
   md.patterns = request.patterns.Copy();
   entry->patterns_ =
       std::make_shared<PatternState>(PatternState{md.patterns.Copy(), nullptr});
@@ -333,7 +335,18 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
     }
   }
   if (created.ok()) {
-    created = session.Insert(kCatalogTable, ns, AsView(RowFor(*entry, index::IndexSet())));
+    // The row and the change log's create event commit together.
+    created = session.Begin();
+    if (created.ok()) {
+      created = session.Insert(kCatalogTable, ns, AsView(RowFor(*entry, index::IndexSet())));
+      if (created.ok()) {
+        bson::BsonDoc desc = bson::BsonDoc::FromJson(
+            R"({"idIndex": {"v": 2, "key": {"_id": 1}, "name": "_id_"}})");
+        created = RecordChange(*this, session,
+                               NamespaceEvent("create", request.db, request.name, desc.get()));
+      }
+      created = created.ok() ? session.Commit() : (session.Rollback(), created);
+    }
   }
   if (!created.ok()) {
     static_cast<void>(DropIdentTables(session, ident));  // best effort; the reaper is the backstop
@@ -353,9 +366,25 @@ Status Catalog::DropCollection(std::string_view ns) {
 
 Status Catalog::DropDatabase(std::string_view db) {
   std::lock_guard<std::mutex> ddl(ddl_mutex_);
-  for (const auto& entry : List(db)) RETURN_IF_ERROR(DropLocked(entry->metadata.ns));
-  for (const auto& view : ListViews(db)) RETURN_IF_ERROR(DropViewLocked(view->ns));
-  return Status::OK();
+  bool dropped_any = false;
+  for (const auto& entry : List(db)) {
+    RETURN_IF_ERROR(DropLocked(entry->metadata.ns));
+    dropped_any = true;
+  }
+  for (const auto& view : ListViews(db)) {
+    RETURN_IF_ERROR(DropViewLocked(view->ns));
+    dropped_any = true;
+  }
+  if (!dropped_any || change_recorder_ == nullptr) return Status::OK();
+  // After the drop event of each collection, as MongoDB's oplog has them.
+  Session session = engine_->NewUnboundSession();
+  RETURN_IF_ERROR(session.Begin());
+  Status recorded = RecordChange(*this, session, NamespaceEvent("dropDatabase", db, ""));
+  if (!recorded.ok()) {
+    session.Rollback();
+    return recorded;
+  }
+  return session.Commit();
 }
 
 Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_db,
@@ -385,6 +414,7 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   md.max_document_bytes = from->metadata.max_document_bytes;
   std::shared_ptr<const PatternState> from_patterns = from->patterns();
   md.options = WithoutTemp(from->metadata.options.get());
+  md.default_collator = from->metadata.default_collator;
   md.patterns = from_patterns->configs.Copy();
   // The attachment moves too: its state (counters, tables) is the ident's.
   renamed->patterns_ = std::make_shared<PatternState>(
@@ -399,10 +429,18 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   }
 
   // One transaction: the catalog on disk holds the old state or the new.
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   RETURN_IF_ERROR(session.Begin());
   Status written = session.Remove(kCatalogTable, from->metadata.ns);
   if (written.ok()) written = session.Put(kCatalogTable, to_ns, AsView(RowFor(*renamed, *indexes)));
+  if (written.ok() && replaced != nullptr) {
+    written = RecordChange(*this, session, NamespaceEvent("drop", to_db, to_name));
+  }
+  if (written.ok()) {
+    written = RecordChange(*this, session,
+                           RenameEvent(from->metadata.db, from->metadata.name, to_db, to_name,
+                                       replaced != nullptr));
+  }
   if (!written.ok()) {
     session.Rollback();
     return written;
@@ -428,9 +466,20 @@ Status Catalog::DropLocked(const std::string& ns) {
   if (entry == nullptr) return DropViewLocked(ns);
   // Waits for running writes and index builds of the collection.
   std::unique_lock<std::shared_mutex> writes(entry->write_mutex());
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   // The entry first, then the tables: a crash in between leaves only orphans.
-  RETURN_IF_ERROR(session.Remove(kCatalogTable, ns));
+  // The change log's drop event commits with the entry's removal.
+  RETURN_IF_ERROR(session.Begin());
+  Status removed = session.Remove(kCatalogTable, ns);
+  if (removed.ok()) {
+    removed = RecordChange(*this, session,
+                           NamespaceEvent("drop", entry->metadata.db, entry->metadata.name));
+  }
+  if (!removed.ok()) {
+    session.Rollback();
+    return removed;
+  }
+  RETURN_IF_ERROR(session.Commit());
   {
     std::unique_lock<std::shared_mutex> lock(map_mutex_);
     collections_.erase(ns);
@@ -451,7 +500,8 @@ bool Catalog::IsRegistered(const CollectionEntry& entry) const {
 }
 
 Status Catalog::PublishIndexes(CollectionEntry& entry,
-                               std::shared_ptr<const index::IndexSet> indexes) {
+                               std::shared_ptr<const index::IndexSet> indexes,
+                               const bson_t* change) {
   // No ddl_mutex_ here: the caller holds entry.write_mutex() exclusively,
   // and a drop takes that lock before it removes the entry, so the entry
   // cannot go away between this check and the write (and taking ddl_mutex_
@@ -460,8 +510,21 @@ Status Catalog::PublishIndexes(CollectionEntry& entry,
     return Status(ErrorCode::kNamespaceNotFound,
                   "Collection " + entry.metadata.ns + " was dropped");
   }
-  Session session = engine_->NewSession();
-  RETURN_IF_ERROR(session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *indexes))));
+  Session session = engine_->NewUnboundSession();
+  if (change == nullptr) {
+    RETURN_IF_ERROR(session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *indexes))));
+  } else {
+    // The row and the change log's index event commit together.
+    RETURN_IF_ERROR(session.Begin());
+    Status written =
+        session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *indexes)));
+    if (written.ok()) written = RecordChange(*this, session, bson::BsonDoc::CopyOf(change));
+    if (!written.ok()) {
+      session.Rollback();
+      return written;
+    }
+    RETURN_IF_ERROR(session.Commit());
+  }
   std::lock_guard<std::mutex> lock(entry.index_mutex_);
   entry.persisted_multikey_.clear();
   for (const auto& spec : indexes->specs) entry.persisted_multikey_[spec->id] = spec->multikey_paths;
@@ -477,7 +540,7 @@ Status Catalog::ReplaceOptions(CollectionEntry& entry, bson::BsonDoc options) {
   }
   bson::BsonDoc previous = std::move(entry.metadata.options);
   entry.metadata.options = std::move(options);
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   Status stored =
       session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
   if (!stored.ok()) {
@@ -498,13 +561,31 @@ StatusWith<int64_t> Catalog::ReserveIndexIds(CollectionEntry& entry, int count) 
   return first;
 }
 
+// operationDescription of createIndexes / dropIndexes: {indexes: [<spec>...]}.
+static bson::BsonDoc IndexesDescription(
+    const std::vector<std::shared_ptr<const index::IndexSpec>>& specs) {
+  bson::BsonDoc desc;
+  bson_t array;
+  bson_append_array_begin(desc.mutable_get(), "indexes", -1, &array);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    std::string key = std::to_string(i);
+    BSON_APPEND_DOCUMENT(&array, key.c_str(), specs[i]->ToListIndexesBson().get());
+  }
+  bson_append_array_end(desc.mutable_get(), &array);
+  return desc;
+}
+
 Status Catalog::AddIndexes(CollectionEntry& entry, std::vector<index::IndexSpec> specs) {
   std::shared_ptr<index::IndexSet> next = entry.indexes()->CopyShallow();
+  std::vector<std::shared_ptr<const index::IndexSpec>> added;
   for (index::IndexSpec& spec : specs) {
     next->next_index_id = std::max(next->next_index_id, spec.id + 1);
-    next->specs.push_back(std::make_shared<const index::IndexSpec>(std::move(spec)));
+    added.push_back(std::make_shared<const index::IndexSpec>(std::move(spec)));
+    next->specs.push_back(added.back());
   }
-  return PublishIndexes(entry, std::move(next));
+  bson::BsonDoc event = NamespaceEvent("createIndexes", entry.metadata.db, entry.metadata.name,
+                                       IndexesDescription(added).get());
+  return PublishIndexes(entry, std::move(next), event.get());
 }
 
 Status Catalog::ReplaceIndex(CollectionEntry& entry, index::IndexSpec spec) {
@@ -530,8 +611,10 @@ Status Catalog::DropIndexes(CollectionEntry& entry, const std::vector<int64_t>& 
   }
   // The entry first, then the tables: a crash in between leaves orphans
   // that the start-up reaper drops.
-  RETURN_IF_ERROR(PublishIndexes(entry, std::move(next)));
-  Session session = engine_->NewSession();
+  bson::BsonDoc event = NamespaceEvent("dropIndexes", entry.metadata.db, entry.metadata.name,
+                                       IndexesDescription(dropped).get());
+  RETURN_IF_ERROR(PublishIndexes(entry, std::move(next), event.get()));
+  Session session = engine_->NewUnboundSession();
   for (const auto& spec : dropped) {
     Status st = index::DropIndexTables(session, entry.metadata.ident, *spec, entry.metadata.num_shards);
     if (!st.ok()) {
@@ -620,7 +703,7 @@ Status Catalog::SetPatterns(CollectionEntry& entry, std::shared_ptr<const Patter
     previous = entry.patterns_;
     entry.patterns_ = state;
   }
-  Session session = engine_->NewSession();
+  Session session = engine_->NewUnboundSession();
   Status written =
       session.Put(kCatalogTable, entry.metadata.ns, AsView(RowFor(entry, *entry.indexes())));
   if (!written.ok()) {

@@ -48,6 +48,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/catalog/change_recorder.h"
 #include "engine/index/index_spec.h"
 #include "engine/storage/sharded_record_store.h"
 #include "engine/storage/storage_engine.h"
@@ -63,6 +64,10 @@ inline constexpr int kMaxShards = 1024;
 inline constexpr char kCatalogTable[] = "_catalog";
 inline constexpr char kNextIdentKey[] = "$nextIdent";
 
+struct CollectionMetadata;
+// The collator named by `options.collation` (nullptr when none or simple).
+const bson::Collator* DefaultCollatorOf(const bson_t* options);
+
 struct CollectionMetadata {
   std::string ns;          // "db.coll"
   std::string db;
@@ -73,6 +78,11 @@ struct CollectionMetadata {
   int hash_version = 1;
   int64_t max_document_bytes = kDefaultMaxDocumentBytes;
   bson::BsonDoc options;   // the create command's options as given (for listCollections)
+  // The default collation (options.collation, stored normalized by create;
+  // never changed after): operations without a `collation` and new indexes
+  // without one take it. nullptr = simple. Set from `options` by
+  // DefaultCollatorOf when the metadata is built or loaded.
+  const bson::Collator* default_collator = nullptr;
   // Canonical configs of the collection's patterns, {<pattern>: <config>}
   // (engine/write/pattern_registry.h); empty when it has none. As loaded or
   // created: the live value is CollectionEntry::patterns().
@@ -290,6 +300,12 @@ class Catalog {
   }
   const PatternAttachment* guard_source() const { return guard_source_.get(); }
 
+  // The change log every document and DDL change is recorded in
+  // (change_recorder.h), given by the engine once, before serving; nullptr
+  // records nothing (unit tests of other layers).
+  void SetChangeRecorder(ChangeRecorder* recorder) { change_recorder_ = recorder; }
+  ChangeRecorder* change_recorder() const { return change_recorder_; }
+
   // Validation shared with commands, with mongod's InvalidNamespace (73)
   // messages. ValidateDbName: a database name on its own (as in a command's
   // $db). ValidateCollectionName: a collection name on its own.
@@ -317,8 +333,10 @@ class Catalog {
   Status DropViewLocked(const std::string& ns);
   // The catalog document of `entry` with `indexes`.
   static bson::BsonDoc RowFor(const CollectionEntry& entry, const index::IndexSet& indexes);
-  // Persists `indexes` (auto-committed) and publishes them.
-  Status PublishIndexes(CollectionEntry& entry, std::shared_ptr<const index::IndexSet> indexes);
+  // Persists `indexes` (auto-committed; with `change`, a change log row, in
+  // one transaction with it) and publishes them.
+  Status PublishIndexes(CollectionEntry& entry, std::shared_ptr<const index::IndexSet> indexes,
+                        const bson_t* change = nullptr);
   bool IsRegistered(const CollectionEntry& entry) const;
 
   storage::StorageEngine* engine_;
@@ -328,6 +346,7 @@ class Catalog {
   std::map<std::string, std::shared_ptr<const ViewDefinition>, std::less<>> views_;  // by map_mutex_
   uint64_t next_ident_ = 1;
   std::shared_ptr<const PatternAttachment> guard_source_;  // set before serving, then fixed
+  ChangeRecorder* change_recorder_ = nullptr;            // set before serving, then fixed
 };
 
 }  // namespace tigerdoc::catalog

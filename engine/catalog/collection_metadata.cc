@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/catalog/catalog.h"
+#include "engine/collation/collator_factory.h"
 #include "engine/storage/shard_router.h"
 
 namespace tigerdoc::catalog {
@@ -40,6 +41,15 @@ bson::BsonDoc CollectionMetadata::ToBson(const bson_t* with_options,
   BSON_APPEND_INT64(doc, "maxDocumentBytes", max_document_bytes);
   if (!bson_empty(with_patterns)) BSON_APPEND_DOCUMENT(doc, "patterns", with_patterns);
   return out;
+}
+
+const bson::Collator* DefaultCollatorOf(const bson_t* options) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, options, "collation")) return nullptr;
+  // create validated and normalized it; a spec that no longer parses
+  // (none should) reads as simple rather than failing every operation.
+  StatusWith<const bson::Collator*> collator = collation::CollatorForField(&it, "create");
+  return collator.ok() ? collator.value() : nullptr;
 }
 
 StatusWith<CollectionMetadata> CollectionMetadata::FromBson(const bson_t* doc) {
@@ -81,6 +91,7 @@ StatusWith<CollectionMetadata> CollectionMetadata::FromBson(const bson_t* doc) {
       const uint8_t* data = nullptr;
       bson_iter_document(&it, &len, &data);
       md.options = bson::BsonDoc::CopyOf(data, len);
+      md.default_collator = DefaultCollatorOf(md.options.get());
     } else if (key == "patterns" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
       uint32_t len = 0;
       const uint8_t* data = nullptr;

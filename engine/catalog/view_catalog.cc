@@ -114,7 +114,7 @@ Status Catalog::CheckViewChain(const ViewDefinition& view) const {
 
 Status Catalog::PutViewLocked(ViewDefinition view, bool must_be_new) {
   RETURN_IF_ERROR(CheckViewChain(view));
-  storage::Session session = engine_->NewSession();
+  storage::Session session = engine_->NewUnboundSession();
   bson::BsonDoc row = view.ToBson();
   if (must_be_new) {
     RETURN_IF_ERROR(session.Insert(kCatalogTable, view.ns, row.bytes()));
@@ -144,7 +144,7 @@ Status Catalog::ModifyView(ViewDefinition view) {
 
 Status Catalog::DropViewLocked(const std::string& ns) {
   if (LookupView(ns) == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
-  storage::Session session = engine_->NewSession();
+  storage::Session session = engine_->NewUnboundSession();
   RETURN_IF_ERROR(session.Remove(kCatalogTable, ns));
   std::unique_lock<std::shared_mutex> lock(map_mutex_);
   views_.erase(ns);

@@ -10,6 +10,7 @@
 
 #include "engine/bson/compare.h"
 #include "engine/bson/shell_string.h"
+#include "engine/collation/collator_factory.h"
 #include "engine/bson/type_name.h"
 
 namespace tigerdoc::index {
@@ -346,13 +347,8 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
                       std::string("The field 'collation' must be an object, but got ") + type);
       }
       bson::BsonDoc collation = SubDocument(&it);
-      bson_iter_t locale;
-      const bool simple = bson_iter_init_find(&locale, collation.get(), "locale") &&
-                          BSON_ITER_HOLDS_UTF8(&locale) && Utf8Of(&locale) == "simple";
-      if (!simple) {
-        return Status(ErrorCode::kNotImplemented,
-                      "tigerdoc does not support collations; only {locale: \"simple\"}");
-      }
+      ASSIGN_OR_RETURN(spec->collator, collation::CollatorFor(collation.get()));
+      spec->collation_given = true;
     } else if (field == "weights" || field == "default_language" ||
                field == "language_override" || field == "textIndexVersion" ||
                field == "2dsphereIndexVersion" || field == "bits" || field == "min" ||
@@ -438,6 +434,7 @@ IndexSpec IndexSpec::Clone() const {
   out.multikey = multikey;
   out.multikey_paths = multikey_paths;
   out.usage = usage;
+  out.collator = collator;
   return out;
 }
 
@@ -451,7 +448,7 @@ bool IndexSpec::hashed() const {
 bool IndexSpec::SameSignature(const IndexSpec& other) const {
   return KeyPatternsEqual(key_pattern.get(), other.key_pattern.get()) &&
          SameOptionalDoc(partial_filter, other.partial_filter) && unique == other.unique &&
-         sparse == other.sparse;
+         sparse == other.sparse && bson::SameCollation(collator, other.collator);
 }
 
 bool IndexSpec::Identical(const IndexSpec& other) const {
@@ -476,6 +473,7 @@ bson::BsonDoc IndexSpec::ToListIndexesBson() const {
     }
   }
   if (hidden) BSON_APPEND_BOOL(doc, "hidden", true);
+  if (collator != nullptr) BSON_APPEND_DOCUMENT(doc, "collation", collator->spec());
   return out;
 }
 
@@ -562,13 +560,15 @@ bson::BsonDoc IdIndexDocument() {
 
 bool IsIndexSpecField(std::string_view field) { return IsAllowedField(field); }
 
-StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec_doc) {
+StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec_doc,
+                                     const bson::Collator* collection_default) {
   const std::string spec_string = bson::ToShellString(spec_doc);
   IndexSpec spec;
   Status status = ParseSpecFields(spec_doc, spec_string, &spec);
   if (!status.ok()) {
     return status.WithContext("Error in specification " + spec_string + " :: caused by :: ");
   }
+  if (!spec.collation_given) spec.collator = collection_default;
   return spec;
 }
 

@@ -23,6 +23,7 @@
 // Catalog form (inside the collection's catalog document, "indexes: [...]"):
 //   { v: 2, key: {...}, name: "a_1", [unique: true], [sparse: true],
 //     [partialFilterExpression: {...}], [expireAfterSeconds: n], [hidden: true],
+//     [collation: {<normalized spec, collator_factory.h>}],
 //     id: <int64>, multikey: <bool>, multikeyPaths: [ [<component>...], ... ] }
 // The listIndexes form is the same without id/multikey/multikeyPaths.
 //
@@ -76,6 +77,10 @@ struct IndexSpec {
   std::shared_ptr<const query::Matcher> partial_matcher;  // parsed partial_filter
   std::optional<int64_t> expire_after_seconds;
   bool hidden = false;
+  // The index's collation: string keys are its collation keys (keystring
+  // grammar); nullptr = simple. Part of the signature, as in MongoDB.
+  const bson::Collator* collator = nullptr;
+  bool collation_given = false;  // the spec named one (else the collection's default)
   bool multikey = false;
   MultikeyPaths multikey_paths;   // size() == fields.size()
   // $indexStats accesses; shared by Clone(), so snapshot copies of the spec
@@ -106,7 +111,10 @@ bson::BsonDoc IdIndexDocument();
 // Parses and validates one createIndexes spec. The name defaults to
 // DefaultIndexName(key). Errors carry MongoDB's codes; messages are wrapped
 // as "Error in specification <spec> :: caused by :: ...". id is left 0.
-StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec);
+// Without a `collation` field the index takes `collection_default` (the
+// collection's default collation; nullptr = simple).
+StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec,
+                                     const bson::Collator* collection_default = nullptr);
 
 // Whether `field` is one MongoDB accepts at the top level of an index spec
 // (createIndexes' ignoreUnknownIndexOptions drops the others).

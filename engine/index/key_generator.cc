@@ -246,7 +246,7 @@ class Generator {
       for (const FieldState& s : states) all_missing = all_missing && s.kind == SlotKind::kMissing;
       if (all_missing) return Status::OK();
     }
-    keystring::KeyBuilder builder;
+    keystring::KeyBuilder builder(spec_.collator);
     bson::BsonDoc values;
     for (size_t i = 0; i < states.size(); ++i) {
       const IndexField& field = spec_.fields[i];
@@ -258,7 +258,8 @@ class Generator {
         hash.value.v_int64 =
             HashIndexValue(s.kind == SlotKind::kValue ? bson_iter_value(
                                                             const_cast<bson_iter_t*>(&s.value))
-                                                      : nullptr);
+                                                      : nullptr,
+                           spec_.collator);
         builder.Append(&hash, field.dir);
         bson_append_value(values.mutable_get(), name.data(), static_cast<int>(name.size()), &hash);
         continue;
@@ -304,8 +305,8 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) 
   return out;
 }
 
-int64_t HashIndexValue(const bson_value_t* value) {
-  keystring::KeyBuilder builder;
+int64_t HashIndexValue(const bson_value_t* value, const bson::Collator* collator) {
+  keystring::KeyBuilder builder(collator);
   if (value == nullptr) {
     builder.AppendNull();
   } else {

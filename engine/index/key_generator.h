@@ -66,6 +66,7 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc);
 // engine/README.md): the version-1 shard hash (FNV-1a 64 + splitmix64) of
 // the value's ascending keystring, as a signed 64-bit integer. Equal values
 // of different numeric types hash alike. nullptr hashes as null.
-int64_t HashIndexValue(const bson_value_t* value);
+// With an index collation, strings hash by their collation keys.
+int64_t HashIndexValue(const bson_value_t* value, const bson::Collator* collator = nullptr);
 
 }  // namespace tigerdoc::index

@@ -29,6 +29,14 @@
 //   fields       := (type escaped-field-name body)* 0x04
 //   elements     := (type body)* 0x04           (array indexes are not encoded)
 //   escaped      := (0x00 0xFF | any byte but 0x00)* 0x00 0x00
+//   Under a collation (KeyBuilder with a bson::Collator: indexes with a
+//   `collation`, sorts and group keys of collated operations) the body of
+//   a string or symbol, also inside objects and arrays (field names stay
+//   as they are), is instead
+//   collated     := collation-key 0x00 0x00
+//   where collation-key is the collator's sort key (ICU's ucol sort key
+//   without its trailing 0x00; it holds no 0x00 byte). Such keys compare
+//   as the collation orders strings; the string itself cannot be read back.
 //   integers (u32, i64) are big-endian.
 //
 //   number       := 0x08                        NaN (every NaN)
@@ -188,23 +196,32 @@ void PutNumber(std::string* out, const bson_value_t* value) {
   if (negative) InvertFrom(out, magnitude_start);
 }
 
-void PutValue(std::string* out, const bson_value_t* value);
+void PutValue(std::string* out, const bson_value_t* value, const bson::Collator* collator);
+
+// A string under a collation: its collation key, escaped like any string
+// (the key holds no 0x00, so escaping never changes it).
+void PutCollated(std::string* out, const char* data, size_t len, const bson::Collator* collator) {
+  std::string key;
+  collator->AppendSortKey(std::string_view(data, len), &key);
+  PutEscaped(out, key.data(), key.size());
+}
 
 // The body of a document (with field names) or array (without).
-void PutContainerBody(std::string* out, const uint8_t* data, uint32_t len, bool with_names) {
+void PutContainerBody(std::string* out, const uint8_t* data, uint32_t len, bool with_names,
+                      const bson::Collator* collator) {
   bson_iter_t it;
   INVARIANT(bson_iter_init_from_data(&it, data, len));
   while (bson_iter_next(&it)) {
     const bson_value_t* child = bson_iter_value(&it);
     PutByte(out, TypeByte(child->value_type));
     if (with_names) PutEscaped(out, bson_iter_key(&it), bson_iter_key_len(&it));
-    PutValue(out, child);
+    PutValue(out, child, collator);
   }
   out->push_back(kEnd);
 }
 
 // Writes the body of `value` (its type byte is already written).
-void PutValue(std::string* out, const bson_value_t* value) {
+void PutValue(std::string* out, const bson_value_t* value, const bson::Collator* collator) {
   const auto& u = value->value;
   switch (value->value_type) {
     case BSON_TYPE_EOD:
@@ -220,16 +237,18 @@ void PutValue(std::string* out, const bson_value_t* value) {
       PutNumber(out, value);
       return;
     case BSON_TYPE_UTF8:
+      if (collator != nullptr) return PutCollated(out, u.v_utf8.str, u.v_utf8.len, collator);
       PutEscaped(out, u.v_utf8.str, u.v_utf8.len);
       return;
     case BSON_TYPE_SYMBOL:
+      if (collator != nullptr) return PutCollated(out, u.v_symbol.symbol, u.v_symbol.len, collator);
       PutEscaped(out, u.v_symbol.symbol, u.v_symbol.len);
       return;
     case BSON_TYPE_DOCUMENT:
-      PutContainerBody(out, u.v_doc.data, u.v_doc.data_len, /*with_names=*/true);
+      PutContainerBody(out, u.v_doc.data, u.v_doc.data_len, /*with_names=*/true, collator);
       return;
     case BSON_TYPE_ARRAY:
-      PutContainerBody(out, u.v_doc.data, u.v_doc.data_len, /*with_names=*/false);
+      PutContainerBody(out, u.v_doc.data, u.v_doc.data_len, /*with_names=*/false, collator);
       return;
     case BSON_TYPE_BINARY:
       PutU32(out, u.v_binary.data_len);
@@ -265,7 +284,7 @@ void PutValue(std::string* out, const bson_value_t* value) {
     case BSON_TYPE_CODEWSCOPE:
       PutEscaped(out, u.v_codewscope.code, u.v_codewscope.code_len);
       PutContainerBody(out, u.v_codewscope.scope_data, u.v_codewscope.scope_len,
-                       /*with_names=*/true);
+                       /*with_names=*/true, /*collator=*/nullptr);
       return;
   }
   INVARIANT(false && "unknown BSON type");
@@ -284,7 +303,7 @@ void KeyBuilder::Append(const bson_value_t* value, Direction dir) {
   // Missing (EOD) sorts and indexes as null.
   const bson_type_t type = value->value_type == BSON_TYPE_EOD ? BSON_TYPE_NULL : value->value_type;
   PutByte(&bytes_, TypeByte(type));
-  PutValue(&bytes_, value);
+  PutValue(&bytes_, value, collator_);
   if (dir == Direction::kDescending) InvertFrom(&bytes_, start);
 }
 
@@ -306,14 +325,14 @@ void KeyBuilder::AppendMaxKey(Direction dir) {
   Append(&v, dir);
 }
 
-std::string Encode(const bson_value_t* value) {
-  KeyBuilder b;
+std::string Encode(const bson_value_t* value, const bson::Collator* collator) {
+  KeyBuilder b(collator);
   b.Append(value);
   return b.Release();
 }
 
-std::string Encode(const bson_iter_t* it) {
-  KeyBuilder b;
+std::string Encode(const bson_iter_t* it, const bson::Collator* collator) {
+  KeyBuilder b(collator);
   b.Append(it);
   return b.Release();
 }

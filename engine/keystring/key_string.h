@@ -20,12 +20,18 @@
 #include <string>
 #include <string_view>
 
+#include "engine/bson/collator.h"
+
 namespace tigerdoc::keystring {
 
 enum class Direction { kAscending, kDescending };
 
 class KeyBuilder {
  public:
+  // With a `collator`, strings are encoded as their collation keys (so
+  // memcmp follows the collation; see the grammar); nullptr: binary.
+  explicit KeyBuilder(const bson::Collator* collator = nullptr) : collator_(collator) {}
+
   // Appends one component: the value `it` points at.
   void Append(const bson_iter_t* it, Direction dir = Direction::kAscending);
   void Append(const bson_value_t* value, Direction dir = Direction::kAscending);
@@ -42,12 +48,13 @@ class KeyBuilder {
   std::string Release() { return std::move(bytes_); }
 
  private:
+  const bson::Collator* collator_ = nullptr;
   std::string bytes_;
 };
 
 // Convenience: the encoding of one value, ascending.
-std::string Encode(const bson_value_t* value);
-std::string Encode(const bson_iter_t* it);
+std::string Encode(const bson_value_t* value, const bson::Collator* collator = nullptr);
+std::string Encode(const bson_iter_t* it, const bson::Collator* collator = nullptr);
 
 // Smallest string strictly greater than every string with prefix `prefix`
 // (used as the exclusive upper bound of a prefix scan). Empty when none.

@@ -132,6 +132,22 @@ bson::BsonDoc KeyValuesWithNulls(const bson_t* key_values, const planner::IndexS
   return filled;
 }
 
+// The direction of a sort that is {$natural: n} alone; nullopt otherwise.
+std::optional<int> NaturalSortDirection(const bson::BsonDoc& sort) {
+  bson_iter_t it;
+  if (sort.empty() || !bson_iter_init(&it, sort.get()) || !bson_iter_next(&it)) return std::nullopt;
+  if (std::string_view(bson_iter_key(&it)) != "$natural" || !BSON_ITER_HOLDS_NUMBER(&it)) {
+    return std::nullopt;
+  }
+  const double direction = bson_iter_as_double(&it);
+  if (bson_iter_next(&it)) return std::nullopt;
+  return direction < 0 ? -1 : 1;
+}
+
+bool IsNaturalHint(IndexHint hint) {
+  return hint == IndexHint::kNaturalForward || hint == IndexHint::kNaturalBackward;
+}
+
 }  // namespace
 
 std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec) {
@@ -143,11 +159,33 @@ std::string QueryDescriptionForError(const std::string& ns, const FindSpec& spec
          "\nProj: " + Json(spec.projection) + "\n";
 }
 
+// The indexes a query may use: those of its collation. An index's keys
+// order strings by its collation, so another collation's equality or range
+// would read the wrong keys (and its order would be the wrong sort).
+// TODO(#19): MongoDB also uses an index of another collation for bounds
+// that hold no strings; tigerdoc leaves such an index out.
+static std::shared_ptr<const index::IndexSet> UsableIndexes(std::shared_ptr<const index::IndexSet> all,
+                                                     const bson::Collator* collator) {
+  if (!all) return all;
+  bool all_usable = true;
+  for (const auto& spec : all->specs) {
+    if (!bson::SameCollation(spec->collator, collator)) all_usable = false;
+  }
+  if (all_usable) return all;  // the common case: no copy
+  auto usable = std::make_shared<index::IndexSet>();
+  usable->next_index_id = all->next_index_id;
+  for (const auto& spec : all->specs) {
+    if (bson::SameCollation(spec->collator, collator)) usable->specs.push_back(spec);
+  }
+  return usable;
+}
+
 StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
     std::shared_ptr<catalog::CollectionEntry> collection, FindSpec spec,
     const PlannerContext& context) {
   std::unique_ptr<PlanExecutor> exec(new PlanExecutor());
-  ASSIGN_OR_RETURN(exec->matcher_, Matcher::Parse(spec.filter.get(), spec.expressions.get()));
+  ASSIGN_OR_RETURN(exec->matcher_,
+                   Matcher::Parse(spec.filter.get(), spec.expressions.get(), spec.collator));
   if (!spec.projection.empty()) {
     // The query goes along for the positional ($) projection.
     ASSIGN_OR_RETURN(Projection projection,
@@ -155,8 +193,17 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
                                        spec.expressions.get()));
     exec->projection_.emplace(std::move(projection));
   }
+  if (std::optional<int> natural = NaturalSortDirection(spec.sort)) {
+    // {$natural: 1} / {$natural: -1}: the collection scan in that direction,
+    // no sort (a hint other than $natural keeps its index, unsorted).
+    if (spec.hint == IndexHint::kNone || spec.hint == IndexHint::kNaturalForward ||
+        spec.hint == IndexHint::kNaturalBackward) {
+      spec.hint = *natural > 0 ? IndexHint::kNaturalForward : IndexHint::kNaturalBackward;
+    }
+    spec.sort = bson::BsonDoc();
+  }
   if (!spec.sort.empty()) {
-    ASSIGN_OR_RETURN(SortSpec sort, SortSpec::Parse(spec.sort.get()));
+    ASSIGN_OR_RETURN(SortSpec sort, SortSpec::Parse(spec.sort.get(), spec.collator));
     exec->sort_.emplace(std::move(sort));
   }
   if (spec.deadline) exec->interrupt_.set_deadline(spec.deadline);
@@ -181,7 +228,7 @@ Status PlanExecutor::ParseBounds() {
   bool has_min = !spec_.min.empty();
   bool has_max = !spec_.max.empty();
   if (!has_min && !has_max) return Status::OK();
-  if (spec_.hint == IndexHint::kNaturalForward) {
+  if (IsNaturalHint(spec_.hint)) {
     return PlannerError(static_cast<int>(ErrorCode::kNoQueryExecutionPlans),
                         "min and max are incompatible with $natural");
   }
@@ -212,13 +259,13 @@ Status PlanExecutor::ParseBounds() {
 }
 
 Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
-  indexes_ = collection_->indexes();
+  indexes_ = UsableIndexes(collection_->indexes(), spec_.collator);
+  // Every index left has the query's collation: bounds are built with it.
+  planner::ScopedBoundsCollator bounds_collation(spec_.collator);
   const bool has_indexes = indexes_ && !indexes_->specs.empty();
   // The _id index and $natural keep their own access paths (min/max on the
   // _id index are record-key bounds, ParseBounds); min/max need a hint.
-  if (spec_.hint == IndexHint::kIdIndex || spec_.hint == IndexHint::kNaturalForward) {
-    return Status::OK();
-  }
+  if (spec_.hint == IndexHint::kIdIndex || IsNaturalHint(spec_.hint)) return Status::OK();
   if (spec_.hint == IndexHint::kNone && (!has_indexes || !spec_.min.empty() || !spec_.max.empty())) {
     return Status::OK();
   }
@@ -245,6 +292,11 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
       request.hint.key_pattern = spec_.hint_index.Copy();
     }
     hint_text = std::string(spec_.hint_index.bytes());
+  }
+  // Queries of different collations are different shapes.
+  if (spec_.collator != nullptr) {
+    hint_text += std::string(reinterpret_cast<const char*>(bson_get_data(spec_.collator->spec())),
+                             spec_.collator->spec()->len);
   }
   const std::string shape = planner::PlanCache::ShapeOf(
       spec_.filter.get(), spec_.sort.get(), spec_.projection.get(), hint_text);
@@ -284,7 +336,7 @@ Status PlanExecutor::ApplyMinMax() {
   planner::IndexScanPlan& scan = plan.scans[0];
   const index::IndexSpec& index = *scan.index;
   auto bound_key = [&](const bson::BsonDoc& bound) -> StatusWith<std::string> {
-    keystring::KeyBuilder builder;
+    keystring::KeyBuilder builder(index.collator);
     bson_iter_t it;
     size_t i = 0;
     if (bson_iter_init(&it, bound.get())) {
@@ -352,6 +404,9 @@ void PlanExecutor::SetUpIndexStreams() {
   access_ = plan.kind == planner::QueryPlan::Kind::kIndexScan && sort_ && !plan.blocking_sort
                 ? Access::kIndexMerge
                 : Access::kIndexScan;
+  if (access_ == Access::kIndexMerge && plan.scans[0].backward) {
+    direction_ = storage::ScanDirection::kBackward;
+  }
 }
 
 int64_t PlanExecutor::CountKeys(storage::Session& session, const planner::IndexScanPlan& scan,
@@ -397,16 +452,26 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
       stream.exhausted = true;
       break;
     }
-    const planner::KeyRange& range = scan.ranges[stream.range];
+    // Backward, the ranges are read last to first, each from its upper end.
+    const planner::KeyRange& range =
+        scan.ranges[backward() ? scan.ranges.size() - 1 - stream.range : stream.range];
     if (!stream.cursor) {
-      std::string lower = stream.resume_after ? KeyAfter(*stream.resume_after) : range.lower;
-      if (stream.seek_to && *stream.seek_to > lower) lower = *stream.seek_to;
-      if (!range.upper.empty() && lower >= range.upper) {
+      std::string lower = range.lower;
+      std::string upper = range.upper;
+      if (backward()) {
+        if (stream.resume_after) upper = *stream.resume_after;  // exclusive
+      } else {
+        if (stream.resume_after) lower = KeyAfter(*stream.resume_after);
+        if (stream.seek_to && *stream.seek_to > lower) lower = *stream.seek_to;
+      }
+      if (!upper.empty() && lower >= upper) {
         stream.resume_after.reset();
         ++stream.range;
         continue;
       }
-      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(stream.table, lower, range.upper));
+      ASSIGN_OR_RETURN(storage::DirectedCursor cursor,
+                       storage::DirectedCursor::Open(session, stream.table, lower, upper,
+                                                     direction_));
       stream.cursor.emplace(std::move(cursor));
     }
     Status status;
@@ -573,6 +638,9 @@ void PlanExecutor::NarrowToPointReads() {
 void PlanExecutor::NarrowToIdBounds() {
   const storage::ShardedRecordStore& store = *collection_->store;
   if (!store.shard_key_is_id() && !targeted_) return;
+  // Record keys are binary: _id string bounds of a collated query are not
+  // record-key ranges.
+  if (spec_.collator != nullptr) return;
   planner::IndexShape id_shape;
   id_shape.fields.push_back(planner::IndexKeyField{"_id", keystring::Direction::kAscending, false, false});
   planner::ConjunctionBounds cb = planner::BoundsForConjunction(matcher_->root(), id_shape);
@@ -606,22 +674,37 @@ void PlanExecutor::NarrowToIdBounds() {
 void PlanExecutor::ChooseAccess() {
   if (!collection_) return;
   const std::string& shard_key = collection_->store->shard_key_field();
-  auto ascending_on = [](const SortSpec::Field& f, const std::string& path) {
-    return f.direction == keystring::Direction::kAscending && f.path.dotted() == path;
+  auto on = [](const SortSpec::Field& f, const std::string& path, keystring::Direction d) {
+    return f.direction == d && f.path.dotted() == path;
   };
   if (sort_) {
     // Shard key values are never arrays and a missing one is null, exactly
-    // as a sort key treats them, so the record-key order is this sort order.
+    // as a sort key treats them, so the record-key order is this sort order
+    // (ascending), or its reverse (every field descending). Not under a
+    // collation: record keys order strings by bytes.
     const auto& fields = sort_->fields();
-    bool record_order =
-        ascending_on(fields[0], shard_key) &&
-        (fields.size() == 1 ||
-         (fields.size() == 2 && shard_key != "_id" && ascending_on(fields[1], "_id")));
-    if (record_order) access_ = Access::kOrderedMerge;
+    for (keystring::Direction d :
+         {keystring::Direction::kAscending, keystring::Direction::kDescending}) {
+      const bool record_order =
+          sort_->collator() == nullptr && on(fields[0], shard_key, d) &&
+          (fields.size() == 1 || (fields.size() == 2 && shard_key != "_id" && on(fields[1], "_id", d)));
+      if (!record_order) continue;
+      access_ = Access::kOrderedMerge;
+      if (d == keystring::Direction::kDescending) direction_ = storage::ScanDirection::kBackward;
+    }
   } else if (spec_.hint == IndexHint::kIdIndex && collection_->store->shard_key_is_id()) {
     // Each shard table is clustered by _id: scanning the "_id index" is
     // merging them in record-key order.
     access_ = Access::kOrderedMerge;
+  } else if (spec_.hint == IndexHint::kNaturalBackward) {
+    // Natural order reversed: the last range first, each read backward.
+    direction_ = storage::ScanDirection::kBackward;
+    states_.clear();  // nothing read yet: rebuilt last range first
+    for (auto range = ranges_.rbegin(); range != ranges_.rend(); ++range) {
+      RangeState state;
+      state.range = *range;
+      states_.push_back(std::move(state));
+    }
   }
 }
 
@@ -675,8 +758,17 @@ StatusWith<bool> PlanExecutor::NextMatchIn(storage::Session& session, RangeState
   ShardExecStats& stats = StatsFor(state.range.shard);
   const std::string table = collection_->store->TableName(state.range.shard);
   if (!state.cursor) {
-    std::string lower = state.resume_after ? KeyAfter(*state.resume_after) : state.range.lower;
-    ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, lower, state.range.upper));
+    std::string lower = state.range.lower;
+    std::string upper = state.range.upper;
+    if (state.resume_after) {
+      if (backward()) {
+        upper = *state.resume_after;  // exclusive: from the key before it
+      } else {
+        lower = KeyAfter(*state.resume_after);
+      }
+    }
+    ASSIGN_OR_RETURN(storage::DirectedCursor cursor,
+                     storage::DirectedCursor::Open(session, table, lower, upper, direction_));
     state.cursor.emplace(std::move(cursor));
   }
   Status status;
@@ -734,7 +826,9 @@ StatusWith<bool> PlanExecutor::NextMatch(storage::Session& session, std::string*
         ASSIGN_OR_RETURN(stream.has_head,
                          NextMatchInStream(session, stream, &stream.head_key, &stream.head_doc));
       }
-      if (stream.has_head && (best == nullptr || stream.head_key < best->head_key)) best = &stream;
+      if (stream.has_head && (best == nullptr || Before(stream.head_key, best->head_key))) {
+        best = &stream;
+      }
     }
     if (best == nullptr) return false;
     *key = std::move(best->head_key);
@@ -756,7 +850,7 @@ StatusWith<bool> PlanExecutor::NextMatch(storage::Session& session, std::string*
     if (!state.has_head) {
       ASSIGN_OR_RETURN(state.has_head, NextMatchIn(session, state, &state.head_key, &state.head_doc));
     }
-    if (state.has_head && (best == nullptr || state.head_key < best->head_key)) best = &state;
+    if (state.has_head && (best == nullptr || Before(state.head_key, best->head_key))) best = &state;
   }
   if (best == nullptr) return false;
   *key = std::move(best->head_key);

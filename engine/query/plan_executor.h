@@ -15,6 +15,14 @@
 //                  hinted on an _id-sharded collection), every range is a
 //                  sorted stream: the executor keeps one head per range and
 //                  merges them by record key (memcmp), streaming, no sort.
+//                  The same orders descending read every range backward
+//                  and merge the largest head first.
+//
+//   Natural order is shard 0's records in record-key order, then shard 1's,
+//   and so on ({$natural: 1}); {$natural: -1} is its exact reverse (shards
+//   from the last, each read backward). Record keys are (shard key, _id),
+//   so natural order is not insertion order (engine/README.md, "Natural
+//   order").
 //   kBlockingSort: any other sort: every match goes through a Sorter
 //                  (engine/query/sorter.h): in memory up to the blocking-sort
 //                  limit (100 MiB), then spilled to disk with allowDiskUse or
@@ -33,6 +41,10 @@
 //                  keys.
 //   kIndexMerge:   the index provides the sort: the shards' index streams
 //                  are merged by entry key (SORT_MERGE), no blocking sort.
+//                  A sort against the index's directions (index {a: 1},
+//                  sort {a: -1}) reads every stream backward: its ranges
+//                  last to first, each from its upper end down, and merges
+//                  the largest entry key first.
 //
 // Targeting: when the filter fixes the shard key by equality or $in, only
 // the partitions of those values are read: one key-prefix range each (an
@@ -76,6 +88,7 @@
 #include "engine/query/projection.h"
 #include "engine/query/sort.h"
 #include "engine/query/sorter.h"
+#include "engine/storage/directed_cursor.h"
 #include "engine/storage/storage_engine.h"
 
 namespace tigerdoc::query {
@@ -88,12 +101,17 @@ struct ScanRange {
 };
 
 // Which access path the hint names: the _id index ("_id_" or {_id: 1}), a
-// forward collection scan ({$natural: 1}), or a secondary index by name or
-// key pattern (FindSpec::hint_index).
-enum class IndexHint { kNone, kIdIndex, kNaturalForward, kIndex };
+// forward or backward collection scan ({$natural: 1} / {$natural: -1}), or
+// a secondary index by name or key pattern (FindSpec::hint_index). A sort
+// of {$natural: 1} or {$natural: -1} alone is the same collection scan.
+enum class IndexHint { kNone, kIdIndex, kNaturalForward, kIndex, kNaturalBackward };
 
 struct FindSpec {
   bson::BsonDoc filter;
+  // The operation's collation (the command's, else the collection's
+  // default): the filter, the sort and the index choice follow it. nullptr
+  // is the simple (binary) collation. See engine/bson/collator.h.
+  const bson::Collator* collator = nullptr;
   bson::BsonDoc projection;
   bson::BsonDoc sort;
   int64_t skip = 0;
@@ -192,6 +210,10 @@ class PlanExecutor {
   const planner::IndexBounds* id_bounds() const { return id_bounds_ ? &*id_bounds_ : nullptr; }
   bool sorted() const { return sort_.has_value(); }
   Access access() const { return access_; }
+  // Record keys (collection scans, ordered merges) or index entries (index
+  // plans) are read in descending key order: {$natural: -1}, a record-key
+  // order descending, an index read against its direction.
+  bool backward() const { return direction_ == storage::ScanDirection::kBackward; }
   // A blocking sort runs (sorted() and no merge in sort order).
   bool blocking_sort() const {
     return sort_.has_value() && access_ != Access::kOrderedMerge && access_ != Access::kIndexMerge;
@@ -224,7 +246,7 @@ class PlanExecutor {
     ScanRange range;
     std::optional<std::string> resume_after;  // last record key read
     bool exhausted = false;
-    std::optional<storage::Cursor> cursor;
+    std::optional<storage::DirectedCursor> cursor;
     bool has_head = false;
     std::string head_key;
     bson::BsonDoc head_doc;
@@ -239,7 +261,7 @@ class PlanExecutor {
     size_t range = 0;
     std::optional<std::string> resume_after;  // last entry key read in `range`
     bool exhausted = false;
-    std::optional<storage::Cursor> cursor;
+    std::optional<storage::DirectedCursor> cursor;
     bool has_head = false;
     std::string head_key;
     bson::BsonDoc head_doc;
@@ -285,6 +307,10 @@ class PlanExecutor {
   StatusWith<bson::BsonDoc> Finish(bson::BsonDoc doc) const;
   bool InBounds(const bson_t* doc) const;
   bool AtEnd() const;
+  // Merge order of two heads' keys: ascending, or descending when backward.
+  bool Before(const std::string& a, const std::string& b) const {
+    return backward() ? a > b : a < b;
+  }
   // Between getMores an ordered merge keeps each range's or stream's next
   // match (its head); a head whose record (or index entry) was removed
   // since is dropped, so a getMore never returns a deleted document.
@@ -304,6 +330,7 @@ class PlanExecutor {
   // The filter's _id bounds narrowed the ranges (explain: CLUSTERED_IXSCAN).
   std::optional<planner::IndexBounds> id_bounds_;
   Access access_ = Access::kCollScan;
+  storage::ScanDirection direction_ = storage::ScanDirection::kForward;
   // Keystring bounds on _id from min/max; empty = none. Checked per
   // document unless folded into the ranges (collections sharded by _id).
   std::string min_id_key_;

@@ -76,20 +76,22 @@ bson_value_t AsValue(const Candidate& c) {
 }
 
 // Undefined (from []) sorts below null whatever compare.cc thinks of it.
-int CompareCandidates(const Candidate& a, const Candidate& b) {
+int CompareCandidates(const Candidate& a, const Candidate& b, const bson::Collator* collator) {
   auto rank = [](const Candidate& c) { return c.kind == Candidate::kUndefined ? 0 : 1; };
   if (rank(a) != rank(b)) return rank(a) - rank(b);
   if (rank(a) == 0) return 0;
   bson_value_t va = AsValue(a), vb = AsValue(b);
-  return bson::CompareValues(&va, &vb);
+  return bson::CompareValues(&va, &vb, collator);
 }
 
 class Collector {
  public:
-  explicit Collector(bool want_max) : want_max_(want_max) {}
+  Collector(bool want_max, const bson::Collator* collator)
+      : want_max_(want_max), collator_(collator) {}
 
   void Offer(const Candidate& c) {
-    if (!best_ || (want_max_ ? CompareCandidates(c, *best_) > 0 : CompareCandidates(c, *best_) < 0)) {
+    if (!best_ || (want_max_ ? CompareCandidates(c, *best_, collator_) > 0
+                             : CompareCandidates(c, *best_, collator_) < 0)) {
       best_ = c;
     }
   }
@@ -114,6 +116,7 @@ class Collector {
 
  private:
   bool want_max_;
+  const bson::Collator* collator_;
   std::optional<Candidate> best_;
 };
 
@@ -167,8 +170,9 @@ void Collect(const bson_t* doc, const bson::FieldPath& path, size_t i, Collector
 
 }  // namespace
 
-StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort) {
+StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort, const bson::Collator* collator) {
   SortSpec spec;
+  spec.collator_ = collator;
   bson_iter_t it;
   bson_iter_init(&it, sort);
   while (bson_iter_next(&it)) {
@@ -195,9 +199,9 @@ StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort) {
 }
 
 std::string SortSpec::KeyFor(const bson_t* doc) const {
-  keystring::KeyBuilder key;
+  keystring::KeyBuilder key(collator_);
   for (const Field& field : fields_) {
-    Collector collector(field.direction == keystring::Direction::kDescending);
+    Collector collector(field.direction == keystring::Direction::kDescending, collator_);
     Collect(doc, field.path, 0, &collector);
     const Candidate& best = *collector.best();  // Collect always offers something
     bson_value_t value = AsValue(best);

@@ -43,15 +43,19 @@ class SortSpec {
   // geoNearDistance, searchScore (those answer NotImplemented 238: tigerdoc
   // has no text or search scores); FieldPath errors 40352 (empty), 15998
   // (empty component), 40353 (trailing '.'), 16410 ('$' prefix).
-  static StatusWith<SortSpec> Parse(const bson_t* sort);
+  // With a `collator`, strings sort under it (their keys are collation
+  // keys, see keystring); nullptr: binary.
+  static StatusWith<SortSpec> Parse(const bson_t* sort, const bson::Collator* collator = nullptr);
 
   std::string KeyFor(const bson_t* doc) const;
 
   const std::vector<Field>& fields() const { return fields_; }
   bool empty() const { return fields_.empty(); }
+  const bson::Collator* collator() const { return collator_; }
 
  private:
   std::vector<Field> fields_;
+  const bson::Collator* collator_ = nullptr;
 };
 
 }  // namespace tigerdoc::query

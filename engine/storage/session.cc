@@ -37,7 +37,7 @@ WT_ITEM Item(std::string_view bytes) {
 }  // namespace
 
 Session::~Session() {
-  if (session_ == nullptr) return;
+  if (session_ == nullptr || outer_ != nullptr) return;
   Rollback();
   engine_->ReturnSession(session_);
 }
@@ -46,8 +46,11 @@ Session::Session(Session&& other) noexcept
     : engine_(other.engine_),
       session_(other.session_),
       in_txn_(other.in_txn_),
+      outer_(other.outer_),
       on_commit_(std::move(other.on_commit_)),
-      on_rollback_(std::move(other.on_rollback_)) {
+      on_rollback_(std::move(other.on_rollback_)),
+      before_commit_(std::move(other.before_commit_)),
+      txn_state_(std::move(other.txn_state_)) {
   other.session_ = nullptr;
   other.in_txn_ = false;
 }
@@ -95,7 +98,17 @@ StatusWith<std::vector<std::string>> Session::ListTables() {
   return tables;
 }
 
+namespace {
+
+Status OuterTransactionEnded() {
+  return Status(ErrorCode::kNoSuchTransaction,
+                "the transaction was aborted by an earlier failure in it");
+}
+
+}  // namespace
+
 Status Session::Begin() {
+  if (outer_ != nullptr) return outer_->in_txn_ ? Status::OK() : OuterTransactionEnded();
   INVARIANT(!in_txn_);
   int ret = session_->begin_transaction(session_, "isolation=snapshot");
   if (ret != 0) return WtToStatus(ret, "begin transaction");
@@ -104,7 +117,19 @@ Status Session::Begin() {
 }
 
 Status Session::Commit() {
+  if (outer_ != nullptr) return outer_->in_txn_ ? Status::OK() : OuterTransactionEnded();
   INVARIANT(in_txn_);
+  // Pre-commit work may add commit and rollback callbacks: run it first.
+  std::vector<std::function<Status(Session&)>> before = std::move(before_commit_);
+  before_commit_.clear();
+  for (auto& fn : before) {
+    Status status = fn(*this);
+    if (!status.ok()) {
+      Rollback();
+      return status;
+    }
+  }
+  txn_state_.reset();
   in_txn_ = false;
   std::vector<std::function<void()>> callbacks = std::move(on_commit_);
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
@@ -116,12 +141,24 @@ Status Session::Commit() {
     for (auto& fn : undo) fn();
     return WtToStatus(ret, "commit");
   }
+  // Acknowledged means journaled to the OS (survives kill -9). The
+  // callbacks run after that, so what they publish (change stream events)
+  // never shows a change a crash could still lose.
+  Status journaled = engine_->WriteJournal(session_);
   for (auto& fn : callbacks) fn();
-  // Acknowledged means journaled to the OS (survives kill -9).
-  return engine_->WriteJournal(session_);
+  return journaled;
+}
+
+void Session::BeforeCommit(std::function<Status(Session&)> fn) {
+  if (outer_ != nullptr) return outer_->BeforeCommit(std::move(fn));
+  INVARIANT(in_txn_);
+  before_commit_.push_back(std::move(fn));
 }
 
 void Session::Rollback() {
+  if (outer_ != nullptr) return outer_->Rollback();
+  before_commit_.clear();
+  txn_state_.reset();
   on_commit_.clear();
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_rollback_.clear();
@@ -132,11 +169,13 @@ void Session::Rollback() {
 }
 
 void Session::OnRollback(std::function<void()> fn) {
+  if (outer_ != nullptr) return outer_->OnRollback(std::move(fn));
   INVARIANT(in_txn_);
   on_rollback_.push_back(std::move(fn));
 }
 
 void Session::OnCommit(std::function<void()> fn) {
+  if (outer_ != nullptr) return outer_->OnCommit(std::move(fn));
   INVARIANT(in_txn_);
   on_commit_.push_back(std::move(fn));
 }
@@ -173,7 +212,7 @@ Status Session::Write(std::string_view table, std::string_view key, std::string_
   cursor->set_value(cursor, &v);
   int ret = cursor->insert(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
+  if (ret == 0) return in_transaction() ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, (overwrite ? "put into " : "insert into ") + std::string(table));
 }
 
@@ -186,7 +225,7 @@ Status Session::Remove(std::string_view table, std::string_view key) {
   cursor->set_key(cursor, &k);
   int ret = cursor->remove(cursor);
   cursor->reset(cursor);
-  if (ret == 0) return in_txn_ ? Status::OK() : engine_->WriteJournal(session_);
+  if (ret == 0) return in_transaction() ? Status::OK() : engine_->WriteJournal(session_);
   return WtToStatus(ret, "remove from " + std::string(table));
 }
 

@@ -76,9 +76,17 @@ class StorageEngine {
   StorageEngine& operator=(const StorageEngine&) = delete;
 
   // Borrows a session from the pool (creates one when the pool is empty).
+  // While this thread has a TransactionBinding of this engine, returns a
+  // view of the bound session instead, so that document reads and writes
+  // join a client's transaction (engine/session/).
   Session NewSession();
+  // Always a pooled session, never the bound transaction: for the catalog
+  // and DDL, whose writes commit on their own.
+  Session NewUnboundSession();
 
-  // Blocks until every committed write is durable on disk (fsync of the journal).
+  // Blocks until every committed write is durable on disk (fsync of the
+  // journal). Concurrent callers share fsyncs (group commit): one fsync
+  // serves every caller that arrived before it started.
   Status FlushJournal();
 
   const StorageOptions& options() const { return options_; }
@@ -143,11 +151,20 @@ class Session {
   // (code 112): the caller rolls back and retries the whole unit. After a
   // failed write inside a transaction, only Rollback() is safe (a
   // DuplicateKey or NoSuchKey failure leaves the transaction usable).
+  //
+  // A view of a bound transaction (see NewSession) runs inside the outer
+  // transaction: Begin and Commit only check that it is still running
+  // (NoSuchTransaction, 251, once it is not), Rollback rolls the whole
+  // outer transaction back, OnCommit/OnRollback wait for its end.
   Status Begin();
   Status Commit();    // REQUIRES: in a transaction
   void Rollback();    // no-op when no transaction is running
-  bool in_transaction() const { return in_txn_; }
-  // Runs `fn` after the running transaction commits successfully; dropped on
+  bool in_transaction() const { return outer_ != nullptr ? outer_->in_txn_ : in_txn_; }
+  // True for a view of a bound transaction: a write conflict then ends
+  // the client's transaction instead of being retried (write_unit.h).
+  bool joins_outer_transaction() const { return outer_ != nullptr; }
+  // Runs `fn` after the running transaction commits successfully and its
+  // journal records were written to the operating system; dropped on
   // rollback. Used for in-memory state that must follow committed data
   // (size counters, caches). REQUIRES: in a transaction.
   void OnCommit(std::function<void()> fn);
@@ -155,6 +172,22 @@ class Session {
   // Rollback(), or a Commit() that failed); dropped on commit. Used to
   // release in-memory reservations a write took. REQUIRES: in a transaction.
   void OnRollback(std::function<void()> fn);
+  // Runs `fn` inside the running transaction just before it commits (the
+  // change log writes its rows there, so they commit with the change). A
+  // failure rolls the transaction back (OnRollback callbacks run) and is
+  // Commit()'s result. REQUIRES: in a transaction.
+  void BeforeCommit(std::function<Status(Session&)> fn);
+  // State a layer above keeps for the running transaction (the change
+  // log's pending events): set by that layer, dropped when the
+  // transaction ends (commit or rollback).
+  struct TransactionState {
+    virtual ~TransactionState() = default;
+  };
+  // A view of a bound transaction shares its owner's (one client
+  // transaction, one set of pending change-log events).
+  std::unique_ptr<TransactionState>& transaction_state() {
+    return outer_ != nullptr ? outer_->txn_state_ : txn_state_;
+  }
 
   // Point operations on one table.
   // Insert fails with DuplicateKey (code 11000, a bare message the caller
@@ -179,6 +212,10 @@ class Session {
   __wt_session* raw() { return session_; }
 
  private:
+  friend class StorageEngine;
+  // A view of `outer`'s session and transaction (NewSession while bound).
+  explicit Session(Session* outer)
+      : engine_(outer->engine_), session_(outer->session_), outer_(outer) {}
   // A cached point cursor; `overwrite` selects Put semantics.
   Status Write(std::string_view table, std::string_view key, std::string_view value,
                bool overwrite);
@@ -186,8 +223,24 @@ class Session {
   StorageEngine* engine_;
   __wt_session* session_;
   bool in_txn_ = false;
+  Session* outer_ = nullptr;  // set for a view of a bound transaction
   std::vector<std::function<void()>> on_commit_;
   std::vector<std::function<void()>> on_rollback_;
+  std::vector<std::function<Status(Session&)>> before_commit_;
+  std::unique_ptr<TransactionState> txn_state_;
+};
+
+// Binds `session` (the owner of a client's multi-statement transaction or
+// retryable write, engine/session/) to the calling thread for this scope:
+// NewSession() on this thread then returns views of it. Scopes do not
+// nest. REQUIRES: `session` outlives the binding and is used by no other
+// thread meanwhile.
+class TransactionBinding {
+ public:
+  explicit TransactionBinding(Session* session);
+  ~TransactionBinding();
+  TransactionBinding(const TransactionBinding&) = delete;
+  TransactionBinding& operator=(const TransactionBinding&) = delete;
 };
 
 // Forward iteration over a key range. Move-only; must not outlive its Session.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/bson/shell_string.h"
+#include "engine/catalog/change_event.h"
 #include "engine/write/document_rules.h"
 #include "engine/write/hook_runner.h"
 #include "engine/index/index_table.h"
@@ -226,7 +227,9 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
                                 const bson_t* new_doc, const UpdateSpec& spec,
                                 bson::BsonDoc* stored) {
-  if (hooks_ == nullptr && guards_.empty()) return StoreUpdate(session, old_doc, new_doc);
+  if (hooks_ == nullptr && guards_.empty()) {
+    return StoreUpdate(session, old_doc, new_doc, spec.is_replacement);
+  }
   Context ctx(*this, session);
   WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
   event.update = spec.update;
@@ -237,7 +240,7 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
   if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
   if (!reshaped.empty()) event.after = reshaped.get();
   RETURN_IF_ERROR(RunGuards(ctx, event));
-  RETURN_IF_ERROR(StoreUpdate(session, old_doc, event.after));
+  RETURN_IF_ERROR(StoreUpdate(session, old_doc, event.after, spec.is_replacement));
   if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
   if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
   return Status::OK();
@@ -265,6 +268,7 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
   RETURN_IF_ERROR(stored);
+  RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::InsertEvent(coll_, doc)));
   if (indexes_->specs.empty()) return Status::OK();
   ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
   for (const auto& spec : indexes_->specs) {
@@ -275,11 +279,13 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
 }
 
 Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* old_doc,
-                                     const bson_t* new_doc) {
+                                     const bson_t* new_doc, bool replace) {
   RETURN_IF_ERROR(CheckValidation(old_doc, new_doc));
   multikey_.clear();
   RETURN_IF_ERROR(CheckStorageDepth(new_doc, /*is_update=*/true));
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));
+  RETURN_IF_ERROR(catalog::RecordChange(catalog_, session,
+                                        catalog::UpdateEvent(coll_, old_doc, new_doc, replace)));
   if (indexes_->specs.empty()) return Status::OK();
   ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(old_doc));
   ASSIGN_OR_RETURN(ShardedRecordStore::Location to, coll_.store->LocationOf(new_doc));
@@ -322,6 +328,7 @@ Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* ol
 
 Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
   RETURN_IF_ERROR(coll_.store->Remove(session, doc));
+  RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::DeleteEvent(coll_, doc)));
   if (!indexes_->specs.empty()) {
     ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
     for (const auto& spec : indexes_->specs) {

@@ -72,6 +72,8 @@ class CollectionWriter {
   struct UpdateSpec {
     const bson_t* update = nullptr;
     bool is_pipeline = false;
+    // A replacement document (change streams report "replace", not "update").
+    bool is_replacement = false;
   };
   Status Update(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
                 const UpdateSpec& spec, bson::BsonDoc* stored);
@@ -102,7 +104,10 @@ class CollectionWriter {
   class Context;
   Status RunGuards(HookContext& ctx, const WriteEvent& event);
   Status StoreInsert(storage::Session& session, const bson_t* doc);
-  Status StoreUpdate(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc);
+  // Every store change is recorded in the change log here, in the same
+  // transaction (catalog::RecordChange).
+  Status StoreUpdate(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
+                     bool replace);
 
   // Keys of `doc` for `spec`, collecting multikey paths to mark.
   StatusWith<index::DocumentKeys> KeysOf(const index::IndexSpec& spec, const bson_t* doc);

@@ -6,25 +6,42 @@
 
 namespace tigerdoc::engine {
 
+namespace {
+
+// InvalidIdField when `it` (an _id) holds a type _id may not have.
+Status CheckIdType(const bson_iter_t* it) {
+  bson_type_t type = bson_iter_type(it);
+  const char* bad = type == BSON_TYPE_ARRAY       ? "array"
+                    : type == BSON_TYPE_REGEX     ? "regex"
+                    : type == BSON_TYPE_UNDEFINED ? "undefined"
+                                                  : nullptr;
+  if (bad == nullptr) return Status::OK();
+  return Status(ErrorCode::kInvalidIdField, std::string("The '_id' value cannot be of type ") + bad);
+}
+
+// True when the first field of `doc` is _id (its iterator left in *first).
+bool IdIsFirst(const bson_t* doc, bson_iter_t* first) {
+  return bson_iter_init(first, doc) && bson_iter_next(first) &&
+         std::string_view(bson_iter_key(first)) == "_id";
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> WithIdFirst(bson::BsonDoc doc) {
+  bson_iter_t first;
+  if (!IdIsFirst(doc.get(), &first)) return WithIdFirst(doc.get());
+  RETURN_IF_ERROR(CheckIdType(&first));
+  return doc;
+}
+
 StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc) {
   bson_iter_t it;
   bool has_id = bson_iter_init_find(&it, doc, "_id");
   if (has_id) {
-    bson_type_t type = bson_iter_type(&it);
-    const char* bad = type == BSON_TYPE_ARRAY       ? "array"
-                      : type == BSON_TYPE_REGEX     ? "regex"
-                      : type == BSON_TYPE_UNDEFINED ? "undefined"
-                                                    : nullptr;
-    if (bad) {
-      return Status(ErrorCode::kInvalidIdField,
-                    std::string("The '_id' value cannot be of type ") + bad);
-    }
+    RETURN_IF_ERROR(CheckIdType(&it));
     // Already first: keep the bytes as they are.
     bson_iter_t first;
-    if (bson_iter_init(&first, doc) && bson_iter_next(&first) &&
-        std::string_view(bson_iter_key(&first)) == "_id") {
-      return bson::BsonDoc::CopyOf(doc);
-    }
+    if (IdIsFirst(doc, &first)) return bson::BsonDoc::CopyOf(doc);
   }
   bson::BsonDoc out;
   if (has_id) {

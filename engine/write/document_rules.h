@@ -16,6 +16,9 @@ namespace tigerdoc::engine {
 // absent. InvalidIdField (53) for an _id that is an array, regex or
 // undefined ("The '_id' value cannot be of type array").
 StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc);
+// The same, taking the document: one whose _id is already first is returned
+// as it is, without a copy (the insert path's common case).
+StatusWith<bson::BsonDoc> WithIdFirst(bson::BsonDoc doc);
 
 // The _id value of a stored document as {"": value}; REQUIRES: it has one.
 bson::BsonDoc IdOf(const bson_t* doc);

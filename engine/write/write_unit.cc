@@ -15,6 +15,9 @@ Status RunWriteUnit(storage::Session& session, const std::function<Status()>& bo
     if (status.ok()) status = session.Commit();
     else session.Rollback();
     if (status.code() != ErrorCode::kWriteConflict) return status;
+    // Inside a client's transaction the conflict rolled the whole
+    // transaction back: the client retries it (TransientTransactionError).
+    if (session.joins_outer_transaction()) return status;
     if (session.in_transaction()) session.Rollback();
     // Back off with jitter so that the contenders stop colliding; the cap
     // keeps a hot document's latency bounded.

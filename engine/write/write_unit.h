@@ -4,6 +4,8 @@
 // conflict (WriteConflict, 112), so that concurrent writers to one document
 // are serialised and lose nothing; conflicts never reach the client.
 // `body` must be safe to re-run: it re-reads what it modifies.
+// On a view of a client's transaction (storage::TransactionBinding) the unit
+// joins that transaction and a conflict is returned, not retried.
 
 #include <functional>
 

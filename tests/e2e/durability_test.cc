@@ -40,45 +40,56 @@ class DurabilityTest : public E2eTest {
     return out;
   }
 
-  // Inserts {_id: i} one at a time with `write_concern` from a second
-  // thread, SIGKILLs the server while it runs, restarts, and checks that
-  // every acknowledged _id survived.
-  void KillNineDuringInsertsKeepsAcknowledged(const std::string& write_concern) {
+  // Inserts {_id: i} one at a time with `write_concern` from `writers`
+  // connections at once (writer w inserts w * 1e9 + i), SIGKILLs the server
+  // while they run, restarts, and checks that every acknowledged _id
+  // survived.
+  void KillNineDuringInsertsKeepsAcknowledged(const std::string& write_concern, int writers = 1) {
     ASSERT_OK_REPLY(Run(R"({"create": "k"})"));
     std::atomic<int64_t> acknowledged_count{0};
     std::atomic<bool> stop{false};
-    std::atomic<bool> writer_failed{false};
-    // Written by the writer thread only; read after join().
-    std::vector<int64_t> acknowledged;
-    std::string first_failure;
+    std::atomic<int> writers_failed{0};
+    // acknowledged_by[w] and failures[w] are written by writer w only; read after join().
+    std::vector<std::vector<int64_t>> acknowledged_by(writers);
+    std::vector<std::string> failures(writers);
     const std::string uri = server_->uri();
     const std::string db = db_;
-    std::thread writer([&] {
-      MongoClient c(uri);
-      for (int64_t i = 0; !stop.load(); ++i) {
-        BsonDoc r = c.RunCommand(db, R"({"insert": "k", "documents": [{"_id": )" +
-                                         std::to_string(i) + R"(, "payload": "abcdefghij"}], )" +
-                                         write_concern + "}");
-        if (!testutil::IsOk(r) || testutil::Has(r, "writeErrors") ||
-            testutil::Has(r, "writeConcernError") || Integer(r, "n") != 1) {
-          first_failure = Json(r);
-          writer_failed.store(true);
-          return;  // the server is gone (or refused): stop writing
+    std::vector<std::thread> threads;
+    for (int w = 0; w < writers; ++w) {
+      threads.emplace_back([&, w] {
+        MongoClient c(uri);
+        for (int64_t i = 0; !stop.load(); ++i) {
+          const int64_t id = w * int64_t{1000000000} + i;
+          BsonDoc r = c.RunCommand(db, R"({"insert": "k", "documents": [{"_id": )" +
+                                           std::to_string(id) + R"(, "payload": "abcdefghij"}], )" +
+                                           write_concern + "}");
+          if (!testutil::IsOk(r) || testutil::Has(r, "writeErrors") ||
+              testutil::Has(r, "writeConcernError") || Integer(r, "n") != 1) {
+            failures[w] = Json(r);
+            writers_failed.fetch_add(1);
+            return;  // the server is gone (or refused): stop writing
+          }
+          acknowledged_by[w].push_back(id);
+          acknowledged_count.fetch_add(1);
         }
-        acknowledged.push_back(i);
-        acknowledged_count.store(static_cast<int64_t>(acknowledged.size()));
-      }
-    });
-    // Let a few hundred acknowledged inserts happen, then pull the plug.
+      });
+    }
+    // Let a few hundred acknowledged inserts happen (per writer), then pull the plug.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (acknowledged_count.load() < 300 && std::chrono::steady_clock::now() < deadline &&
-           !writer_failed.load()) {
+    while (acknowledged_count.load() < 300 * writers && std::chrono::steady_clock::now() < deadline &&
+           writers_failed.load() == 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     server_->Kill9();
     stop.store(true);
-    writer.join();
-    ASSERT_GE(acknowledged.size(), 300u) << "writer failed early: " << first_failure;
+    for (auto& t : threads) t.join();
+    std::vector<int64_t> acknowledged;
+    for (int w = 0; w < writers; ++w) {
+      // Every writer got its inserts acknowledged until the kill.
+      EXPECT_GE(acknowledged_by[w].size(), 20u) << "writer " << w << " failed early: " << failures[w];
+      acknowledged.insert(acknowledged.end(), acknowledged_by[w].begin(), acknowledged_by[w].end());
+    }
+    ASSERT_GE(acknowledged.size(), 300u * writers) << "writer failed early: " << failures[0];
 
     RestartAndReconnect();
     std::set<int64_t> present = AllIds("k");
@@ -89,8 +100,8 @@ class DurabilityTest : public E2eTest {
       }
     }
     EXPECT_EQ(missing, 0u) << "of " << acknowledged.size() << " acknowledged inserts";
-    // At most the one in flight may exist beyond the acknowledged ones.
-    EXPECT_LE(present.size(), acknowledged.size() + 1);
+    // At most the one in flight per writer may exist beyond the acknowledged ones.
+    EXPECT_LE(present.size(), acknowledged.size() + writers);
     // The restarted server takes writes again.
     BsonDoc r = Run(R"({"insert": "k", "documents": [{"_id": -1}]})");
     EXPECT_OK_REPLY(r);
@@ -140,6 +151,17 @@ TEST_F(DurabilityTest, DroppedCollectionStaysDroppedAfterRestart) {
 // j:true is MongoDB's durability promise: acknowledged means journaled.
 TEST_F(DurabilityTest, KillNineKeepsJournaledInserts) {
   KillNineDuringInsertsKeepsAcknowledged(R"("writeConcern": {"w": 1, "j": true})");
+}
+
+// j:true from eight connections at once: the journal's fsyncs are shared
+// by the writers waiting for them (group commit), and none may release a
+// writer whose records the fsync did not cover.
+TEST_F(DurabilityTest, KillNineKeepsJournaledInsertsOfConcurrentWriters) {
+  KillNineDuringInsertsKeepsAcknowledged(R"("writeConcern": {"w": 1, "j": true})", 8);
+}
+
+TEST_F(DurabilityTest, KillNineKeepsDefaultWriteConcernInsertsOfConcurrentWriters) {
+  KillNineDuringInsertsKeepsAcknowledged(R"("ordered": true)", 8);
 }
 
 // The default write concern (w:1). MongoDB itself may lose up to one

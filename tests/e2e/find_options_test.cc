@@ -2,6 +2,7 @@
 // hint, min/max, returnKey, showRecordId, let, comment, singleBatch,
 // negative limit, batchSize 0, tailable/awaitData; and explain of find and
 // count at the three verbosities, with SORT limitAmount, LIMIT and SKIP.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -129,9 +130,18 @@ TEST_F(FindOptionsTest, HintNamesTheIdIndexOrNaturalOrder) {
     EXPECT_EQ(String(bad, "errmsg"), "hint provided does not correspond to an existing index")
         << Json(bad);
   }
-  // Reverse natural order needs reverse storage cursors: refused clearly.
-  BsonDoc reverse = Run(R"({"find": "c", "hint": {"$natural": -1}})");
-  EXPECT_ERROR_REPLY(reverse, 238, "NotImplemented");
+  // {$natural: -1} is natural order reversed, as a hint or as the sort.
+  BsonDoc forward = Run(R"({"find": "c", "hint": {"$natural": 1}, "batchSize": 20})");
+  ASSERT_OK_REPLY(forward);
+  IdList reversed = Ids(forward);
+  ASSERT_EQ(reversed.size(), 20u) << Json(forward);
+  std::reverse(reversed.begin(), reversed.end());
+  BsonDoc reverse = Run(R"({"find": "c", "hint": {"$natural": -1}, "batchSize": 20})");
+  ASSERT_OK_REPLY(reverse);
+  EXPECT_EQ(Ids(reverse), reversed) << Json(reverse);
+  reverse = Run(R"({"find": "c", "sort": {"$natural": -1}, "batchSize": 20})");
+  ASSERT_OK_REPLY(reverse);
+  EXPECT_EQ(Ids(reverse), reversed) << Json(reverse);
 }
 
 TEST_F(FindOptionsTest, MinAndMaxBoundTheHintedIdIndex) {

@@ -19,10 +19,16 @@
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/engine.h"
+#include "wire/auth/action.h"
 #include "wire/protocol/message.h"
 #include "wire/server/request_handler.h"
 
 namespace tigerdoc::wire {
+
+namespace auth {
+class AuthManager;
+struct AuthSession;
+}  // namespace auth
 
 // Process-wide facts that commands report (serverStatus, getCmdLineOpts, ...).
 struct ServerInfo {
@@ -32,6 +38,11 @@ struct ServerInfo {
   std::string dbpath;
   int64_t cache_size_mb = 0;
   int64_t max_connections = 1000000;  // --maxConns
+  std::string repl_set_name;  // --replSet: a one-member replica set; empty = standalone
+  bool auth = false;                  // --auth (security.authorization: enabled)
+  // --networkMessageCompressors (net.compression.compressors), in the
+  // server's order of preference; empty when "disabled".
+  std::vector<std::string> compressors = {"snappy", "zstd", "zlib"};
   std::chrono::system_clock::time_point start_time = std::chrono::system_clock::now();
   std::atomic<int64_t> current_connections{0};
   std::atomic<int64_t> total_connections{0};
@@ -46,6 +57,10 @@ struct CommandContext {
   // The registered operation running this command (currentOp, killOp,
   // maxTimeMS); null outside the dispatcher.
   engine::Operation* operation = nullptr;
+  // Authentication and the connection's authenticated user (wire/auth/);
+  // null outside the dispatcher.
+  auth::AuthManager* auth = nullptr;
+  auth::AuthSession* session = nullptr;
 
   const bson_t* body() const { return request.body.get(); }
   const std::string& db() const { return request.db; }
@@ -57,6 +72,9 @@ struct CommandSpec {
   std::string_view name;
   CommandRun run;
   bool admin_only = false;  // must run against the admin database
+  // What a user must be granted to run it (wire/auth/action.h); a row
+  // that says nothing is for root only.
+  auth::ActionSet actions = auth::action::kUndeclared;
 };
 
 }  // namespace tigerdoc::wire

@@ -6,8 +6,11 @@
 #include <string>
 
 #include "engine/agg/timeseries/timeseries_config.h"
+#include "engine/bson/shell_string.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/pattern_registry.h"
+#include "wire/commands/collation_option.h"
+#include "wire/auth/auth_manager.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/reply/reply_builder.h"
@@ -158,12 +161,23 @@ StatusWith<bson::BsonDoc> RunListDatabases(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"filter", "nameOnly", "authorizedDatabases"}));
   ASSIGN_OR_RETURN(std::optional<bool> name_only, GetBool(ctx.body(), ctx.name, "nameOnly"));
   ASSIGN_OR_RETURN(auto matcher, FilterOf(ctx.body(), ctx.name));
+  // As MongoDB: a user without the listDatabases action sees the databases
+  // it holds privileges on, unless it asks authorizedDatabases: false.
+  ASSIGN_OR_RETURN(std::optional<bool> authorized_only,
+                   GetBool(ctx.body(), ctx.name, "authorizedDatabases"));
+  const bool sees_all =
+      ctx.auth == nullptr || ctx.auth->Allowed(*ctx.session, "", auth::action::kListDatabases);
+  if (!sees_all && authorized_only == false) {
+    return Status(ErrorCode::kUnauthorized,
+                  "not authorized on admin to execute command " + bson::ToShellString(ctx.body()));
+  }
   bson::BsonDoc out;
   bson_t databases;
   int64_t total_size = 0;
   bson_append_array_begin(out.mutable_get(), "databases", -1, &databases);
   uint32_t index = 0;
   for (const std::string& db : ctx.engine->catalog().ListDatabases()) {
+    if (!sees_all && !ctx.auth->HoldsAnyActionOn(*ctx.session, db)) continue;
     int64_t size = 0;
     for (const auto& entry : ctx.engine->catalog().List(db)) size += SizesOf(*entry).data_bytes;
     bson::BsonDoc info;
@@ -237,7 +251,6 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   }
   // Options tigerdoc does not have yet are refused, not ignored.
   for (const char* unsupported : {"capped", "clusteredIndex",
-                                  "collation", "changeStreamPreAndPostImages",
                                   "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
@@ -258,7 +271,8 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(without_patterns.get(), ctx.name,
                               {"shardKey", "shards", "capped", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validator", "validationLevel", "validationAction",
-                               "indexOptionDefaults", "expireAfterSeconds", "flags"}));
+                               "indexOptionDefaults", "expireAfterSeconds", "flags", "collation"}));
+  ASSIGN_OR_RETURN(engine::CollationOption collation, GetCollation(ctx.body(), ctx.name));
   engine::CreateParams params;
   params.db = ctx.db();
   params.name = name;
@@ -287,6 +301,14 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   while (bson_iter_next(&it)) {
     if (IsGenericArgument(bson_iter_key(&it))) continue;
     if (std::string_view(bson_iter_key(&it)) == "capped") continue;  // false: see above
+    if (std::string_view(bson_iter_key(&it)) == "collation") {
+      // Kept normalized, every field filled in, as MongoDB stores and
+      // lists it; {locale: "simple"} is no default at all.
+      if (*collation != nullptr) {
+        BSON_APPEND_DOCUMENT(params.options.mutable_get(), "collation", (*collation)->spec());
+      }
+      continue;
+    }
     bson_append_iter(params.options.mutable_get(), bson_iter_key(&it), -1, &it);
   }
   Status status = ctx.engine->CreateCollection(params);

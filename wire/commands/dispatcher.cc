@@ -53,6 +53,12 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
   return info;
 }
 
+// 127.0.0.0/8 and ::1: where the localhost exception applies.
+bool IsLoopback(const std::string& remote_address) {
+  return remote_address.rfind("127.", 0) == 0 || remote_address.rfind("[::1]:", 0) == 0 ||
+         remote_address.rfind("[::ffff:127.", 0) == 0;
+}
+
 }  // namespace
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
@@ -83,19 +89,47 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
     return ErrorReply(Status(ErrorCode::kUnauthorized,
                              std::string(name) + " may only be run against the admin database."));
   }
-  if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
-    return ErrorReply(refused);
+  // The connection's authenticated user; a handler called without
+  // OnConnectionOpened (never by the server) gets a fresh session.
+  auto* session = static_cast<auth::AuthSession*>(conn.handler_state.get());
+  auth::AuthSession unopened;
+  if (session == nullptr) session = &unopened;
+  if (Status denied = auth_.Authorize(*session, name, spec->actions, request,
+                                      IsLoopback(conn.remote_address), DeclaredActions);
+      !denied.ok()) {
+    return ErrorReply(denied);
+  }
+  if (name == "getMore" || name == "killCursors") {
+    if (Status denied = auth_.CheckCursorOwner(*session, name, request); !denied.ok()) {
+      return ErrorReply(denied);
+    }
+  }
+  const bool replica_set = !server_->repl_set_name.empty();
+  if (!replica_set) {
+    if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
+      return ErrorReply(refused);
+    }
   }
   ScopedOperation op(engine_->operations(), OperationInfoOf(conn, request, name));
-  CommandContext ctx{engine_, server_, conn, request, name, &op.operation()};
+  CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
+  if (!replica_set) return RunCommandReply(*spec, ctx);
+  bson::BsonDoc reply = RunInSession(*spec, ctx);
+  AppendClusterTime(ctx, reply.mutable_get());
+  return reply;
+}
+
+bson::BsonDoc RunCommandReply(const CommandSpec& spec, CommandContext& ctx) {
   try {
-    StatusWith<bson::BsonDoc> result = spec->run(ctx);
+    StatusWith<bson::BsonDoc> result = spec.run(ctx);
     if (!result.ok()) return ErrorReply(result.status());
+    if (ctx.auth != nullptr && ctx.session != nullptr) {
+      ctx.auth->OnReply(*ctx.session, ctx.name, ctx.request, result.value().get());
+    }
     return OkReply(std::move(result).value());
   } catch (const std::bad_alloc&) {
-    return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(name)));
+    return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(ctx.name)));
   } catch (const std::exception& e) {
-    return ErrorReply(Status(ErrorCode::kInternalError, std::string(name) + " failed: " + e.what()));
+    return ErrorReply(Status(ErrorCode::kInternalError, std::string(ctx.name) + " failed: " + e.what()));
   }
 }
 

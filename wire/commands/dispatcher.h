@@ -2,6 +2,7 @@
 // Dispatcher: the RequestHandler the server calls for every command.
 //
 //   request ─▶ name = first field ─▶ FindCommand ─▶ command-agnostic checks
+//           ─▶ authorization (the table's actions, wire/auth/auth_manager.h)
 //           ─▶ handler(ctx) ─▶ {fields..., ok: 1}  or  ErrorReply(status)
 //
 // Command-agnostic work lives here; command-specific work in the handler.
@@ -9,6 +10,7 @@
 
 #include "engine/engine.h"
 #include "engine/query/interrupt.h"
+#include "wire/auth/auth_manager.h"
 #include "wire/commands/command.h"
 #include "wire/commands/operation_log.h"
 #include "wire/server/request_handler.h"
@@ -17,9 +19,11 @@ namespace tigerdoc::wire {
 
 class Dispatcher : public RequestHandler {
  public:
-  Dispatcher(engine::Engine* engine, ServerInfo* server) : engine_(engine), server_(server) {}
+  Dispatcher(engine::Engine* engine, ServerInfo* server)
+      : engine_(engine), server_(server), auth_(engine, server->auth) {}
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
   void OnConnectionOpened(const ConnectionInfo& conn) override {
+    conn.handler_state = std::make_shared<auth::AuthSession>();
     LogConnectionAccepted(conn, server_->current_connections.fetch_add(1) + 1);
     server_->total_connections.fetch_add(1);
   }
@@ -37,6 +41,7 @@ class Dispatcher : public RequestHandler {
 
   engine::Engine* engine_;
   ServerInfo* server_;
+  auth::AuthManager auth_;
 };
 
 }  // namespace tigerdoc::wire

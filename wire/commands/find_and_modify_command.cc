@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "wire/commands/collation_option.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 
@@ -17,14 +18,10 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
                               {"query", "sort", "remove", "update", "new", "fields", "upsert",
                                "bypassDocumentValidation", "arrayFilters", "hint", "collation",
                                "let"}));
-  bson_iter_t collation;
-  if (bson_iter_init_find(&collation, body, "collation")) {
-    return Status(ErrorCode::kNotImplemented,
-                  "findAndModify option 'collation' is not supported by tigerdoc yet");
-  }
   engine::FindAndModifyParams params;
   params.db = ctx.db();
   params.coll = coll;
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> query, GetObject(body, cmd, "query"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, GetObject(body, cmd, "sort"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> fields, GetObject(body, cmd, "fields"));

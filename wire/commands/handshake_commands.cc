@@ -1,6 +1,7 @@
 // The commands drivers and mongosh send on connecting and for diagnostics:
 // hello/isMaster, ping, buildInfo, getParameter, getCmdLineOpts, hostInfo,
-// serverStatus, whatsmyuri, connectionStatus, endSessions (getLog: log_commands.cc).
+// serverStatus, whatsmyuri, connectionStatus (getLog: log_commands.cc; sessions:
+// session_commands.cc).
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -49,6 +50,8 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx) {
   BSON_APPEND_INT32(doc, "minWireVersion", kMinWireVersion);
   BSON_APPEND_INT32(doc, "maxWireVersion", kMaxWireVersion);
   BSON_APPEND_BOOL(doc, "readOnly", false);
+  if (!ctx.server->repl_set_name.empty()) RETURN_IF_ERROR(AppendReplicaSetHello(ctx, doc));
+  RETURN_IF_ERROR(AppendHelloSecurityFields(ctx, doc));
   return out;
 }
 
@@ -107,6 +110,12 @@ StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx) {
   bson_append_document_begin(&parsed, "storage", -1, &storage);
   BSON_APPEND_UTF8(&storage, "dbPath", ctx.server->dbpath.c_str());
   bson_append_document_end(&parsed, &storage);
+  if (ctx.server->auth) {
+    bson_t security;
+    bson_append_document_begin(&parsed, "security", -1, &security);
+    BSON_APPEND_UTF8(&security, "authorization", "enabled");
+    bson_append_document_end(&parsed, &security);
+  }
   bson_append_document_end(doc, &parsed);
   return out;
 }
@@ -182,20 +191,10 @@ StatusWith<bson::BsonDoc> RunWhatsMyUri(CommandContext& ctx) {
   return out;
 }
 
-StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext&) {
+StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx) {
   bson::BsonDoc out;
-  bson_t auth_info, users, roles;
-  bson_append_document_begin(out.mutable_get(), "authInfo", -1, &auth_info);
-  bson_append_array_begin(&auth_info, "authenticatedUsers", -1, &users);
-  bson_append_array_end(&auth_info, &users);
-  bson_append_array_begin(&auth_info, "authenticatedUserRoles", -1, &roles);
-  bson_append_array_end(&auth_info, &roles);
-  bson_append_document_end(out.mutable_get(), &auth_info);
+  AppendAuthInfo(ctx, out.mutable_get());
   return out;
 }
-
-// Sessions are accepted (drivers attach lsid to every command) but hold no
-// server state yet, so ending or refreshing them has nothing to do.
-StatusWith<bson::BsonDoc> RunEndSessions(CommandContext&) { return bson::BsonDoc(); }
 
 }  // namespace tigerdoc::wire

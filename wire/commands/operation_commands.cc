@@ -59,6 +59,10 @@ StatusWith<std::vector<bson::BsonDoc>> CurrentOpDocuments(CommandContext& ctx, c
   for (bson::BsonDoc& doc : ctx.engine->operations().CurrentOps(HostPort(ctx))) {
     if (matcher == nullptr || matcher->Matches(doc.get())) out.push_back(std::move(doc));
   }
+  // Open transactions between statements (MongoDB's idle sessions).
+  for (bson::BsonDoc& doc : ctx.engine->sessions().IdleTransactionsForCurrentOp()) {
+    if (matcher == nullptr || matcher->Matches(doc.get())) out.push_back(std::move(doc));
+  }
   return out;
 }
 

@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "wire/commands/collation_option.h"
+#include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/present_fields.h"
 #include "wire/commands/server_facts.h"
 #include "wire/reply/reply_builder.h"
 
@@ -19,8 +22,8 @@ namespace {
 
 // The find hint: the _id index (by name or key pattern), natural order, or
 // a secondary index by name or key pattern, which the engine's planner
-// resolves against the indexes that exist. A reverse natural scan needs
-// reverse cursors, which tigerdoc's storage layer does not offer.
+// resolves against the indexes that exist. {$natural: -1} is the reverse
+// collection scan.
 // find, count and distinct take the same hint (MongoDB's IndexHint).
 StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view command,
                                            bson::BsonDoc* hint_index) {
@@ -43,12 +46,7 @@ StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view 
   bson_iter_recurse(&it, &natural);
   if (bson_iter_find(&natural, "$natural")) {
     int64_t direction = BSON_ITER_HOLDS_NUMBER(&natural) ? bson_iter_as_int64(&natural) : 1;
-    if (direction < 0) {
-      return Status(ErrorCode::kNotImplemented,
-                    "hint {$natural: -1} (a reverse collection scan) is not supported by "
-                    "tigerdoc: its storage layer has forward cursors only");
-    }
-    return engine::FindHint::kNaturalForward;
+    return direction < 0 ? engine::FindHint::kNaturalBackward : engine::FindHint::kNaturalForward;
   }
   bson_iter_t rest = field;
   bool id_pattern = std::string_view(bson_iter_key(&field)) == "_id" &&
@@ -72,33 +70,47 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
                                "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
                                "allowPartialResults", "collation", "let", "min", "max", "term",
                                "readOnce", "$_requestResumeToken", "$_resumeAfter"}));
-  bson_iter_t collation;
-  if (bson_iter_init_find(&collation, body, "collation")) {
-    return Status(ErrorCode::kNotImplemented, "find option 'collation' is not supported by tigerdoc yet");
-  }
+  // Absent options cost no lookup: each Get* scans the whole command.
+  const PresentFields present(body);
+  auto object = [&](const char* field) -> StatusWith<std::optional<bson::BsonDoc>> {
+    if (!present.has(field)) return std::optional<bson::BsonDoc>();
+    return GetObject(body, cmd, field);
+  };
+  auto non_negative = [&](const char* field) -> StatusWith<std::optional<int64_t>> {
+    if (!present.has(field)) return std::optional<int64_t>();
+    return GetNonNegative(body, cmd, field);
+  };
+  auto boolean = [&](const char* field) -> StatusWith<std::optional<bool>> {
+    if (!present.has(field)) return std::optional<bool>();
+    return GetBool(body, cmd, field);
+  };
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, GetObject(body, cmd, "filter"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, GetObject(body, cmd, "sort"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, GetObject(body, cmd, "projection"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> skip, GetNonNegative(body, cmd, "skip"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetNonNegative(body, cmd, "limit"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, GetNonNegative(body, cmd, "batchSize"));
-  ASSIGN_OR_RETURN(std::optional<bool> single_batch, GetBool(body, cmd, "singleBatch"));
-  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, GetBool(body, cmd, "allowDiskUse"));
-  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, GetBool(body, cmd, "noCursorTimeout"));
-  ASSIGN_OR_RETURN(std::optional<bool> return_key, GetBool(body, cmd, "returnKey"));
-  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, GetBool(body, cmd, "showRecordId"));
-  ASSIGN_OR_RETURN(std::optional<bool> tailable, GetBool(body, cmd, "tailable"));
-  ASSIGN_OR_RETURN(std::optional<bool> await_data, GetBool(body, cmd, "awaitData"));
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, object("filter"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, object("sort"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, object("projection"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> skip, non_negative("skip"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> limit, non_negative("limit"));
+  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, non_negative("batchSize"));
+  ASSIGN_OR_RETURN(std::optional<bool> single_batch, boolean("singleBatch"));
+  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, boolean("allowDiskUse"));
+  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, boolean("noCursorTimeout"));
+  ASSIGN_OR_RETURN(std::optional<bool> return_key, boolean("returnKey"));
+  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, boolean("showRecordId"));
+  ASSIGN_OR_RETURN(std::optional<bool> tailable, boolean("tailable"));
+  ASSIGN_OR_RETURN(std::optional<bool> await_data, boolean("awaitData"));
   // oplogReplay is deprecated and ignored by MongoDB 4.4+; so it is here.
-  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, GetBool(body, cmd, "oplogReplay"));
+  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, boolean("oplogReplay"));
   static_cast<void>(oplog_replay);
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, GetObject(body, cmd, "min"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, GetObject(body, cmd, "max"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(body, cmd, "let"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(body));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, object("min"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, object("max"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, object("let"));
+  std::optional<int64_t> max_time_ms;
+  if (present.has("maxTimeMS")) {
+    ASSIGN_OR_RETURN(max_time_ms, GetMaxTimeMS(body));
+  }
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
@@ -134,6 +146,7 @@ StatusWith<engine::CountParams> ParseCount(const bson_t* body, const std::string
   RETURN_IF_ERROR(CheckFields(body, cmd, {"query", "limit", "skip", "hint", "collation", "fields",
                                           "readConcern"}));
   engine::CountParams params;
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   params.db = db;
   params.coll = coll;
@@ -154,11 +167,8 @@ StatusWith<engine::DistinctParams> ParseDistinct(const bson_t* body, const std::
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
   RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
   RETURN_IF_ERROR(CheckFields(body, cmd, {"key", "query", "collation", "hint"}));
-  bson_iter_t collation;
-  if (bson_iter_init_find(&collation, body, "collation")) {
-    return Status(ErrorCode::kNotImplemented, "distinct option 'collation' is not supported by tigerdoc yet");
-  }
   engine::DistinctParams params;
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   params.db = db;
   params.coll = coll;
@@ -225,7 +235,8 @@ StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx) {
   if (batch_size && *batch_size > 0) params.batch_size = batch_size;
   ASSIGN_OR_RETURN(params.max_time_ms, GetMaxTimeMS(body));
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->GetMore(params));
-  return CursorFields("nextBatch", batch.cursor_id, batch.ns, batch.docs);
+  return CursorFields("nextBatch", batch.cursor_id, batch.ns, batch.docs,
+                      batch.post_batch_resume_token.get());
 }
 
 StatusWith<bson::BsonDoc> RunKillCursors(CommandContext& ctx) {
@@ -494,13 +505,7 @@ StatusWith<engine::AggregateParams> ParseAggregate(CommandContext& ctx, const bs
     return Status(ErrorCode::kFailedToParse,
                   "Invalid command format: the 'aggregate' field must specify a collection name or 1");
   }
-  {
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, body, "collation") && bson_iter_as_bool(&it)) {
-      return Status(ErrorCode::kNotImplemented,
-                    "aggregate option 'collation' is not supported by tigerdoc yet");
-    }
-  }
+  ASSIGN_OR_RETURN(params.collation, GetCollation(body, name));
   ASSIGN_OR_RETURN(std::optional<bool> explain_flag, GetBool(body, name, "explain"));
   *explain = explain_flag.value_or(false);
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(body, name, "pipeline"));
@@ -596,6 +601,9 @@ StatusWith<bson::BsonDoc> RunAggregate(CommandContext& ctx) {
   bool explain = false;
   ASSIGN_OR_RETURN(engine::AggregateParams params, ParseAggregate(ctx, ctx.body(), &explain));
   if (explain) return ExplainAggregate(ctx, std::move(params), engine::ExplainVerbosity::kQueryPlanner);
+  if (HasChangeStreamStage(params.pipeline.get())) {
+    return RunChangeStreamAggregate(ctx, std::move(params));
+  }
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->Aggregate(std::move(params)));
   return CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
 }

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 
+#include "wire/protocol/op_compressed.h"
+
 namespace tigerdoc::wire {
 namespace {
 
@@ -189,6 +191,7 @@ void AppendServerMetrics(bson_t* out) {
   BSON_APPEND_INT64(&section, "bytesIn", get(c.bytes_in));
   BSON_APPEND_INT64(&section, "bytesOut", get(c.bytes_out));
   BSON_APPEND_INT64(&section, "numRequests", get(c.requests));
+  AppendCompressionStatus(&section);  // network.compression (wire/protocol/op_compressed.h)
   bson_append_document_end(out, &section);
 
   // mem in MiB, as mongod: resident and virtual from /proc/self/statm.

@@ -5,7 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include "engine/changes/change_log.h"
 #include "engine/engine.h"
+#include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/server_facts.h"
 
@@ -42,6 +44,32 @@ void GetTtlMonitorSleepSecs(CommandContext& ctx, bson_t* out, const char* name) 
   BSON_APPEND_INT32(out, name, static_cast<int32_t>(ctx.engine->ttl_monitor_sleep_secs()));
 }
 
+void GetTransactionLifetimeLimitSeconds(CommandContext& ctx, bson_t* out, const char* name) {
+  BSON_APPEND_INT32(out, name, static_cast<int32_t>(ctx.engine->sessions().transaction_lifetime_limit_secs.load()));
+}
+
+Status SetTransactionLifetimeLimitSeconds(CommandContext& ctx, const bson_iter_t* value) {
+  if (!BSON_ITER_HOLDS_NUMBER(value) || bson_iter_as_int64(value) < 1 || bson_iter_as_int64(value) > INT32_MAX) {
+    return Status(ErrorCode::kBadValue, "transactionLifetimeLimitSeconds must be greater than or equal to 1s");
+  }
+  ctx.engine->sessions().transaction_lifetime_limit_secs.store(bson_iter_as_int64(value));
+  return Status::OK();
+}
+
+// The change log's retention (change_stream_commands.cc validates and sets).
+void GetChangeLogRetentionMB(CommandContext& ctx, bson_t* out, const char* name) {
+  BSON_APPEND_INT64(out, name, ctx.engine->change_log().retention_bytes() / (1024 * 1024));
+}
+
+void GetChangeLogRetentionHours(CommandContext& ctx, bson_t* out, const char* name) {
+  BSON_APPEND_DOUBLE(out, name, ctx.engine->change_log().retention_seconds() / 3600);
+}
+
+Status SetChangeLogRetention(CommandContext& ctx, const bson_iter_t* value) {
+  bson::BsonDoc was_ignored;  // the table reports "was" itself
+  return SetChangeLogParameter(ctx, value, was_ignored.mutable_get());
+}
+
 Status SetTtlMonitorSleepSecs(CommandContext& ctx, const bson_iter_t* value) {
   if (!BSON_ITER_HOLDS_NUMBER(value) || bson_iter_as_int64(value) < 1 ||
       bson_iter_as_int64(value) > INT32_MAX) {
@@ -55,9 +83,13 @@ Status SetTtlMonitorSleepSecs(CommandContext& ctx, const bson_iter_t* value) {
 // TODO(#16): cursorTimeoutMillis at run time (mongod allows it) needs the
 // cursor manager's timeout to become settable.
 constexpr ServerParameter kParameters[] = {
+    {"changeLogRetentionHours", GetChangeLogRetentionHours, SetChangeLogRetention},
+    {"changeLogRetentionMB", GetChangeLogRetentionMB, SetChangeLogRetention},
     {"cursorTimeoutMillis", GetCursorTimeoutMillis, nullptr},
     {"featureCompatibilityVersion", GetFeatureCompatibilityVersion, nullptr},
     {"maxBsonObjectSize", GetMaxBsonObjectSize, nullptr},
+    {"transactionLifetimeLimitSeconds", GetTransactionLifetimeLimitSeconds,
+     SetTransactionLifetimeLimitSeconds},
     {"ttlMonitorSleepSecs", GetTtlMonitorSleepSecs, SetTtlMonitorSleepSecs},
 };
 

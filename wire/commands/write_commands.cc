@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "wire/commands/collation_option.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
@@ -24,6 +25,7 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
   for (const DocumentSequence& seq : ctx.request.sequences) {
     if (seq.identifier != field) continue;
     found = true;
+    out.reserve(seq.documents.size());
     for (const bson::BsonDoc& doc : seq.documents) out.push_back(doc.Copy());
   }
   bson_iter_t it;
@@ -40,6 +42,10 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
                                                   "', expected type 'array'");
     }
     bson_iter_t child;
+    bson_iter_recurse(&it, &child);
+    size_t count = 0;
+    while (bson_iter_next(&child)) ++count;
+    out.reserve(count);
     bson_iter_recurse(&it, &child);
     while (bson_iter_next(&child)) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&child)) {
@@ -223,10 +229,14 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
     }
     ASSIGN_OR_RETURN(statement.constants, GetObject(s, "update.updates", "c"));
     if (let) statement.let = let->Copy();
-    bson_iter_t collation;
-    if (bson_iter_init_find(&collation, s, "collation")) {
-      return Status(ErrorCode::kNotImplemented, "update option 'collation' is not supported by tigerdoc yet");
+    // A bad collation fails its statement (a write error), as in MongoDB,
+    // where it is parsed when the statement runs.
+    StatusWith<engine::CollationOption> collation = GetCollation(s, "update.updates");
+    if (!collation.ok()) {
+      if (!errors.Add(static_cast<int64_t>(i), collation.status(), options.ordered)) break;
+      continue;
     }
+    statement.collation = collation.value();
     statement.query = std::move(q);
     ASSIGN_OR_RETURN(std::optional<bool> upsert, GetBool(s, "update.updates", "upsert"));
     ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(s, "update.updates", "multi"));
@@ -291,11 +301,13 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
       return Status(ErrorCode::kFailedToParse,
                     "The limit field in delete objects must be 0 or 1. Got " + std::to_string(*limit));
     }
-    bson_iter_t collation;
-    if (bson_iter_init_find(&collation, s, "collation")) {
-      return Status(ErrorCode::kNotImplemented, "delete option 'collation' is not supported by tigerdoc yet");
+    StatusWith<engine::CollationOption> collation = GetCollation(s, "delete.deletes");
+    if (!collation.ok()) {
+      if (!errors.Add(static_cast<int64_t>(i), collation.status(), options.ordered)) break;
+      continue;
     }
     engine::DeleteStatement statement;
+    statement.collation = collation.value();
     statement.query = std::move(q);
     statement.limit = *limit;
     if (let) statement.let = let->Copy();

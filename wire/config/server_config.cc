@@ -31,14 +31,34 @@ Usage: tigerdoc [options]
                             idle cursors are killed after N ms (default 600000)
   --setParameter ttlMonitorSleepSecs=N
                             the TTL monitor runs every N s (default 60)
+  --setParameter transactionLifetimeLimitSeconds=N
+                            with --replSet, transactions open longer are
+                            aborted (default 60)
+  --setParameter changeLogRetentionMB=N
+                            change log kept for change streams: at most N MiB
+                            (default 1024)
+  --setParameter changeLogRetentionHours=H
+                            ... and at most H hours (default 24; fractions allowed)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
+  --replSet NAME            run as the one member (and primary) of replica set
+                            NAME: sessions, retryable writes and transactions
   --logpath FILE            write the log to FILE instead of stdout (JSON lines,
                             as mongod 4.4+; logRotate / SIGUSR1 rotate it)
   --logappend               keep FILE's lines instead of truncating it
   -v, -vv ... -vvvvv        debug lines D1..D5 (--verbose: -v)
   --quiet                   no connection accepted/ended lines
   --slowms N                log operations that take N ms or more (default 100)
+  --auth                    require authentication (SCRAM-SHA-256/SCRAM-SHA-1 users
+                            in admin.system.users) and check every command's privileges
+  --networkMessageCompressors LIST
+                            compressors offered to clients, in order of preference:
+                            any of snappy,zstd,zlib, or "disabled" (default snappy,zstd,zlib)
+  --tlsMode MODE            disabled (default), allowTLS, preferTLS or requireTLS
+  --tlsCertificateKeyFile F PEM file with the server's certificate and private key
+  --tlsCAFile F             PEM CA that signs client certificates; with it clients
+                            must present one unless
+  --tlsAllowConnectionsWithoutCertificates
   --help                    this text
   --version                 print the version
 )";
@@ -68,10 +88,47 @@ Status SetParameter(const std::string& name, const std::string& value, Flags* fl
     ASSIGN_OR_RETURN(flags->cursor_timeout_ms, ParseNumber(name, value, 1, INT64_MAX / 2));
   } else if (name == "ttlMonitorSleepSecs") {
     ASSIGN_OR_RETURN(flags->ttl_monitor_sleep_secs, ParseNumber(name, value, 1, INT32_MAX));
+  } else if (name == "transactionLifetimeLimitSeconds") {
+    ASSIGN_OR_RETURN(flags->transaction_lifetime_limit_secs, ParseNumber(name, value, 1, INT32_MAX));
+  } else if (name == "changeLogRetentionMB") {
+    ASSIGN_OR_RETURN(flags->change_log_retention_mb, ParseNumber(name, value, 1, 1000000000));
+  } else if (name == "changeLogRetentionHours") {
+    char* end = nullptr;
+    const double hours = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(hours > 0) || hours > 1e6) {
+      return Bad("invalid value for " + name + ": '" + value + "' (expected a number above 0)");
+    }
+    flags->change_log_retention_hours = hours;
   } else {
     return Bad("unknown parameter: " + name);
   }
   return Status::OK();
+}
+
+// "snappy,zstd,zlib" (any subset, any order) or "disabled".
+StatusWith<std::vector<std::string>> ParseCompressors(const std::string& name, const std::string& list) {
+  std::vector<std::string> out;
+  if (list == "disabled") return out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    std::string one = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (one != "snappy" && one != "zstd" && one != "zlib") {
+      return Bad("invalid value for " + name + ": '" + one + "' (expected snappy, zstd, zlib or disabled)");
+    }
+    out.push_back(one);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+Status CheckTlsMode(const std::string& name, const std::string& mode) {
+  if (mode == "disabled" || mode == "allowTLS" || mode == "preferTLS" || mode == "requireTLS") {
+    return Status::OK();
+  }
+  return Bad("invalid value for " + name + ": '" + mode +
+             "' (expected disabled, allowTLS, preferTLS or requireTLS)");
 }
 
 // ---- The config file --------------------------------------------------------
@@ -147,6 +204,11 @@ const std::map<std::string, Setter>& Keys() {
          }
          return Status::OK();
        }},
+      {"replication.replSetName", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->repl_set_name, ScalarText(n, p));
+         if (f->repl_set_name.empty()) return Bad(p + " must name the replica set");
+         return Status::OK();
+       }},
       {"setParameter", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
          if (!n.IsMap()) return Bad(p + " must be a map of parameter names to values");
          for (const auto& entry : n) {
@@ -192,6 +254,36 @@ const std::map<std::string, Setter>& Keys() {
                           "are logged: slowOpThresholdMs)");
          }
          return Bad(p + " must be off, slowOp or all, got '" + mode + "'");
+       }},
+      {"security.authorization", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(std::string value, ScalarText(n, p));
+         if (value != "enabled" && value != "disabled") {
+           return Bad(p + " must be enabled or disabled, got '" + value + "'");
+         }
+         f->auth = value == "enabled";
+         return Status::OK();
+       }},
+      {"net.compression.compressors", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(std::string value, ScalarText(n, p));
+         ASSIGN_OR_RETURN(f->compressors, ParseCompressors(p, value));
+         return Status::OK();
+       }},
+      {"net.tls.mode", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->tls_mode, ScalarText(n, p));
+         return CheckTlsMode(p, f->tls_mode);
+       }},
+      {"net.tls.certificateKeyFile", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->tls_certificate_key_file, ScalarText(n, p));
+         return Status::OK();
+       }},
+      {"net.tls.CAFile", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->tls_ca_file, ScalarText(n, p));
+         return Status::OK();
+       }},
+      {"net.tls.allowConnectionsWithoutCertificates",
+       [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->tls_allow_connections_without_certificates, BoolAt(n, p));
+         return Status::OK();
        }},
       {"tigerdoc.shards", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
          ASSIGN_OR_RETURN(int64_t shards, IntegerAt(n, p, 1, 1024));
@@ -336,6 +428,9 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       auto n = ParseNumber(arg, next(), 1, 1000000000);
       if (n.ok()) flags.max_conns = n.value();
       st = n.status();
+    } else if (arg == "--replSet") {
+      flags.repl_set_name = next();
+      if (flags.repl_set_name.empty()) st = Bad("--replSet needs a replica set name");
     } else if (arg == "--logpath") {
       flags.log_path = next();
     } else if (arg == "--logappend") {
@@ -350,6 +445,21 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       auto n = ParseNumber(arg, next(), -1, INT32_MAX);
       if (n.ok()) flags.slow_ms = n.value();
       st = n.status();
+    } else if (arg == "--auth") {
+      flags.auth = true;
+    } else if (arg == "--networkMessageCompressors") {
+      auto list = ParseCompressors(arg, next());
+      if (list.ok()) flags.compressors = list.value();
+      st = list.status();
+    } else if (arg == "--tlsMode") {
+      flags.tls_mode = next();
+      if (missing.empty()) st = CheckTlsMode(arg, flags.tls_mode);
+    } else if (arg == "--tlsCertificateKeyFile") {
+      flags.tls_certificate_key_file = next();
+    } else if (arg == "--tlsCAFile") {
+      flags.tls_ca_file = next();
+    } else if (arg == "--tlsAllowConnectionsWithoutCertificates") {
+      flags.tls_allow_connections_without_certificates = true;
     } else if (arg == "--setParameter") {
       std::string setting = next();
       size_t sep = setting.find('=');

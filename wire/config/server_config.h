@@ -13,12 +13,15 @@
 // setParameter.<name>, systemLog.destination (file / stdout; syslog refused),
 // systemLog.path, systemLog.logAppend, systemLog.verbosity, systemLog.quiet,
 // operationProfiling.slowOpThresholdMs, operationProfiling.mode ("off" only:
-// no profiler yet), and tigerdoc's own section `tigerdoc:` (shards,
+// no profiler yet), security.authorization, net.compression.compressors,
+// net.tls.mode, net.tls.certificateKeyFile, net.tls.CAFile,
+// net.tls.allowConnectionsWithoutCertificates, and tigerdoc's own section `tigerdoc:` (shards,
 // cacheSizeMB, diskReserveMB).
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/base/status.h"
 #include "engine/storage/storage_engine.h"
@@ -43,6 +46,20 @@ struct Flags {
   int verbosity = 0;        // -v .. -vvvvv, --verbose
   bool quiet = false;       // --quiet
   int64_t slow_ms = 100;    // --slowms
+  std::string repl_set_name;  // --replSet, replication.replSetName; empty: a standalone
+  int64_t transaction_lifetime_limit_secs = 60;  // setParameter transactionLifetimeLimitSeconds
+  // The change log's retention (setParameter changeLogRetentionMB / Hours).
+  int64_t change_log_retention_mb = 1024;
+  double change_log_retention_hours = 24;
+  // Security (README.md "Security").
+  bool auth = false;  // --auth; security.authorization: enabled
+  // --networkMessageCompressors; net.compression.compressors. Empty: disabled.
+  std::vector<std::string> compressors = {"snappy", "zstd", "zlib"};
+  std::string tls_mode = "disabled";   // --tlsMode; net.tls.mode
+  std::string tls_certificate_key_file;  // --tlsCertificateKeyFile; net.tls.certificateKeyFile
+  std::string tls_ca_file;               // --tlsCAFile; net.tls.CAFile
+  // --tlsAllowConnectionsWithoutCertificates; net.tls.allowConnectionsWithoutCertificates
+  bool tls_allow_connections_without_certificates = false;
 };
 
 // What the command line asks for: run the server, or print help/version.

@@ -53,6 +53,16 @@ StatusWith<ByteReader> ByteReader::ReadSubrange(size_t n) {
   return sub;
 }
 
+size_t ByteReader::CountDocuments() const {
+  size_t count = 0;
+  for (size_t pos = pos_; len_ - pos >= 4; ++count) {
+    const int32_t size = LoadInt32(data_ + pos);
+    if (size < 5 || static_cast<size_t>(size) > len_ - pos) return count + 1;
+    pos += static_cast<size_t>(size);
+  }
+  return count;
+}
+
 StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
   if (remaining() < 4) return Truncated(4);
   const int32_t size = LoadInt32(data_ + pos_);

@@ -46,6 +46,10 @@ class ByteReader {
   StatusWith<ByteReader> ReadSubrange(size_t n);
   // One BSON document: size-bounded, depth-bounded, then bson_validate.
   StatusWith<bson::BsonDoc> ReadDocument();
+  // How many documents the rest of the bytes frame by their length
+  // prefixes (without checking them): what ReadDocument would return at
+  // most, to reserve room before reading them.
+  size_t CountDocuments() const;
 
  private:
   Status Truncated(size_t needed) const;

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "wire/protocol/op_compressed.h"
 #include "wire/protocol/op_query.h"
 
 namespace tigerdoc::wire {
@@ -153,9 +154,15 @@ StatusWith<ParsedRequest> ParseRequest(const uint8_t* data, size_t len) {
       ASSIGN_OR_RETURN(out.request, FromOpQuery(std::move(query)));
       return out;
     }
-    case kOpCompressed:
-      return Status(ErrorCode::kProtocolError,
-                    "OP_COMPRESSED is not supported: the server offers no compressors");
+    case kOpCompressed: {
+      Compressor compressor = Compressor::kNoop;
+      ASSIGN_OR_RETURN(std::vector<uint8_t> inner, DecompressMessage(data, len, &compressor));
+      // The wrapped message is OP_MSG or OP_QUERY (DecompressMessage checks),
+      // so this recursion is one level deep.
+      ASSIGN_OR_RETURN(out, ParseRequest(inner.data(), inner.size()));
+      out.compressor = compressor;
+      return out;
+    }
     default:
       return Status(ErrorCode::kProtocolError,
                     "unsupported wire protocol opcode " + std::to_string(header.op_code));

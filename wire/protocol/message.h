@@ -5,6 +5,9 @@
 //
 //   OP_MSG   -> body, document sequences and flags; db = body.$db (required,
 //               a string, as in MongoDB).
+//   OP_COMPRESSED -> decompressed, then parsed as the OP_MSG or OP_QUERY it
+//               wraps; `header` is the wrapped message's and `compressor`
+//               says how to compress the reply.
 //   OP_QUERY -> only "<db>.$cmd" namespaces are commands; the query may be
 //               wrapped as {$query: {...}, $readPreference: ...} or
 //               {query: {...}}, and is unwrapped ($readPreference is carried
@@ -15,9 +18,9 @@
 //   Connection-fatal, close without replying:
 //     ProtocolError (17)     framing: len < 16, messageLength outside
 //                            16..48,000,000 or different from len;
-//                            OP_COMPRESSED (no compressor is ever
-//                            negotiated) and every opcode other than
-//                            OP_MSG/OP_QUERY;
+//                            an OP_COMPRESSED message that does not
+//                            decompress (op_compressed.h) and every
+//                            opcode other than OP_MSG/OP_QUERY/OP_COMPRESSED;
 //     IllegalOpMsgFlag (223) unknown required OP_MSG flag bit (0-15);
 //     ChecksumMismatch (288) OP_MSG CRC-32C does not match.
 //   Answerable, reply {ok: 0, errmsg, code, codeName} and keep going:
@@ -31,12 +34,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "wire/protocol/msg_header.h"
+#include "wire/protocol/op_compressed.h"
 #include "wire/protocol/op_msg.h"
 
 namespace tigerdoc::wire {
@@ -53,6 +58,8 @@ struct CommandRequest {
 struct ParsedRequest {
   MsgHeader header;
   CommandRequest request;
+  // Set when the request arrived in OP_COMPRESSED.
+  std::optional<Compressor> compressor;
 };
 
 // REQUIRES: `len` bytes readable at `data`. Never reads past them.

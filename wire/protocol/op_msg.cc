@@ -46,6 +46,8 @@ Status ParseSequence(ByteReader* sections, OpMsg* msg) {
     }
   }
   DocumentSequence out{std::move(identifier), {}};
+  // bson::BsonDoc is over-aligned and costly to move: no regrowth.
+  out.documents.reserve(seq.CountDocuments());
   while (!seq.AtEnd()) {
     ASSIGN_OR_RETURN(bson::BsonDoc doc, seq.ReadDocument());
     out.documents.push_back(std::move(doc));

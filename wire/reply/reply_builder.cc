@@ -33,7 +33,8 @@ bson::BsonDoc OkReply(bson::BsonDoc fields) {
 }
 
 bson::BsonDoc CursorFields(std::string_view batch_field, int64_t cursor_id, std::string_view ns,
-                          const std::vector<bson::BsonDoc>& docs) {
+                          const std::vector<bson::BsonDoc>& docs,
+                          const bson_t* post_batch_resume_token) {
   bson::BsonDoc out;
   bson_t cursor, batch;
   bson_append_document_begin(out.mutable_get(), "cursor", -1, &cursor);
@@ -45,6 +46,9 @@ bson::BsonDoc CursorFields(std::string_view batch_field, int64_t cursor_id, std:
     bson_append_document(&batch, key, static_cast<int>(key_len), docs[i].get());
   }
   bson_append_array_end(&cursor, &batch);
+  if (post_batch_resume_token != nullptr && !bson_empty(post_batch_resume_token)) {
+    BSON_APPEND_DOCUMENT(&cursor, "postBatchResumeToken", post_batch_resume_token);
+  }
   BSON_APPEND_INT64(&cursor, "id", cursor_id);
   bson_append_utf8(&cursor, "ns", 2, ns.data(), static_cast<int>(ns.size()));
   bson_append_document_end(out.mutable_get(), &cursor);

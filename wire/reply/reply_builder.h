@@ -24,8 +24,11 @@ bson::BsonDoc OkReply(bson::BsonDoc fields);
 
 // {cursor: {<batch_field>: [docs...], id: NumberLong(id), ns}}, the fields
 // of a cursor reply before `ok`. `batch_field` is "firstBatch" or "nextBatch".
+// A change stream's cursor also has postBatchResumeToken after the batch
+// (when `post_batch_resume_token` is given and not empty).
 bson::BsonDoc CursorFields(std::string_view batch_field, int64_t cursor_id, std::string_view ns,
-                          const std::vector<bson::BsonDoc>& docs);
+                          const std::vector<bson::BsonDoc>& docs,
+                          const bson_t* post_batch_resume_token = nullptr);
 
 // Appends one write error {index, code, <extra fields>, errmsg} to the
 // array being built in `write_errors`.

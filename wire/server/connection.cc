@@ -5,8 +5,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <exception>
+#include <iostream>
 
 #include "wire/protocol/msg_header.h"
 #include "wire/reply/reply_builder.h"
@@ -19,6 +24,10 @@ namespace asio = boost::asio;
 // After an unusually large message, give the memory back rather than keep
 // up to 48 MB per idle connection.
 constexpr size_t kKeepBufferBytes = 1 << 20;
+// Read-ahead of a connection: a typical request (find by _id, an insert of
+// one document) fits whole. Reads larger than this go straight to the
+// message buffer.
+constexpr size_t kInboxBytes = 8 * 1024;
 
 }  // namespace
 
@@ -36,11 +45,13 @@ std::string FormatEndpoint(const asio::ip::tcp::endpoint& endpoint) {
 }
 
 Connection::Connection(asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
-                       std::atomic<int32_t>* next_request_id)
+                       std::atomic<int32_t>* next_request_id,
+                       std::shared_ptr<const TlsContext> tls)
     : fd_(-1),
       info_(std::move(info)),
       handler_(handler),
-      next_request_id_(next_request_id) {
+      next_request_id_(next_request_id),
+      tls_(std::move(tls)) {
   boost::system::error_code ec;
   // Blocking reads and writes from here on, outside the io_context.
   fd_ = socket.release(ec);
@@ -57,9 +68,13 @@ Connection::Connection(asio::ip::tcp::socket socket, ConnectionInfo info, Reques
 Connection::~Connection() { handler_->OnConnectionClosed(info_); }
 
 void Connection::Serve() {
-  while (!shutting_down_.load() && ReadMessage() && Process()) {
+  if (fd_ >= 0 && StartTls()) {
+    while (!shutting_down_.load() && ReadMessage() && Process()) {
+    }
   }
   std::lock_guard<std::mutex> lock(close_mu_);
+  if (ssl_ != nullptr) SSL_free(ssl_);
+  ssl_ = nullptr;
   if (fd_ >= 0) {
     ::shutdown(fd_, SHUT_RDWR);
     ::close(fd_);
@@ -75,12 +90,66 @@ void Connection::Shutdown() {
   if (!closed_ && fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
 }
 
+bool Connection::StartTls() {
+  if (!tls_) return true;
+  // A TLS ClientHello starts with a handshake record (content type 22); a
+  // MongoDB message starts with its length, whose low byte is 22 only for
+  // a 22-byte message, which no driver sends first.
+  constexpr uint8_t kTlsHandshakeRecord = 0x16;
+  uint8_t first = 0;
+  ssize_t got;
+  do {
+    got = ::recv(fd_, &first, 1, MSG_PEEK);
+  } while (got < 0 && errno == EINTR);
+  if (got != 1) return false;
+  if (first != kTlsHandshakeRecord) {
+    if (tls_->mode() != TlsMode::kRequire) return true;
+    std::cerr << "tigerdoc: refused a plain connection from " << info_.remote_address
+              << " (tlsMode requireTLS)" << std::endl;
+    return false;
+  }
+  ssl_ = SSL_new(tls_->get());
+  if (ssl_ == nullptr || SSL_set_fd(ssl_, fd_) != 1 || SSL_accept(ssl_) != 1) {
+    std::cerr << "tigerdoc: TLS handshake with " << info_.remote_address
+              << " failed: " << TlsErrors() << std::endl;
+    return false;
+  }
+  return true;
+}
+
 bool Connection::ReadExactly(uint8_t* out, size_t n) {
-  while (n > 0) {
-    const ssize_t got = ::recv(fd_, out, n, 0);
-    if (got > 0) {
+  if (ssl_ != nullptr) {
+    while (n > 0) {
+      const int got = SSL_read(ssl_, out, static_cast<int>(std::min<size_t>(n, 1 << 30)));
+      if (got <= 0) {
+        ERR_clear_error();
+        return false;  // close_notify, EOF, Shutdown() or an error
+      }
       out += got;
       n -= static_cast<size_t>(got);
+    }
+    return true;
+  }
+  while (n > 0) {
+    if (inbox_begin_ < inbox_end_) {
+      const size_t take = std::min(n, inbox_end_ - inbox_begin_);
+      std::memcpy(out, inbox_.data() + inbox_begin_, take);
+      inbox_begin_ += take;
+      out += take;
+      n -= take;
+      continue;
+    }
+    // Large remainders are read in place; small ones through the inbox,
+    // which takes whatever else has arrived too.
+    const bool direct = n >= kInboxBytes;
+    if (!direct && inbox_.empty()) inbox_.resize(kInboxBytes);
+    const ssize_t got = direct ? ::recv(fd_, out, n, 0) : ::recv(fd_, inbox_.data(), kInboxBytes, 0);
+    if (got > 0 && direct) {
+      out += got;
+      n -= static_cast<size_t>(got);
+    } else if (got > 0) {
+      inbox_begin_ = 0;
+      inbox_end_ = static_cast<size_t>(got);
     } else if (got < 0 && errno == EINTR) {
       continue;
     } else {
@@ -136,7 +205,17 @@ bool Connection::Process() {
     handler_->OnReplyUndelivered(info_, body);
     return false;
   }
-  return Write(SerializeReply(request.header, reply_id, body));
+  std::string reply = SerializeReply(request.header, reply_id, body);
+  // A compressed request gets its reply compressed the same way, except
+  // the handshake and authentication replies (op_compressed.h).
+  if (request.compressor) {
+    bson_iter_t it;
+    if (bson_iter_init(&it, request.request.body.get()) && bson_iter_next(&it) &&
+        MayCompressReplyTo(bson_iter_key(&it))) {
+      reply = CompressMessage(reply, *request.compressor);
+    }
+  }
+  return Write(reply);
 }
 
 bool Connection::PeerClosed() {
@@ -149,6 +228,18 @@ bool Connection::PeerClosed() {
 bool Connection::Write(const std::string& bytes) {
   const char* data = bytes.data();
   size_t left = bytes.size();
+  if (ssl_ != nullptr) {
+    while (left > 0) {
+      const int sent = SSL_write(ssl_, data, static_cast<int>(std::min<size_t>(left, 1 << 30)));
+      if (sent <= 0) {
+        ERR_clear_error();
+        return false;
+      }
+      data += sent;
+      left -= static_cast<size_t>(sent);
+    }
+    return true;
+  }
   while (left > 0) {
     // MSG_NOSIGNAL: a client gone mid-reply is an error here, not SIGPIPE.
     const ssize_t sent = ::send(fd_, data, left, MSG_NOSIGNAL);

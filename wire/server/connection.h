@@ -3,7 +3,8 @@
 // its own (as mongod's thread per connection):
 //
 //   read 16-byte header -> bounds-check messageLength (close unless
-//   16..48,000,000) -> read the body into the same buffer -> ParseRequest,
+//   16..48,000,000) -> read the body into the same buffer (both through
+//   an 8 KiB read-ahead: one recv for a short request) -> ParseRequest,
 //   RequestHandler::Handle, serialize -> write the reply -> read the next
 //   header.
 //
@@ -18,6 +19,9 @@
 // reply. A parse error that is not connection-fatal (wire/protocol/message.h)
 // is answered with {ok: 0, errmsg, code, codeName}; framing errors,
 // connection-fatal parse errors, I/O errors and EOF close the socket.
+//
+// With TLS (tls.h) the same loop reads and writes through OpenSSL on the
+// same blocking socket, after a handshake on the connection's thread.
 //
 // The connection takes the descriptor out of Boost.Asio (which accepted it):
 // left registered with the io_context's epoll, every arriving request would
@@ -39,13 +43,16 @@
 #include <vector>
 
 #include "wire/server/request_handler.h"
+#include "wire/server/tls.h"
 
 namespace tigerdoc::wire {
 
 class Connection {
  public:
+  // `tls` (may be null: TLS disabled) decides whether the connection may
+  // or must start with a TLS handshake (tls.h).
   Connection(boost::asio::ip::tcp::socket socket, ConnectionInfo info, RequestHandler* handler,
-             std::atomic<int32_t>* next_request_id);
+             std::atomic<int32_t>* next_request_id, std::shared_ptr<const TlsContext> tls = nullptr);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -67,7 +74,12 @@ class Connection {
   bool ReadMessage();
   // Parses, handles and answers the message in buffer_. False: close.
   bool Process();
-  // Reads exactly n bytes. False on EOF, an error or Shutdown().
+  // With TLS configured: a first byte that opens a TLS handshake starts
+  // TLS (SSL_accept); anything else is a plain connection, refused under
+  // requireTLS. False: close.
+  bool StartTls();
+  // Reads exactly n bytes (through ssl_ under TLS, else first from inbox_).
+  // False on EOF, an error or Shutdown().
   bool ReadExactly(uint8_t* out, size_t n);
   bool Write(const std::string& bytes);
   // True when the client has closed (or shut down) its side of the socket.
@@ -78,6 +90,15 @@ class Connection {
   RequestHandler* const handler_;
   std::atomic<int32_t>* const next_request_id_;
   std::vector<uint8_t> buffer_;  // the message being read and handled
+  // Bytes received but not yet consumed: a short request arrives with one
+  // recv(2) of up to kInboxBytes (header and body together; issue #18's
+  // profile had a recv for each), and a pipelined next message waits here.
+  // Allocated at the first read.
+  std::vector<uint8_t> inbox_;
+  size_t inbox_begin_ = 0;
+  size_t inbox_end_ = 0;
+  const std::shared_ptr<const TlsContext> tls_;
+  SSL* ssl_ = nullptr;  // set once a TLS handshake succeeded; reads and writes go through it
 
   // Guards the descriptor between Shutdown() (any thread) and the close at
   // the end of Serve(), so a shutdown never reaches a reused descriptor.

@@ -11,6 +11,7 @@
 // Ownership: the server borrows the handler; it must outlive the Server.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "engine/bson/bson_doc.h"
@@ -22,6 +23,10 @@ struct ConnectionInfo {
   int64_t connection_id = 0;   // 1, 2, 3, ... in accept order, per Server
   std::string remote_address;  // "127.0.0.1:54321" or "[::1]:54321"
   std::string local_address;
+  // The handler's own state of this connection (the dispatcher keeps its
+  // authenticated user there), set in OnConnectionOpened; the server only
+  // keeps it alive as long as the connection.
+  mutable std::shared_ptr<void> handler_state;
 };
 
 class RequestHandler {

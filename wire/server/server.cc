@@ -121,7 +121,8 @@ void Server::OnAccepted(tcp::socket socket) {
   // The deleter keeps the count of live connections (the thread serving a
   // connection holds it until its loop ends).
   std::shared_ptr<Connection> connection(
-      new Connection(std::move(socket), std::move(info), handler_, &next_request_id_),
+      new Connection(std::move(socket), std::move(info), handler_, &next_request_id_,
+                     options_.tls),
       [this](Connection* c) {
         delete c;
         open_connections_.fetch_sub(1);

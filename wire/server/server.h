@@ -47,6 +47,8 @@ struct ServerOptions {
   // a connection accepted while this many are open is closed at once, and
   // the server logs "connection refused because too many open connections".
   int64_t max_connections = 1000000;
+  // TLS for client connections (tls.h); null: disabled.
+  std::shared_ptr<const TlsContext> tls;
 };
 
 class Server {

@@ -8,6 +8,7 @@
 
 #include "engine/agg/expressions/operator_table.h"
 #include "engine/agg/numeric.h"
+#include "engine/bson/decimal_math.h"
 
 namespace tigerdoc::agg {
 namespace {
@@ -151,32 +152,36 @@ StatusWith<Value> Abs(const Value& v) {
 StatusWith<Value> Ceil(const Value& v) { return RoundNumber(v, 0, RoundMode::kCeil); }
 StatusWith<Value> Floor(const Value& v) { return RoundNumber(v, 0, RoundMode::kFloor); }
 
-// Double-valued functions of one argument; decimals go through double and
-// come back as decimal.
-Value ViaDouble(const Value& v, double r) {
-  if (v.type() == BSON_TYPE_DECIMAL128) return Value::Decimal(DecimalFromDouble(r, 34));
-  return Value::Double(r);
+// Functions of one argument: doubles (ints and longs too) through libm,
+// decimals through Intel's decimal library, as MongoDB (so $log10 of
+// NumberDecimal 10 is exactly 1).
+Value Compute(const Value& v, double (*as_double)(double), bson::DecimalUnaryFn as_decimal) {
+  if (v.type() == BSON_TYPE_DECIMAL128) {
+    return Value::Decimal(
+        bson::DecimalApply(as_decimal, bson::Decimal128::FromBson(v.AsDecimal())).ToBson());
+  }
+  return Value::Double(as_double(v.AsDouble()));
 }
 
 StatusWith<Value> Sqrt(const Value& v) {
   double d = v.AsDouble();
   if (d < 0) return Error(28714, "$sqrt's argument must be greater than or equal to 0");
-  return ViaDouble(v, std::sqrt(d));
+  return Compute(v, std::sqrt, bson::DecimalUnaryFn::kSqrt);
 }
-StatusWith<Value> Exp(const Value& v) { return ViaDouble(v, std::exp(v.AsDouble())); }
+StatusWith<Value> Exp(const Value& v) { return Compute(v, std::exp, bson::DecimalUnaryFn::kExp); }
 StatusWith<Value> Ln(const Value& v) {
   double d = v.AsDouble();
   if (!(d > 0) && !std::isnan(d)) {
     return Error(28766, "$ln's argument must be a positive number, but " + v.ToString());
   }
-  return ViaDouble(v, std::log(d));
+  return Compute(v, std::log, bson::DecimalUnaryFn::kLn);
 }
 StatusWith<Value> Log10(const Value& v) {
   double d = v.AsDouble();
   if (!(d > 0) && !std::isnan(d)) {
     return Error(28761, "$log10's argument must be a positive number, but " + v.ToString());
   }
-  return ViaDouble(v, std::log10(d));
+  return Compute(v, std::log10, bson::DecimalUnaryFn::kLog10);
 }
 
 StatusWith<Value> Log(std::vector<Value>& args) {
@@ -190,11 +195,12 @@ StatusWith<Value> Log(std::vector<Value>& args) {
   if (!(b > 0) || b == 1) {
     return Error(28759, "$log's base must be a positive number not equal to 1, but " + base.ToString());
   }
-  double r = std::log(x) / std::log(b);
   if (n.type() == BSON_TYPE_DECIMAL128 || base.type() == BSON_TYPE_DECIMAL128) {
-    return Value::Decimal(DecimalFromDouble(r, 34));
+    return Value::Decimal(bson::DecimalLog(bson::Decimal128::FromBson(n.AsDecimal()),
+                                           bson::Decimal128::FromBson(base.AsDecimal()))
+                              .ToBson());
   }
-  return Value::Double(r);
+  return Value::Double(std::log(x) / std::log(b));
 }
 
 StatusWith<Value> Pow(std::vector<Value>& args) {
@@ -208,7 +214,9 @@ StatusWith<Value> Pow(std::vector<Value>& args) {
   }
   NumType bt = NumTypeOf(base), et = NumTypeOf(exp);
   if (bt == NumType::kDecimal || et == NumType::kDecimal) {
-    return Value::Decimal(DecimalFromDouble(std::pow(base.AsDouble(), exp.AsDouble()), 34));
+    return Value::Decimal(bson::DecimalPow(bson::Decimal128::FromBson(base.AsDecimal()),
+                                           bson::Decimal128::FromBson(exp.AsDecimal()))
+                              .ToBson());
   }
   if (bt == NumType::kDouble || et == NumType::kDouble) {
     return Value::Double(std::pow(base.AsDouble(), exp.AsDouble()));
@@ -242,31 +250,46 @@ StatusWith<Value> Pow(std::vector<Value>& args) {
   return Value::Long(result);
 }
 
-// $round / $trunc: [number, place?], place an integral in [-20, 100].
+// $round / $trunc: [number, place?], place an integral in [-20, 100]. The
+// checks run in MongoDB's order (evaluateRoundOrTrunc): number null -> null,
+// number not numeric -> 51081, place null -> null, place not a number ->
+// 16004, not integral -> 51082, out of range -> 51083; an int or long whose
+// rounding leaves int64 -> 51080.
 StatusWith<ExpressionPtr> ParseRounding(std::string_view name, const bson_iter_t* operand,
                                         ParseContext* ctx, RoundMode mode) {
   std::string op(name);
-  return ParseNary(name, operand, ctx, 1, 2,
-                   [op, mode](std::vector<Value>& args) -> StatusWith<Value> {
-                     const Value& n = args[0];
-                     int64_t place = 0;
-                     if (args.size() == 2) {
-                       const Value& p = args[1];
-                       if (p.nullish()) return Value::Null();
-                       if (!p.numeric() || !p.AsInt64Exact(&place)) {
-                         return Error(51081, "precision argument to  " + op +
-                                                 " must be a integral value");
-                       }
-                       if (place < -20 || place > 100) {
-                         return Error(51083, "cannot apply " + op + " with precision value " +
-                                                 std::to_string(place) +
-                                                 " value must be in [-20, 100]");
-                       }
-                     }
-                     if (n.nullish()) return Value::Null();
-                     if (!n.numeric()) return Error(51080, NumericOnlyMessage(op, n));
-                     return RoundNumber(n, static_cast<int>(place), mode);
-                   });
+  return ParseNary(
+      name, operand, ctx, 1, 2, [op, mode](std::vector<Value>& args) -> StatusWith<Value> {
+        const Value& n = args[0];
+        if (n.nullish()) return Value::Null();
+        if (!n.numeric()) return Error(51081, NumericOnlyMessage(op, n));
+        int64_t place = 0;
+        if (args.size() == 2) {
+          const Value& p = args[1];
+          if (p.nullish()) return Value::Null();
+          if (!p.numeric()) {
+            return Error(16004, "can't convert from BSON type " + p.TypeName() + " to long");
+          }
+          if (!p.AsInt64Exact(&place)) {
+            return Error(51082, "precision argument to  " + op + " must be a integral value");
+          }
+          if (place < -20 || place > 100) {
+            return Error(51083, "cannot apply " + op + " with precision value " +
+                                    std::to_string(place) + " value must be in [-20, 100]");
+          }
+        }
+        Value rounded = RoundNumber(n, static_cast<int>(place), mode);
+        const bool integral_input =
+            n.type() == BSON_TYPE_INT32 || n.type() == BSON_TYPE_INT64;
+        if (integral_input && rounded.type() == BSON_TYPE_DOUBLE) {
+          int64_t input = 0;
+          n.AsInt64Exact(&input);
+          return Error(51080, "invalid conversion from Decimal128 result in " + op +
+                                  " resulting from arguments: [" + std::to_string(input) + ", " +
+                                  std::to_string(place) + "]");
+        }
+        return rounded;
+      });
 }
 
 }  // namespace

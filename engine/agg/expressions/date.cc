@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "engine/agg/expressions/date_util.h"
@@ -33,6 +34,16 @@ StatusWith<TimeZone> ZoneOf(const std::string& op, const Value& tz) {
                             tz.TypeName() + " (" + tz.ToString() + ")");
   }
   return TimeZone::Parse(tz.str());
+}
+
+// MongoDB's makeTimeZone: an absent `timezone` is UTC; one that evaluates
+// to null or missing makes the operator's result null (nullopt here).
+StatusWith<std::optional<TimeZone>> OptionalZone(const std::string& op, const NamedValues& a) {
+  auto it = a.find("timezone");
+  if (it == a.end()) return std::optional<TimeZone>(TimeZone());
+  if (it->second.nullish()) return std::optional<TimeZone>();
+  ASSIGN_OR_RETURN(TimeZone tz, ZoneOf(op, it->second));
+  return std::optional<TimeZone>(std::move(tz));
 }
 
 // Named-argument parsing shared by the date operators: every field must be
@@ -181,11 +192,14 @@ StatusWith<ExpressionPtr> ParseDateToString(const bson_iter_t* operand, ParseCon
   ASSIGN_OR_RETURN(auto args, ParseArgsObject(op, operand, ctx, {"date", "format", "timezone", "onNull"},
                                               18629, 18534));
   if (!args.count("date")) return Error(18628, "Missing 'date' parameter to $dateToString");
+  // MongoDB's order (ExpressionDateToString::evaluate): a non-null format
+  // is checked first; then a null date gives onNull; then a null timezone
+  // or format gives null; only then is the date type-checked.
   return MakeNamed(std::move(args), [op](NamedValues& a) -> StatusWith<Value> {
-    const Value& fmt = a["format"];
+    auto fmt_it = a.find("format");
     std::string format = "%Y-%m-%dT%H:%M:%S.%LZ";
-    if (!fmt.missing()) {
-      if (fmt.nullish()) return Value::Null();
+    if (fmt_it != a.end() && !fmt_it->second.nullish()) {
+      const Value& fmt = fmt_it->second;
       if (!fmt.is_string()) {
         return Error(18533, "$dateToString requires that 'format' be a string, found: " +
                                 fmt.TypeName() + " with value " + fmt.ToString());
@@ -197,12 +211,11 @@ StatusWith<ExpressionPtr> ParseDateToString(const bson_iter_t* operand, ParseCon
       auto it = a.find("onNull");
       return it != a.end() ? it->second : Value::Null();
     }
-    const Value& tzv = a["timezone"];
-    if (!tzv.missing() && tzv.nullish()) return Value::Null();
-    ASSIGN_OR_RETURN(TimeZone tz, ZoneOf(op, tzv));
-    if (fmt.missing() && !tzv.missing()) format = "%Y-%m-%dT%H:%M:%S.%LZ";
+    ASSIGN_OR_RETURN(std::optional<TimeZone> tz, OptionalZone(op, a));
+    if (!tz) return Value::Null();
+    if (fmt_it != a.end() && fmt_it->second.nullish()) return Value::Null();
     ASSIGN_OR_RETURN(int64_t millis, CoerceToDate(d));
-    ASSIGN_OR_RETURN(std::string s, FormatDate(format, millis, tz));
+    ASSIGN_OR_RETURN(std::string s, FormatDate(format, millis, *tz));
     return Value::String(s);
   });
 }
@@ -284,20 +297,25 @@ StatusWith<ExpressionPtr> ParseDateFromString(const bson_iter_t* operand, ParseC
     return Error(40542, "Missing 'dateString' parameter to $dateFromString");
   }
   return MakeNamed(std::move(args), [op](NamedValues& a) -> StatusWith<Value> {
+    // MongoDB's order (ExpressionDateFromString::evaluate): a non-null
+    // format is checked, then the timezone (an invalid one fails even for a
+    // null dateString); a null dateString gives onNull; then a null
+    // timezone or format gives null.
     const Value& s = a["dateString"];
-    const Value& fmt = a["format"];
-    if (!fmt.missing() && !fmt.nullish() && !fmt.is_string()) {
+    auto fmt_it = a.find("format");
+    const Value fmt = fmt_it != a.end() ? fmt_it->second : Value::Missing();
+    if (fmt_it != a.end() && !fmt.nullish() && !fmt.is_string()) {
       return Error(40684, "$dateFromString requires that 'format' be a string, found: " +
                               fmt.TypeName() + " with value " + fmt.ToString());
     }
+    ASSIGN_OR_RETURN(std::optional<TimeZone> zone, OptionalZone(op, a));
     if (s.nullish()) {
       auto it = a.find("onNull");
       return it != a.end() ? it->second : Value::Null();
     }
-    if (!fmt.missing() && fmt.nullish()) return Value::Null();
-    const Value& tzv = a["timezone"];
-    if (!tzv.missing() && tzv.nullish()) return Value::Null();
-    ASSIGN_OR_RETURN(TimeZone tz, ZoneOf(op, tzv));
+    if (!zone) return Value::Null();
+    if (fmt_it != a.end() && fmt.nullish()) return Value::Null();
+    const TimeZone& tz = *zone;
     auto on_error = a.find("onError");
     if (!s.is_string()) {
       if (on_error != a.end()) return on_error->second;
@@ -305,7 +323,7 @@ StatusWith<ExpressionPtr> ParseDateFromString(const bson_iter_t* operand, ParseC
                             s.TypeName() + " with value " + s.ToString());
     }
     auto parsed = fmt.is_string() ? ParseWithFormat(s.str(), std::string(fmt.str()), tz)
-                                  : ParseIsoDate(s.str(), tz);
+                                  : ParseDateString(s.str(), tz, a.count("timezone") > 0);
     if (!parsed.ok()) {
       if (on_error != a.end() && parsed.status().code_number() == 241) return on_error->second;
       return parsed.status();
@@ -322,18 +340,21 @@ StatusWith<ExpressionPtr> ParseDateToParts(const bson_iter_t* operand, ParseCont
                                               40524, 40520));
   if (!args.count("date")) return Error(40522, "Missing 'date' parameter to $dateToParts");
   return MakeNamed(std::move(args), [op](NamedValues& a) -> StatusWith<Value> {
-    const Value& d = a["date"];
-    const Value& tzv = a["timezone"];
-    const Value& iso = a["iso8601"];
-    if (d.nullish() || (!tzv.missing() && tzv.nullish()) || (!iso.missing() && iso.nullish())) {
-      return Value::Null();
-    }
-    if (!iso.missing() && iso.type() != BSON_TYPE_BOOL) {
+    // MongoDB's order (ExpressionDateToParts::evaluate): timezone (null ->
+    // null, invalid -> error), then iso8601 (null -> null, not a bool ->
+    // 40521), then a null date -> null, and only then the date's type.
+    ASSIGN_OR_RETURN(std::optional<TimeZone> tz, OptionalZone(op, a));
+    if (!tz) return Value::Null();
+    auto iso_it = a.find("iso8601");
+    const Value iso = iso_it != a.end() ? iso_it->second : Value::Bool(false);
+    if (iso.nullish()) return Value::Null();
+    if (iso.type() != BSON_TYPE_BOOL) {
       return Error(40521, "iso8601 must evaluate to a bool, found " + iso.TypeName());
     }
+    const Value& d = a["date"];
+    if (d.nullish()) return Value::Null();
     ASSIGN_OR_RETURN(int64_t millis, CoerceToDate(d));
-    ASSIGN_OR_RETURN(TimeZone tz, ZoneOf(op, tzv));
-    CivilTime t = tz.ToLocal(millis);
+    CivilTime t = tz->ToLocal(millis);
     std::vector<std::pair<std::string, Value>> f;
     if (iso.Truthy()) {
       int64_t iy;

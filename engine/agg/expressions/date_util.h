@@ -72,9 +72,13 @@ std::string FormatIsoUtc(int64_t millis);
 }  // namespace tigerdoc::agg
 
 namespace tigerdoc::agg {
-// Parses an ISO 8601-like date string ("2018-03-03", "2018-03-03T12:00:00Z",
-// "2018-03-03T12:00:00.123+02:00", "2018-03-03 12:00:00"); a string without
-// its own offset is read in `tz`. nullopt-like failure: ok() false with a
-// ConversionFailure (241) message naming the string.
-StatusWith<int64_t> ParseIsoDate(std::string_view s, const TimeZone& tz);
+// Parses a date string as MongoDB's formatless $dateFromString does (the
+// grammar is in date_string_parser.cc): ISO 8601 ("2018-03-03T12:00:00.123Z",
+// "2018-03-03 12:00:00 +0100"), month names ("July 4th, 2017 11am"),
+// American dates ("7/4/17"), zone abbreviations ("12:39:30 BST"). A string
+// without its own offset is read in `tz`; one with an offset fails when
+// `timezone_given` (the caller passed a timezone argument). Failures are
+// ConversionFailure (241) naming the string.
+StatusWith<int64_t> ParseDateString(std::string_view s, const TimeZone& tz,
+                                    bool timezone_given = false);
 }  // namespace tigerdoc::agg

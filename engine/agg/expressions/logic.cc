@@ -160,8 +160,10 @@ StatusWith<ExpressionPtr> ParseSwitch(const bson_iter_t* operand, ParseContext* 
 StatusWith<ExpressionPtr> ParseComparison(std::string_view name, const bson_iter_t* operand,
                                           ParseContext* ctx) {
   std::string op(name);
-  return ParseNary(name, operand, ctx, 2, 2, [op](std::vector<Value>& args) -> StatusWith<Value> {
-    int c = Compare(args[0], args[1]);
+  // $eq/$cmp/... compare strings under the command's collation.
+  const bson::Collator* collator = ctx->context().collator;
+  return ParseNary(name, operand, ctx, 2, 2, [op, collator](std::vector<Value>& args) -> StatusWith<Value> {
+    int c = Compare(args[0], args[1], collator);
     if (op == "$cmp") return Value::Int(c < 0 ? -1 : (c > 0 ? 1 : 0));
     if (op == "$eq") return Value::Bool(c == 0);
     if (op == "$ne") return Value::Bool(c != 0);

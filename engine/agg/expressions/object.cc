@@ -167,7 +167,8 @@ StatusWith<ExpressionPtr> ParseObjectOp(std::string_view name, const bson_iter_t
 
 StatusWith<ExpressionPtr> ParseMiscOp(std::string_view name, const bson_iter_t* operand,
                                       ParseContext* ctx) {
-  if (name == "$literal") return MakeConstant(Value(operand));
+  // $const is $literal's older name; MongoDB still accepts both.
+  if (name == "$literal" || name == "$const") return MakeConstant(Value(operand));
   // $rand: {} only.
   if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
     return Error(10065, "$rand not allowed to have any arguments");

@@ -32,5 +32,6 @@ StatusWith<ExpressionPtr> ParseObjectOp(std::string_view, const bson_iter_t*, Pa
 StatusWith<ExpressionPtr> ParseDateOp(std::string_view, const bson_iter_t*, ParseContext*);
 StatusWith<ExpressionPtr> ParseMiscOp(std::string_view, const bson_iter_t*, ParseContext*);
 StatusWith<ExpressionPtr> ParseAccumulatorOp(std::string_view, const bson_iter_t*, ParseContext*);
+StatusWith<ExpressionPtr> ParseTrigonometric(std::string_view, const bson_iter_t*, ParseContext*);
 
 }  // namespace tigerdoc::agg

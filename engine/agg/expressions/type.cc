@@ -204,7 +204,7 @@ StatusWith<Value> ConvertTo(const Value& in, bson_type_t to) {
         case BSON_TYPE_TIMESTAMP:
           return Value::Date(static_cast<int64_t>(in.get()->value.v_timestamp.timestamp) * 1000);
         case BSON_TYPE_UTF8: {
-          auto parsed = ParseIsoDate(in.str(), TimeZone());
+          auto parsed = ParseDateString(in.str(), TimeZone());
           if (!parsed.ok()) return Error(241, parsed.status().reason() + std::string(kNoOnError));
           return Value::Date(parsed.value());
         }

@@ -92,7 +92,7 @@ class GroupStage : public Stage {
       Value d = Value::Document(*doc);
       vars_.SetRoot(d);
       ASSIGN_OR_RETURN(Value key, KeyOfCurrent());
-      RETURN_IF_ERROR(sorter_->Add(key.Key(), MakeDocument({{"k", key}, {"d", d}}).ToDoc()));
+      RETURN_IF_ERROR(sorter_->Add(key.Key(ctx_->collator), MakeDocument({{"k", key}, {"d", d}}).ToDoc()));
     }
     return sorter_->Done();
   }
@@ -107,7 +107,7 @@ class GroupStage : public Stage {
       pending_ = Value::Document(row);
     }
     Value key = GetNestedField(*pending_, {"k"});
-    std::string k = key.Key();
+    std::string k = key.Key(ctx_->collator);
     std::vector<std::unique_ptr<Accumulator>> fresh;
     std::vector<std::unique_ptr<Accumulator>>* accs = &fresh;
     auto it = index_.find(k);
@@ -117,7 +117,7 @@ class GroupStage : public Stage {
     } else {
       for (const auto& f : spec_->fields) fresh.push_back(f.factory());
     }
-    while (pending_ && GetNestedField(*pending_, {"k"}).Key() == k) {
+    while (pending_ && GetNestedField(*pending_, {"k"}).Key(ctx_->collator) == k) {
       vars_.SetRoot(GetNestedField(*pending_, {"d"}));
       RETURN_IF_ERROR(Accumulate(*accs));
       pending_.reset();
@@ -136,7 +136,7 @@ class GroupStage : public Stage {
       if (!doc) break;
       vars_.SetRoot(Value::Document(*doc));
       ASSIGN_OR_RETURN(Value key, KeyOfCurrent());
-      std::string k = key.Key();
+      std::string k = key.Key(ctx_->collator);
       auto it = index_.find(k);
       size_t gi;
       if (it == index_.end()) {

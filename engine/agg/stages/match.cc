@@ -20,7 +20,7 @@ StatusWith<StageSpecPtr> ParseMatchStage(const bson_iter_t* spec, const Expressi
   }
   std::shared_ptr<const query::ExpressionParser> expressions = MakeQueryExpressionParser(ctx);
   ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> m,
-                   query::Matcher::Parse(&filter, expressions.get()));
+                   query::Matcher::Parse(&filter, expressions.get(), ctx.collator));
   std::shared_ptr<query::Matcher> matcher = std::move(m);
   return MakeSpec("$match", [matcher](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
     return MakeMapStage(std::move(input), c,

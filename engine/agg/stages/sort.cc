@@ -58,13 +58,13 @@ StagePtr MakeSortStage(StagePtr input, const ExpressionContext* ctx,
   return std::make_unique<SortStage>(std::move(input), ctx, std::move(spec), limit);
 }
 
-StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t* spec, const ExpressionContext&) {
+StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t* spec, const ExpressionContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Error(15973, "the $sort key specification must be an object");
   }
   bson_t doc = bson::SubDocumentView(spec);
   if (bson_empty(&doc)) return Error(15976, "$sort stage must have at least one sort key");
-  ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&doc));
+  ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&doc, ctx.collator));
   return StageSpecPtr(std::make_unique<SortStageSpec>(
       std::make_shared<const query::SortSpec>(std::move(parsed)), /*limit=*/0));
 }

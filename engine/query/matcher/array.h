@@ -40,6 +40,7 @@ class ElemMatchObjectExpression : public PathMatchExpression {
   bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const override;
   // The sub-filter each element is matched against (paths relative to it).
   const MatchExpression* sub() const { return sub_.get(); }
+  void AttachCollator(const bson::Collator* collator) override { sub_->AttachCollator(collator); }
 
  private:
   MatchExpressionPtr sub_;
@@ -58,6 +59,9 @@ class ElemMatchValueExpression : public PathMatchExpression {
   bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const override;
   // The predicates one element must satisfy together (empty paths).
   const std::vector<MatchExpressionPtr>& children() const { return children_; }
+  void AttachCollator(const bson::Collator* collator) override {
+    for (auto& child : children_) child->AttachCollator(collator);
+  }
 
  private:
   std::vector<MatchExpressionPtr> children_;

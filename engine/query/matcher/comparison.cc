@@ -56,7 +56,7 @@ bool ComparisonExpression::MatchesValue(const bson_iter_t* it) const {
       return lhs_nan && rhs_nan;
     }
   }
-  const int c = bson::CompareValues(value, rhs);
+  const int c = bson::CompareValues(value, rhs, collator_);
   switch (op) {
     case MatchKind::kEq: return c == 0;
     case MatchKind::kLt: return c < 0;
@@ -71,11 +71,11 @@ namespace {
 
 // Equal under $in exactly when the match type ranks are equal and the
 // values compare equal; ordered by rank, then BSON order.
-int OrderForIn(const bson_value_t* a, const bson_value_t* b) {
+int OrderForIn(const bson_value_t* a, const bson_value_t* b, const bson::Collator* collator) {
   const int ra = MatchTypeRank(a);
   const int rb = MatchTypeRank(b);
   if (ra != rb) return ra < rb ? -1 : 1;
-  return bson::CompareValues(a, b);
+  return bson::CompareValues(a, b, collator);
 }
 
 }  // namespace
@@ -89,8 +89,13 @@ InExpression::InExpression(std::string path, std::vector<OwnedValue> equalities,
     if (v.type() == BSON_TYPE_NULL) has_null_ = true;
     sorted_.push_back(&v);
   }
-  std::sort(sorted_.begin(), sorted_.end(), [](const OwnedValue* a, const OwnedValue* b) {
-    return OrderForIn(a->get(), b->get()) < 0;
+  AttachCollator(nullptr);
+}
+
+void InExpression::AttachCollator(const bson::Collator* collator) {
+  collator_ = collator;
+  std::sort(sorted_.begin(), sorted_.end(), [collator](const OwnedValue* a, const OwnedValue* b) {
+    return OrderForIn(a->get(), b->get(), collator) < 0;
   });
 }
 
@@ -100,11 +105,12 @@ bool InExpression::MatchesValue(const bson_iter_t* it) const {
     if (has_null_) return true;
     if (value == nullptr) return false;
   }
+  const bson::Collator* collator = collator_;
   auto first = std::lower_bound(sorted_.begin(), sorted_.end(), value,
-                                [](const OwnedValue* eq, const bson_value_t* v) {
-                                  return OrderForIn(eq->get(), v) < 0;
+                                [collator](const OwnedValue* eq, const bson_value_t* v) {
+                                  return OrderForIn(eq->get(), v, collator) < 0;
                                 });
-  if (first != sorted_.end() && OrderForIn((*first)->get(), value) == 0) return true;
+  if (first != sorted_.end() && OrderForIn((*first)->get(), value, collator) == 0) return true;
   for (const auto& regex : regexes_) {
     if (regex->MatchesValue(it)) return true;
   }

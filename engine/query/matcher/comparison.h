@@ -32,9 +32,12 @@ class ComparisonExpression : public PathMatchExpression {
 
   bool MatchesValue(const bson_iter_t* value) const override;
   const OwnedValue& rhs() const { return rhs_; }
+  void AttachCollator(const bson::Collator* collator) override { collator_ = collator; }
+  const bson::Collator* collator() const { return collator_; }
 
  private:
   OwnedValue rhs_;
+  const bson::Collator* collator_ = nullptr;
 };
 
 class InExpression : public PathMatchExpression {
@@ -51,6 +54,9 @@ class InExpression : public PathMatchExpression {
   const std::vector<OwnedValue>& equalities() const { return equalities_; }
   bool has_regexes() const { return !regexes_.empty(); }
   const std::vector<std::unique_ptr<RegexExpression>>& regexes() const { return regexes_; }
+  // Re-sorts the equalities in the collation's order.
+  void AttachCollator(const bson::Collator* collator) override;
+  const bson::Collator* collator() const { return collator_; }
 
  private:
   std::vector<OwnedValue> equalities_;  // as given (explain, index bounds)
@@ -59,6 +65,7 @@ class InExpression : public PathMatchExpression {
   std::vector<const OwnedValue*> sorted_;
   std::vector<std::unique_ptr<RegexExpression>> regexes_;
   bool has_null_ = false;
+  const bson::Collator* collator_ = nullptr;
 };
 
 // MongoDB's canonical type rank of a value, with missing (nullptr) and

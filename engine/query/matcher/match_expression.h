@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/bson/collator.h"
 #include "engine/bson/field_path.h"
 #include "engine/query/matcher/match_details.h"
 
@@ -68,6 +69,15 @@ class MatchExpression {
   virtual bool MatchesValueWithDetails(const bson_iter_t* value, MatchDetails* details) const {
     (void)details;
     return MatchesValue(value);
+  }
+
+  // Makes string comparisons of this subtree follow `collator` (nullptr:
+  // binary). Called once, by Matcher::Parse, before any evaluation; nodes
+  // that compare values keep it, the others pass it to their children.
+  virtual void AttachCollator(const bson::Collator* collator) {
+    for (size_t i = 0; i < num_children(); ++i) {
+      const_cast<MatchExpression*>(child(i))->AttachCollator(collator);
+    }
   }
 
   // Children of logical nodes (empty for leaves).

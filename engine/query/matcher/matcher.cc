@@ -19,13 +19,17 @@ void CollectExprs(const MatchExpression* node, std::vector<const ExprMatchExpres
 }  // namespace
 
 StatusWith<std::unique_ptr<Matcher>> Matcher::Parse(const bson_t* filter,
-                                                    const ExpressionParser* expressions) {
+                                                    const ExpressionParser* expressions,
+                                                    const bson::Collator* collator) {
   MatchExpressionPtr root;
   {
     ScopedExpressionParser scope(expressions);
     ASSIGN_OR_RETURN(root, ParseFilter(filter, ParseLevel::kTopLevel));
   }
+  // Only a collation touches the tree: the simple path stays as parsed.
+  if (collator != nullptr) root->AttachCollator(collator);
   std::unique_ptr<Matcher> matcher(new Matcher(std::move(root)));
+  matcher->collator_ = collator;
   CollectExprs(matcher->root_.get(), &matcher->exprs_);
   return matcher;
 }
@@ -134,6 +138,17 @@ std::optional<std::vector<bson::BsonDoc>> Matcher::EqualityValuesFor(std::string
   bool disqualified = false;
   auto values = ValuesFor(root_.get(), path, &disqualified);
   if (!values || disqualified) return std::nullopt;
+  // Under a collation a string (or a document, which may hold strings)
+  // also matches other bytes ("a" and "A" at strength 2): no finite set of
+  // record keys, so no targeting by it.
+  if (collator_ != nullptr) {
+    for (const OwnedValue* v : *values) {
+      const bson_type_t t = v->type();
+      if (t == BSON_TYPE_UTF8 || t == BSON_TYPE_SYMBOL || t == BSON_TYPE_DOCUMENT) {
+        return std::nullopt;
+      }
+    }
+  }
   std::vector<bson::BsonDoc> out;
   out.reserve(values->size());
   for (const OwnedValue* v : *values) {

@@ -32,8 +32,12 @@ class Matcher {
  public:
   // `expressions` compiles $expr (null: the default parser, see
   // expression_hook.h).
+  // `collator`: the operation's collation for every string comparison
+  // (nullptr: binary; see engine/bson/collator.h).
   static StatusWith<std::unique_ptr<Matcher>> Parse(const bson_t* filter,
-                                                    const ExpressionParser* expressions = nullptr);
+                                                    const ExpressionParser* expressions = nullptr,
+                                                    const bson::Collator* collator = nullptr);
+  const bson::Collator* collator() const { return collator_; }
 
   // OK, or the first error an $expr raised in any Matches() call so far
   // (the document it failed on did not match). Scans check it after a
@@ -74,6 +78,7 @@ class Matcher {
   explicit Matcher(MatchExpressionPtr root) : root_(std::move(root)) {}
 
   MatchExpressionPtr root_;
+  const bson::Collator* collator_ = nullptr;
   std::vector<const ExprMatchExpression*> exprs_;  // the $expr nodes of root_
 };
 

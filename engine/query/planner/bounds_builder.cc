@@ -201,6 +201,13 @@ LeafBounds RegexBounds(const RegexExpression& regex) {
   Interval self = Interval::Point(Regex(regex.pattern(), regex.flags()).get());
   std::optional<RegexPrefix> prefix = AnchoredRegexPrefix(regex.pattern(), regex.flags());
   OwnedValue all_strings_end = Container(BSON_TYPE_DOCUMENT);
+  // Under a collation, strings with a byte prefix are not a range of
+  // collation keys: scan every string and let the filter decide (MongoDB's
+  // planner does the same for a collated index).
+  if (ScopedBoundsCollator::Current() != nullptr) {
+    Interval strings = Interval::Make(StringValue("").get(), true, all_strings_end.get(), false);
+    return LeafBounds{List({std::move(strings), std::move(self)}), Tightness::kInexactCovered};
+  }
   if (!prefix || prefix->prefix.empty()) {
     Interval strings = Interval::Make(StringValue("").get(), true, all_strings_end.get(), false);
     return LeafBounds{List({std::move(strings), std::move(self)}),

@@ -185,7 +185,7 @@ std::vector<KeyRange> IndexBounds::ToKeyRanges(const IndexShape& index,
       std::vector<std::string> longer;
       for (const std::string& prefix : prefixes) {
         for (const Interval* point : intervals) {
-          keystring::KeyBuilder key;
+          keystring::KeyBuilder key(index.collator);
           key.AppendEncoded(prefix);
           key.Append(point->start.get(), dir);
           longer.push_back(key.Release());
@@ -201,7 +201,7 @@ std::vector<KeyRange> IndexBounds::ToKeyRanges(const IndexShape& index,
         const OwnedValue& hi = descending ? iv->start : iv->end;
         const bool lo_inclusive = descending ? iv->end_inclusive : iv->start_inclusive;
         const bool hi_inclusive = descending ? iv->start_inclusive : iv->end_inclusive;
-        keystring::KeyBuilder lo_key, hi_key;
+        keystring::KeyBuilder lo_key(index.collator), hi_key(index.collator);
         lo_key.AppendEncoded(prefix);
         lo_key.Append(lo.get(), dir);
         hi_key.AppendEncoded(prefix);
@@ -234,7 +234,7 @@ bool IndexBounds::KeyInBounds(const bson_t* key_values, const IndexShape& index,
     bson_iter_t it;
     std::string key;
     if (bson_iter_init_find(&it, key_values, index.fields[i].path.c_str())) {
-      key = keystring::Encode(&it);
+      key = keystring::Encode(&it, index.collator);
     } else {
       keystring::KeyBuilder null_key;
       null_key.AppendNull();
@@ -245,12 +245,12 @@ bool IndexBounds::KeyInBounds(const bson_t* key_values, const IndexShape& index,
   return true;
 }
 
-bson::BsonDoc IndexBounds::ToBson(const IndexShape& index) const {
+bson::BsonDoc IndexBounds::ToBson(const IndexShape& index, bool backward) const {
   bson::BsonDoc out;
   for (size_t i = 0; i < fields.size(); ++i) {
     bson_t list;
     bson_append_array_begin(out.mutable_get(), index.fields[i].path.c_str(), -1, &list);
-    const bool reversed = index.fields[i].direction == keystring::Direction::kDescending;
+    const bool reversed = (index.fields[i].direction == keystring::Direction::kDescending) != backward;
     std::vector<std::string> strings = fields[i].ToStrings(reversed);
     for (size_t j = 0; j < strings.size(); ++j) {
       std::string key = std::to_string(j);
@@ -262,6 +262,7 @@ bson::BsonDoc IndexBounds::ToBson(const IndexShape& index) const {
 }
 
 ConjunctionBounds BoundsForConjunction(const MatchExpression* root, const IndexShape& index) {
+  ScopedBoundsCollator collation(index.collator);
   Conjunction conj = Collect(root);
   ConjunctionBounds out;
   out.bounds = IndexBounds::AllValues(index.fields.size());

@@ -59,6 +59,9 @@ struct IndexKeyField {
 struct IndexShape {
   std::vector<IndexKeyField> fields;
   bool sparse = false;
+  // The index's collation: its string keys are collation keys, so bounds
+  // are built and encoded with it (interval.h). nullptr = simple.
+  const bson::Collator* collator = nullptr;
   // The key a hashed field stores for a value (index-core's hash); needed
   // only when a field is hashed.
   std::function<OwnedValue(const OwnedValue&)> hash;
@@ -86,7 +89,9 @@ struct IndexBounds {
   bool KeyInBounds(const bson_t* key_values, const IndexShape& index, size_t from_field) const;
 
   // MongoDB's explain form: {a: ["[1, 1]"], b: ["[inf.0, 5)"]}.
-  bson::BsonDoc ToBson(const IndexShape& index) const;
+  // `backward`: as a backward scan reads them (MongoDB lists each field's
+  // intervals last to first, each from its high end: ["[MaxKey, MinKey]"]).
+  bson::BsonDoc ToBson(const IndexShape& index, bool backward = false) const;
 };
 
 // The result of planning one conjunction against one index.

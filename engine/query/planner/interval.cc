@@ -9,6 +9,9 @@
 namespace tigerdoc::query::planner {
 namespace {
 
+thread_local const bson::Collator* t_bounds_collator = nullptr;
+
+
 std::string Render(const OwnedValue& value) {
   bson_t doc = BSON_INITIALIZER;
   bson_append_value(&doc, "", 0, value.get());
@@ -61,10 +64,19 @@ Interval Interval::Make(const bson_value_t* start, bool start_inclusive, const b
   out.start_inclusive = start_inclusive;
   out.end = OwnedValue(end);
   out.end_inclusive = end_inclusive;
-  out.start_key = keystring::Encode(start);
-  out.end_key = keystring::Encode(end);
+  out.start_key = keystring::Encode(start, t_bounds_collator);
+  out.end_key = keystring::Encode(end, t_bounds_collator);
   return out;
 }
+
+ScopedBoundsCollator::ScopedBoundsCollator(const bson::Collator* collator)
+    : previous_(t_bounds_collator) {
+  t_bounds_collator = collator;
+}
+
+ScopedBoundsCollator::~ScopedBoundsCollator() { t_bounds_collator = previous_; }
+
+const bson::Collator* ScopedBoundsCollator::Current() { return t_bounds_collator; }
 
 Interval Interval::Point(const bson_value_t* value) { return Make(value, true, value, true); }
 

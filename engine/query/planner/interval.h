@@ -14,6 +14,12 @@
 // the list (and each interval) only when it is printed or turned into key
 // ranges (index_bounds.h).
 //
+// Under a collation (an index with a `collation`, planned for a query of
+// the same collation) string ends are ordered by their collation keys: the
+// intervals made while a ScopedBoundsCollator is alive on the thread encode
+// their ends with its collator (the planner opens one around planning, so
+// every interval built, intersected or complemented there agrees).
+//
 // Thread-safety: values; concurrent const access is safe.
 
 #include <bson/bson.h>
@@ -21,9 +27,24 @@
 #include <string>
 #include <vector>
 
+#include "engine/bson/collator.h"
 #include "engine/query/owned_value.h"
 
 namespace tigerdoc::query::planner {
+
+// The collator interval ends are encoded with on this thread while it
+// lives (nullptr: binary); scopes nest.
+class ScopedBoundsCollator {
+ public:
+  explicit ScopedBoundsCollator(const bson::Collator* collator);
+  ~ScopedBoundsCollator();
+  ScopedBoundsCollator(const ScopedBoundsCollator&) = delete;
+  ScopedBoundsCollator& operator=(const ScopedBoundsCollator&) = delete;
+  static const bson::Collator* Current();
+
+ private:
+  const bson::Collator* previous_;
+};
 
 struct Interval {
   OwnedValue start;

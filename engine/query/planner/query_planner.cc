@@ -48,25 +48,36 @@ bool IsPlainKeyField(const IndexShape& shape, const std::string& path) {
   });
 }
 
-// Forward scans only (tigerdoc's cursors are forward): the index provides
-// the sort when, after key fields pinned to one value, the sort fields
-// follow in the index's directions, over fields that never held arrays.
-bool ProvidesSort(const IndexShape& shape, const IndexBounds& bounds, const SortSpec* sort) {
+// The index provides the sort when, after key fields pinned to one value,
+// the sort fields follow in the index's directions (read forward) or all in
+// the opposite ones (read backward), over fields that never held arrays.
+// Sets *backward for the second case.
+bool ProvidesSort(const IndexShape& shape, const IndexBounds& bounds, const SortSpec* sort,
+                  bool* backward) {
   if (sort == nullptr || sort->empty()) return false;
   const auto& wanted = sort->fields();
-  size_t j = 0;
-  for (size_t i = 0; i < shape.fields.size() && j < wanted.size(); ++i) {
-    const IndexKeyField& field = shape.fields[i];
-    if (field.path == wanted[j].path.dotted() && field.direction == wanted[j].direction &&
-        PlainField(field)) {
-      ++j;
-      continue;
+  for (const bool reversed : {false, true}) {
+    size_t j = 0;
+    bool ok = true;
+    for (size_t i = 0; i < shape.fields.size() && j < wanted.size(); ++i) {
+      const IndexKeyField& field = shape.fields[i];
+      const bool same_direction = field.direction == wanted[j].direction;
+      if (field.path == wanted[j].path.dotted() && same_direction != reversed &&
+          PlainField(field)) {
+        ++j;
+        continue;
+      }
+      const OrderedIntervalList& oil = bounds.fields[i];
+      if (oil.size() == 1 && oil.AllPoints()) continue;  // equality prefix
+      ok = false;
+      break;
     }
-    const OrderedIntervalList& oil = bounds.fields[i];
-    if (oil.size() == 1 && oil.AllPoints()) continue;  // equality prefix
-    return false;
+    if (ok && j == wanted.size()) {
+      *backward = reversed;
+      return true;
+    }
   }
-  return j == wanted.size();
+  return false;
 }
 
 std::optional<IndexScanPlan> BuildIndexPlan(const std::shared_ptr<const index::IndexSpec>& spec,
@@ -85,7 +96,7 @@ std::optional<IndexScanPlan> BuildIndexPlan(const std::shared_ptr<const index::I
   if (!hinted && !cb.sparse_ok && !plan.distinct_scan) return std::nullopt;
   plan.bounds = std::move(cb.bounds);
   plan.exact = cb.exact;
-  plan.provides_sort = ProvidesSort(plan.shape, plan.bounds, request.sort);
+  plan.provides_sort = ProvidesSort(plan.shape, plan.bounds, request.sort, &plan.backward);
   if (!hinted && !cb.leading_field_bounded && !plan.provides_sort && !plan.distinct_scan) {
     return std::nullopt;
   }
@@ -183,6 +194,7 @@ std::string QueryPlan::Describe() const {
 IndexShape ShapeOf(const index::IndexSpec& spec) {
   IndexShape shape;
   shape.sparse = spec.sparse;
+  shape.collator = spec.collator;
   for (size_t i = 0; i < spec.fields.size(); ++i) {
     IndexKeyField field;
     field.path = spec.fields[i].path.dotted();
@@ -199,10 +211,10 @@ IndexShape ShapeOf(const index::IndexSpec& spec) {
     }
     shape.fields.push_back(std::move(field));
   }
-  shape.hash = [](const OwnedValue& v) {
+  shape.hash = [collator = spec.collator](const OwnedValue& v) {
     bson_value_t hash{};
     hash.value_type = BSON_TYPE_INT64;
-    hash.value.v_int64 = index::HashIndexValue(v.get());
+    hash.value.v_int64 = index::HashIndexValue(v.get(), collator);
     return OwnedValue(&hash);
   };
   return shape;

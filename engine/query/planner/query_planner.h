@@ -55,6 +55,7 @@ struct IndexScanPlan {
   bool covered = false;        // no fetch: the projection and filter need only key values
   bool filter_on_keys = false; // covered and inexact: the filter runs on the key values
   bool provides_sort = false;  // entries come in the requested sort order
+  bool backward = false;       // ... when read backward (the sort reverses the index's directions)
   bool multikey = false;       // entries may repeat a record: dedupe record keys
   // A distinct on the leading key field can read one entry per value
   // (DISTINCT_SCAN): the field is plain (never an array, not hashed) and

@@ -341,6 +341,43 @@ TEST_F(IndexScanTest, SortedQueriesMergeShardStreams) {
   EXPECT_EQ(Str(e, "sharding.numShards"), "4");
 }
 
+// A sort against the index's directions reads every shard's stream backward
+// and merges them largest first: no blocking sort (which would fail here, the
+// sort memory being 1 byte), also across getMore batches of 7.
+TEST_F(IndexScanTest, SortAgainstTheIndexDirectionScansBackward) {
+  std::vector<std::string> docs;
+  for (int i = 0; i < 300; ++i) {
+    docs.push_back("{\"_id\": " + std::to_string(i) + ", \"a\": " + std::to_string((i * 37) % 101) +
+                   ", \"b\": " + std::to_string(i % 7) + "}");
+  }
+  Insert(docs);
+  BuildIndex(R"({"key": {"b": 1, "a": -1}})");
+  auto field = [](const std::string& json, const char* name) {
+    BsonDoc d = BsonDoc::FromJson(json);
+    bson_iter_t it;
+    EXPECT_TRUE(bson_iter_init_find(&it, d.get(), name)) << json;
+    return bson_iter_as_int64(&it);
+  };
+  // Equality on b, then a ascending: the index's {a: -1} read backward.
+  std::vector<std::string> out = All(Params(R"({"b": 3})", R"({"a": 1})"), 7);
+  ASSERT_EQ(out.size(), 43u);
+  for (size_t i = 1; i < out.size(); ++i) EXPECT_LE(field(out[i - 1], "a"), field(out[i], "a"));
+  BsonDoc e = Explain(Params(R"({"b": 3})", R"({"a": 1})"));
+  EXPECT_EQ(Str(e, "queryPlanner.winningPlan.stage"), "SORT_MERGE");
+  EXPECT_EQ(Str(e, "queryPlanner.winningPlan.shards.0.winningPlan.inputStage.direction"), "backward");
+  // The whole index reversed: {b: -1, a: 1}.
+  out = All(Params("{}", R"({"b": -1, "a": 1})"), 7);
+  ASSERT_EQ(out.size(), 300u);
+  for (size_t i = 1; i < out.size(); ++i) {
+    const int64_t b0 = field(out[i - 1], "b"), b1 = field(out[i], "b");
+    EXPECT_GE(b0, b1);
+    if (b0 == b1) EXPECT_LE(field(out[i - 1], "a"), field(out[i], "a"));
+  }
+  // The index's own order stays forward.
+  e = Explain(Params(R"({"b": 3})", R"({"a": -1})"));
+  EXPECT_EQ(Str(e, "queryPlanner.winningPlan.shards.0.winningPlan.inputStage.direction"), "forward");
+}
+
 TEST_F(IndexScanTest, MultikeyResultsHaveNoDuplicates) {
   Insert({R"({"_id": 1, "t": [1, 2, 3, 2]})", R"({"_id": 2, "t": [3, 4]})", R"({"_id": 3, "t": 2})"});
   Insert(Filler(50));

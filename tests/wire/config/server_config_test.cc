@@ -91,6 +91,24 @@ TEST(ServerConfigTest, FlagErrorsNameTheFlag) {
   EXPECT_EQ(Parse({"--version"}).value().action, Action::kVersion);
 }
 
+TEST(ServerConfigTest, ReplicaSetAndChangeLogRetention) {
+  auto parsed = Parse({"--replSet", "rs0", "--setParameter", "changeLogRetentionMB=1",
+                       "--setParameter", "changeLogRetentionHours=0.5"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed.value().flags.repl_set_name, "rs0");
+  EXPECT_EQ(parsed.value().flags.change_log_retention_mb, 1);
+  EXPECT_EQ(parsed.value().flags.change_log_retention_hours, 0.5);
+  EXPECT_EQ(Parse({}).value().flags.repl_set_name, "");
+  EXPECT_EQ(Parse({"--replSet", ""}).status().reason(), "--replSet needs a replica set name");
+  EXPECT_EQ(Parse({"--setParameter", "changeLogRetentionMB=0"}).status().reason(),
+            "invalid value for changeLogRetentionMB: '0' (expected 1..1000000000)");
+  EXPECT_EQ(Parse({"--setParameter", "changeLogRetentionHours=0"}).status().reason(),
+            "invalid value for changeLogRetentionHours: '0' (expected a number above 0)");
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("replication:\n  replSetName: rs1\n", "test.yaml", &flags).ok());
+  EXPECT_EQ(flags.repl_set_name, "rs1");
+}
+
 TEST(ServerConfigTest, MongodConfigFile) {
   ConfigFile file(R"(# a mongod.conf as mongod's documentation writes it
 storage:
@@ -142,17 +160,49 @@ TEST(ServerConfigTest, FlagsOverrideTheFileWhateverTheirOrder) {
 }
 
 TEST(ServerConfigTest, UnknownKeysAreRefusedByTheirPath) {
-  EXPECT_EQ(ErrorOf("security:\n  authorization: enabled\n"),
-            "config file test.yaml: unknown option security.authorization (tigerdoc supports: see README.md \"Config file\")");
-  EXPECT_EQ(ErrorOf("net:\n  port: 1\n  compression:\n    compressors: zstd\n"),
-            "config file test.yaml: unknown option net.compression.compressors (tigerdoc supports: see README.md "
-            "\"Config file\")");
+  EXPECT_EQ(ErrorOf("security:\n  keyFile: /etc/key\n"),
+            "config file test.yaml: unknown option security.keyFile (tigerdoc supports: see README.md \"Config file\")");
+  EXPECT_EQ(ErrorOf("net:\n  port: 1\n  compression:\n    zlibCompressionLevel: 6\n"),
+            "config file test.yaml: unknown option net.compression.zlibCompressionLevel (tigerdoc supports: see "
+            "README.md \"Config file\")");
   EXPECT_EQ(ErrorOf("storage:\n  wiredTiger:\n    engineConfig:\n      journalCompressor: zstd\n"),
             "config file test.yaml: unknown option storage.wiredTiger.engineConfig.journalCompressor (tigerdoc "
             "supports: see README.md \"Config file\")");
   EXPECT_EQ(ErrorOf("setParameter:\n  enableLocalhostAuthBypass: false\n"),
             "config file test.yaml: setParameter.enableLocalhostAuthBypass: unknown parameter: "
             "enableLocalhostAuthBypass");
+}
+
+// The security keys (README.md "Security") and their flags.
+TEST(ServerConfigTest, SecurityKeysAndFlags) {
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("security:\n  authorization: enabled\nnet:\n  compression:\n"
+                              "    compressors: zstd,zlib\n  tls:\n    mode: requireTLS\n"
+                              "    certificateKeyFile: /s.pem\n    CAFile: /ca.pem\n"
+                              "    allowConnectionsWithoutCertificates: true\n",
+                              "test.yaml", &flags)
+                  .ok());
+  EXPECT_TRUE(flags.auth);
+  EXPECT_EQ(flags.compressors, (std::vector<std::string>{"zstd", "zlib"}));
+  EXPECT_EQ(flags.tls_mode, "requireTLS");
+  EXPECT_EQ(flags.tls_certificate_key_file, "/s.pem");
+  EXPECT_EQ(flags.tls_ca_file, "/ca.pem");
+  EXPECT_TRUE(flags.tls_allow_connections_without_certificates);
+  EXPECT_EQ(ErrorOf("security:\n  authorization: yes\n"),
+            "config file test.yaml: security.authorization must be enabled or disabled, got 'yes'");
+  EXPECT_EQ(ErrorOf("net:\n  tls:\n    mode: sometimes\n"),
+            "config file test.yaml: invalid value for net.tls.mode: 'sometimes' (expected disabled, allowTLS, "
+            "preferTLS or requireTLS)");
+  auto parsed = Parse({"--auth", "--networkMessageCompressors", "disabled", "--tlsMode", "allowTLS",
+                       "--tlsCertificateKeyFile", "/k.pem", "--tlsCAFile", "/c.pem",
+                       "--tlsAllowConnectionsWithoutCertificates"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_TRUE(parsed.value().flags.auth);
+  EXPECT_TRUE(parsed.value().flags.compressors.empty());
+  EXPECT_EQ(parsed.value().flags.tls_mode, "allowTLS");
+  EXPECT_EQ(parsed.value().flags.tls_ca_file, "/c.pem");
+  EXPECT_FALSE(Parse({"--networkMessageCompressors", "lz4"}).ok());
+  EXPECT_FALSE(Parse({"--tlsMode", "on"}).ok());
 }
 
 TEST(ServerConfigTest, BadValuesAreRefusedByTheirPath) {
@@ -216,6 +266,22 @@ TEST(ServerConfigTest, EmptyFileAndEmptySectionsChangeNothing) {
   EXPECT_TRUE(ApplyConfigYaml("", "t", &flags).ok());
   EXPECT_TRUE(ApplyConfigYaml("net:\nstorage:\n", "t", &flags).ok());
   EXPECT_EQ(flags.port, 27017);
+}
+
+TEST(ServerConfigTest, ReplicaSetNameFromFlagOrFile) {
+  auto standalone = Parse({});
+  ASSERT_TRUE(standalone.ok());
+  EXPECT_EQ(standalone.value().flags.repl_set_name, "");
+  EXPECT_EQ(standalone.value().flags.transaction_lifetime_limit_secs, 60);
+  auto flag = Parse({"--replSet", "rs0", "--setParameter", "transactionLifetimeLimitSeconds=5"});
+  ASSERT_TRUE(flag.ok()) << flag.status().ToString();
+  EXPECT_EQ(flag.value().flags.repl_set_name, "rs0");
+  EXPECT_EQ(flag.value().flags.transaction_lifetime_limit_secs, 5);
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("replication:\n  replSetName: web\n", "test.yaml", &flags).ok());
+  EXPECT_EQ(flags.repl_set_name, "web");
+  EXPECT_FALSE(Parse({"--replSet", ""}).ok());
+  EXPECT_FALSE(Parse({"--setParameter", "transactionLifetimeLimitSeconds=0"}).ok());
 }
 
 TEST(ServerConfigTest, MissingFileIsAnError) {

@@ -61,6 +61,27 @@ TEST(ByteReaderTest, DocumentLargerThanRemainingBytesIsInvalidBson) {
   EXPECT_EQ(d.status().code(), ErrorCode::kInvalidBSON);
 }
 
+// CountDocuments (the reservation before a document sequence is read)
+// counts what the length prefixes frame, from the current offset, and one
+// more for a malformed tail that ReadDocument will then refuse.
+TEST(ByteReaderTest, CountDocumentsFollowsTheLengthPrefixes) {
+  std::vector<uint8_t> three = {5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0};
+  ByteReader reader(three.data(), three.size());
+  EXPECT_EQ(reader.CountDocuments(), 3u);
+  ASSERT_TRUE(reader.ReadDocument().ok());
+  EXPECT_EQ(reader.CountDocuments(), 2u);
+  ASSERT_TRUE(reader.ReadDocument().ok());
+  ASSERT_TRUE(reader.ReadDocument().ok());
+  EXPECT_EQ(reader.CountDocuments(), 0u);
+
+  std::vector<uint8_t> bad_tail = {5, 0, 0, 0, 0, 0x40, 0, 0, 0, 0};  // 2nd claims 64 bytes
+  EXPECT_EQ(ByteReader(bad_tail.data(), bad_tail.size()).CountDocuments(), 2u);
+  std::vector<uint8_t> short_tail = {5, 0, 0, 0, 0, 5, 0};  // 3 stray bytes
+  EXPECT_EQ(ByteReader(short_tail.data(), short_tail.size()).CountDocuments(), 1u);
+  std::vector<uint8_t> zero_size = {0, 0, 0, 0, 5, 0, 0, 0, 0};
+  EXPECT_EQ(ByteReader(zero_size.data(), zero_size.size()).CountDocuments(), 1u);
+}
+
 TEST(ByteReaderTest, DocumentSizeOutsideBsonLimitsIsBsonObjectTooLarge) {
   for (int32_t size : {-1, 0, 4, kMaxBsonObjectBytes + 1}) {
     std::vector<uint8_t> doc(8, 0);

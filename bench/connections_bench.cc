@@ -1,0 +1,255 @@
+// tigerdoc_connections_bench: what open connections cost a running server,
+// and whether a crowd of busy ones starves the rest (issue #18):
+//   1. server memory (VmRSS from /proc/PID/status) before and after opening
+//      --idle connections that each did one ping, per connection;
+//   2. --active connections reading by _id as fast as they can (closed
+//      loop), while --probes connections read by _id every --probe-ms:
+//      p50/p99/max of both, with the idle connections still open.
+// The server must run on this machine (its pid is read from /proc).
+//   tigerdoc_connections_bench --uri URI --server-pid PID
+//       [--idle 1000] [--active 200] [--probes 8] [--probe-ms 10] [--seconds 5]
+#include <bson/bson.h>
+#include <mongoc/mongoc.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/latency_summary.h"
+#include "bench/mongo_connect.h"
+
+namespace tigerdoc::bench {
+namespace {
+
+constexpr int64_t kDocs = 1000;
+constexpr char kDb[] = "tigerdoc_connections";
+constexpr char kColl[] = "c";
+
+struct Flags {
+  std::string uri = "mongodb://127.0.0.1:27017/?directConnection=true";
+  int server_pid = 0;
+  int idle = 1000;
+  int active = 200;
+  int probes = 8;
+  int probe_ms = 10;
+  double seconds = 5;
+};
+
+[[noreturn]] void Usage(const char* error) {
+  if (error) std::fprintf(stderr, "tigerdoc_connections_bench: %s\n", error);
+  std::fprintf(stderr,
+               "usage: tigerdoc_connections_bench --uri URI --server-pid PID [--idle N]\n"
+               "           [--active N] [--probes N] [--probe-ms MS] [--seconds S]\n");
+  std::exit(error ? 2 : 0);
+}
+
+Flags ParseFlags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Usage(("missing value for " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--uri") {
+      f.uri = value();
+    } else if (a == "--server-pid") {
+      f.server_pid = std::stoi(value());
+    } else if (a == "--idle") {
+      f.idle = std::stoi(value());
+    } else if (a == "--active") {
+      f.active = std::stoi(value());
+    } else if (a == "--probes") {
+      f.probes = std::stoi(value());
+    } else if (a == "--probe-ms") {
+      f.probe_ms = std::stoi(value());
+    } else if (a == "--seconds") {
+      f.seconds = std::stod(value());
+    } else if (a == "--help" || a == "-h") {
+      Usage(nullptr);
+    } else {
+      Usage(("unknown flag " + a).c_str());
+    }
+  }
+  if (f.server_pid <= 0) Usage("--server-pid is required");
+  if (f.idle < 0 || f.active < 0 || f.probes < 1 || f.probe_ms < 1 || f.seconds <= 0) {
+    Usage("bad counts");
+  }
+  return f;
+}
+
+// VmRSS of `pid` in KiB; 0 when unreadable.
+int64_t RssKib(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  int64_t value = 0;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      in >> value;
+      return value;
+    }
+    std::getline(in, key);
+  }
+  return 0;
+}
+
+// One client per connection: the bench needs more descriptors than the
+// usual soft limit of 1,024.
+void RaiseFileLimit() {
+  rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+mongoc_client_t* ConnectOrDie(const std::string& uri) {
+  auto client = ConnectMongo(uri);
+  if (!client.ok()) {
+    std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
+    std::exit(1);
+  }
+  return client.value();
+}
+
+bool ReadById(mongoc_collection_t* coll, int64_t id) {
+  bson_t filter = BSON_INITIALIZER;
+  BSON_APPEND_INT64(&filter, "_id", id);
+  bson_t opts = BSON_INITIALIZER;
+  BSON_APPEND_INT64(&opts, "limit", 1);
+  BSON_APPEND_BOOL(&opts, "singleBatch", true);
+  mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll, &filter, &opts, nullptr);
+  const bson_t* doc = nullptr;
+  bool ok = mongoc_cursor_next(cursor, &doc) && !mongoc_cursor_error(cursor, nullptr);
+  mongoc_cursor_destroy(cursor);
+  bson_destroy(&opts);
+  bson_destroy(&filter);
+  return ok;
+}
+
+void Preload(const std::string& uri) {
+  mongoc_client_t* client = ConnectOrDie(uri);
+  mongoc_collection_t* coll = mongoc_client_get_collection(client, kDb, kColl);
+  bson_error_t error;
+  mongoc_collection_drop(coll, &error);
+  // A plain array: bson_t is over-aligned, so std::vector<bson_t*> draws
+  // -Wignored-attributes.
+  const bson_t** docs = new const bson_t*[kDocs];
+  for (int64_t id = 0; id < kDocs; ++id) {
+    bson_t* doc = bson_new();
+    BSON_APPEND_INT64(doc, "_id", id);
+    BSON_APPEND_UTF8(doc, "v", std::string(100, 'x').c_str());
+    docs[id] = doc;
+  }
+  if (!mongoc_collection_insert_many(coll, docs, kDocs, nullptr, nullptr, &error)) {
+    std::fprintf(stderr, "preload: %s\n", error.message);
+    std::exit(1);
+  }
+  for (int64_t id = 0; id < kDocs; ++id) bson_destroy(const_cast<bson_t*>(docs[id]));
+  delete[] docs;
+  mongoc_collection_destroy(coll);
+  mongoc_client_destroy(client);
+}
+
+struct Group {
+  std::vector<std::vector<uint32_t>> latencies_ns;  // per thread
+  std::atomic<int64_t> errors{0};
+};
+
+void Report(const char* name, int connections, Group& group, double seconds) {
+  std::vector<uint32_t> all;
+  uint32_t max_ns = 0;
+  for (const auto& l : group.latencies_ns) {
+    all.insert(all.end(), l.begin(), l.end());
+    for (uint32_t v : l) max_ns = std::max(max_ns, v);
+  }
+  LatencySummary s = Summarize(all, seconds);
+  std::printf("%-8s %6d | %10.0f %9.1f %9.1f %9.1f | %6lld\n", name, connections, s.ops_per_sec,
+              s.p50_us, s.p99_us, max_ns / 1000.0, static_cast<long long>(group.errors.load()));
+}
+
+int Main(int argc, char** argv) {
+  Flags f = ParseFlags(argc, argv);
+  RaiseFileLimit();
+  Preload(f.uri);
+
+  // 1. Memory per idle connection (each has done one ping: its thread and
+  // buffers exist).
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const int64_t rss_before = RssKib(f.server_pid);
+  std::vector<mongoc_client_t*> idle;
+  for (int i = 0; i < f.idle; ++i) idle.push_back(ConnectOrDie(f.uri));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const int64_t rss_after = RssKib(f.server_pid);
+  std::printf("server VmRSS: %lld KiB before, %lld KiB with %d idle connections: %.1f KiB each\n",
+              static_cast<long long>(rss_before), static_cast<long long>(rss_after), f.idle,
+              f.idle > 0 ? static_cast<double>(rss_after - rss_before) / f.idle : 0.0);
+
+  // 2. Active crowd and paced probes, at once.
+  std::vector<mongoc_client_t*> clients;
+  for (int i = 0; i < f.active + f.probes; ++i) clients.push_back(ConnectOrDie(f.uri));
+  Group active, probes;
+  active.latencies_ns.resize(f.active);
+  probes.latencies_ns.resize(f.probes);
+  using Clock = std::chrono::steady_clock;
+  std::atomic<bool> go{false};
+  Clock::time_point start;
+  const auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < f.active + f.probes; ++i) {
+    const bool is_probe = i >= f.active;
+    Group& group = is_probe ? probes : active;
+    std::vector<uint32_t>& lat = group.latencies_ns[is_probe ? i - f.active : i];
+    threads.emplace_back([&, i, is_probe] {
+      mongoc_collection_t* coll = mongoc_client_get_collection(clients[i], kDb, kColl);
+      std::mt19937_64 rng(i + 1);
+      std::uniform_int_distribution<int64_t> pick(0, kDocs - 1);
+      while (!go.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const Clock::time_point deadline = start + duration;
+      Clock::time_point next = start + std::chrono::milliseconds(i % f.probe_ms);
+      for (;;) {
+        if (is_probe) {
+          std::this_thread::sleep_until(next);
+          next += std::chrono::milliseconds(f.probe_ms);
+        }
+        const Clock::time_point t0 = Clock::now();
+        if (t0 >= deadline) break;
+        if (ReadById(coll, pick(rng))) {
+          lat.push_back(static_cast<uint32_t>(std::min<int64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count(),
+              UINT32_MAX)));
+        } else {
+          group.errors.fetch_add(1);
+        }
+      }
+      mongoc_collection_destroy(coll);
+    });
+  }
+  start = Clock::now() + std::chrono::milliseconds(50);
+  go.store(true, std::memory_order_release);
+  for (auto& t : threads) t.join();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  std::printf("\n%-8s %6s | %10s %9s %9s %9s | %6s\n", "group", "conns", "reads/s", "p50 us",
+              "p99 us", "max us", "errors");
+  std::printf("%s\n", std::string(70, '-').c_str());
+  Report("active", f.active, active, seconds);
+  Report("probes", f.probes, probes, seconds);
+  std::printf("\n%d idle connections open throughout; active: closed loop; probes: one read "
+              "every %d ms each; %.1f s\n", f.idle, f.probe_ms, f.seconds);
+
+  for (mongoc_client_t* c : clients) mongoc_client_destroy(c);
+  for (mongoc_client_t* c : idle) mongoc_client_destroy(c);
+  return active.errors.load() + probes.errors.load() > 0 ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace tigerdoc::bench
+
+int main(int argc, char** argv) { return tigerdoc::bench::Main(argc, argv); }

@@ -1,0 +1,179 @@
+#include "bench/ycsb/ycsb_wiredtiger.h"
+
+#include <wiredtiger.h>
+
+#include <bson/bson.h>
+
+#include "bench/process_cpu.h"
+#include "bench/wt_backend.h"
+#include "engine/keystring/key_string.h"
+
+namespace tigerdoc::bench::ycsb {
+namespace {
+
+constexpr char kTable[] = "table:usertable";
+
+Status WtError(int ret, const std::string& what) {
+  return Status(ErrorCode::kInternalError, what + ": " + wiredtiger_strerror(ret));
+}
+
+// The server's record key for a string _id in a collection sharded by _id.
+std::string RecordKey(const std::string& key) {
+  bson_value_t v;
+  v.value_type = BSON_TYPE_UTF8;
+  v.value.v_utf8.str = const_cast<char*>(key.c_str());
+  v.value.v_utf8.len = static_cast<uint32_t>(key.size());
+  std::string k = keystring::Encode(&v);
+  return k + k;
+}
+
+class WiredTigerClient : public Client {
+ public:
+  WiredTigerClient(WT_SESSION* session, WT_CURSOR* cursor) : session_(session), cursor_(cursor) {}
+  ~WiredTigerClient() override { session_->close(session_, nullptr); }
+
+  bool Insert(const std::string& key, const std::vector<std::string>& fields) override {
+    bson_t doc = BSON_INITIALIZER;
+    BSON_APPEND_UTF8(&doc, "_id", key.c_str());
+    for (int i = 0; i < kFieldCount; ++i) {
+      const std::string& f = fields[static_cast<size_t>(i)];
+      bson_append_utf8(&doc, FieldName(i).c_str(), -1, f.data(), static_cast<int>(f.size()));
+    }
+    std::string rk = RecordKey(key);
+    session_->begin_transaction(session_, nullptr);
+    SetKey(rk);
+    WT_ITEM value{bson_get_data(&doc), doc.len, nullptr, 0, 0};
+    cursor_->set_value(cursor_, &value);
+    int ret = cursor_->insert(cursor_);  // overwrite=false: a duplicate fails
+    bson_destroy(&doc);
+    return Finish(ret);
+  }
+
+  bool Read(const std::string& key) override {
+    std::string rk = RecordKey(key);
+    session_->begin_transaction(session_, nullptr);
+    SetKey(rk);
+    int ret = cursor_->search(cursor_);
+    if (ret == 0) ret = CopyValue();
+    cursor_->reset(cursor_);
+    session_->rollback_transaction(session_, nullptr);
+    return ret == 0;
+  }
+
+  bool Update(const std::string& key, int field, const std::string& value) override {
+    std::string rk = RecordKey(key);
+    session_->begin_transaction(session_, nullptr);
+    SetKey(rk);
+    int ret = cursor_->search(cursor_);
+    if (ret == 0) ret = CopyValue();
+    if (ret == 0) {
+      // Rebuild the document with the field replaced, as $set does.
+      bson_t old_doc, new_doc = BSON_INITIALIZER;
+      bson_iter_t it;
+      if (!bson_init_static(&old_doc, reinterpret_cast<const uint8_t*>(scratch_.data()), scratch_.size()) ||
+          !bson_iter_init(&it, &old_doc)) {
+        ret = EINVAL;
+      } else {
+        const std::string& name = FieldName(field);
+        while (bson_iter_next(&it)) {
+          if (name == bson_iter_key(&it)) {
+            bson_append_utf8(&new_doc, name.c_str(), -1, value.data(), static_cast<int>(value.size()));
+          } else {
+            bson_append_iter(&new_doc, nullptr, 0, &it);
+          }
+        }
+        SetKey(rk);
+        WT_ITEM updated{bson_get_data(&new_doc), new_doc.len, nullptr, 0, 0};
+        cursor_->set_value(cursor_, &updated);
+        ret = cursor_->update(cursor_);
+      }
+      bson_destroy(&new_doc);
+    }
+    return Finish(ret);
+  }
+
+  int64_t Scan(const std::string& start, int count) override {
+    std::string rk = RecordKey(start);
+    session_->begin_transaction(session_, nullptr);
+    SetKey(rk);
+    int exact = 0;
+    int ret = cursor_->search_near(cursor_, &exact);
+    if (ret == 0 && exact < 0) ret = cursor_->next(cursor_);
+    int64_t n = 0;
+    while (ret == 0 && n < count) {
+      ret = CopyValue();
+      if (ret != 0) break;
+      ++n;
+      if (n < count) ret = cursor_->next(cursor_);
+    }
+    cursor_->reset(cursor_);
+    session_->rollback_transaction(session_, nullptr);
+    return ret == 0 || ret == WT_NOTFOUND ? n : -1;
+  }
+
+ private:
+  void SetKey(const std::string& key) {
+    key_item_ = WT_ITEM{key.data(), key.size(), nullptr, 0, 0};
+    cursor_->set_key(cursor_, &key_item_);
+  }
+
+  // Copies the current value out, as the server does before replying.
+  int CopyValue() {
+    WT_ITEM value;
+    int ret = cursor_->get_value(cursor_, &value);
+    if (ret == 0) scratch_.assign(static_cast<const char*>(value.data), value.size);
+    return ret;
+  }
+
+  // Commits on success, rolls back otherwise; true when committed.
+  bool Finish(int ret) {
+    cursor_->reset(cursor_);
+    if (ret != 0) {
+      session_->rollback_transaction(session_, nullptr);
+      return false;
+    }
+    return session_->commit_transaction(session_, nullptr) == 0;
+  }
+
+  WT_SESSION* session_;
+  WT_CURSOR* cursor_;  // owned by session_
+  WT_ITEM key_item_{};
+  std::string scratch_;
+};
+
+}  // namespace
+
+StatusWith<std::unique_ptr<WiredTigerYcsb>> WiredTigerYcsb::Open(const std::string& home,
+                                                                 int cache_size_mb) {
+  ASSIGN_OR_RETURN(WT_CONNECTION* conn, OpenLikeServer(home, cache_size_mb));
+  return std::unique_ptr<WiredTigerYcsb>(new WiredTigerYcsb(conn));
+}
+
+WiredTigerYcsb::~WiredTigerYcsb() { conn_->close(conn_, nullptr); }
+
+Status WiredTigerYcsb::Reset() {
+  WT_SESSION* session = nullptr;
+  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
+  if (ret != 0) return WtError(ret, "open_session");
+  session->drop(session, kTable, "force=true");  // absent the first time
+  ret = session->create(session, kTable, "key_format=u,value_format=u");
+  session->close(session, nullptr);
+  return ret == 0 ? Status::OK() : WtError(ret, "create");
+}
+
+StatusWith<std::unique_ptr<Client>> WiredTigerYcsb::NewClient() {
+  WT_SESSION* session = nullptr;
+  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
+  if (ret != 0) return WtError(ret, "open_session");
+  WT_CURSOR* cursor = nullptr;
+  ret = session->open_cursor(session, kTable, nullptr, nullptr, &cursor);
+  if (ret != 0) {
+    session->close(session, nullptr);
+    return WtError(ret, "open_cursor");
+  }
+  return std::unique_ptr<Client>(new WiredTigerClient(session, cursor));
+}
+
+double WiredTigerYcsb::ServerCpuSeconds() { return SelfCpuSeconds(); }
+
+}  // namespace tigerdoc::bench::ycsb

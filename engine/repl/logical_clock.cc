@@ -1,0 +1,42 @@
+#include "engine/repl/logical_clock.h"
+
+#include <chrono>
+#include <limits>
+
+namespace tigerdoc::engine::repl {
+
+namespace {
+
+uint32_t WallSeconds() {
+  return static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
+}  // namespace
+
+Timestamp LogicalClock::Tick() {
+  const uint32_t wall = WallSeconds();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (wall > last_.seconds) {
+    last_ = Timestamp{wall, 1};
+  } else if (last_.increment == std::numeric_limits<uint32_t>::max()) {
+    // 4 billion ticks in one second: borrow the next second (MongoDB does too).
+    last_ = Timestamp{last_.seconds + 1, 1};
+  } else {
+    ++last_.increment;
+  }
+  return last_;
+}
+
+Timestamp LogicalClock::Now() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_;
+}
+
+void LogicalClock::AdvanceTo(Timestamp t) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (last_ < t) last_ = t;
+}
+
+}  // namespace tigerdoc::engine::repl

@@ -1,0 +1,493 @@
+// Transactions, retryable writes and the one-member replica set of
+// `--replSet rs0`, through libmongoc connected with ?replicaSet=rs0 (so the
+// driver itself decides the server supports sessions and transactions).
+
+#include <gtest/gtest.h>
+#include <mongoc/mongoc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/e2e/e2e_test_base.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+using testutil::Has;
+using testutil::Integer;
+using testutil::Json;
+using testutil::String;
+
+constexpr char kSetName[] = "rs0";
+
+std::string ReplicaSetUri(const ServerProcess& server) {
+  return "mongodb://127.0.0.1:" + std::to_string(server.port()) +
+         "/?replicaSet=" + kSetName + "&serverSelectionTimeoutMS=10000";
+}
+
+ServerProcess::Options ReplicaSetOptions() {
+  ServerProcess::Options options;
+  options.extra_args = {"--replSet", kSetName};
+  return options;
+}
+
+bool HasLabel(const BsonDoc& reply, const std::string& label) {
+  for (int i = 0; i < 4; ++i) {
+    if (String(reply, "errorLabels." + std::to_string(i)) == label) return true;
+  }
+  return false;
+}
+
+class TransactionTest : public E2eTest {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = std::make_unique<ServerProcess>(ReplicaSetOptions());
+    Status st = server_->Start();
+    if (!st.ok()) {
+      server_.reset();
+      GTEST_FAIL() << "could not start the server: " << st.ToString();
+    }
+  }
+
+  void SetUp() override {
+    E2eTest::SetUp();
+    // A session of its own per test (all tests may share one server).
+    bson_oid_t oid;
+    bson_oid_init(&oid, nullptr);
+    char hex[25];
+    bson_oid_to_string(&oid, hex);
+    std::string bytes(reinterpret_cast<const char*>(oid.bytes), 12);
+    bytes += "uuid";
+    static const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string b64;
+    for (size_t i = 0; i < 16; i += 3) {
+      uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+      if (i + 1 < 16) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+      if (i + 2 < 16) v |= static_cast<uint8_t>(bytes[i + 2]);
+      b64 += kB64[(v >> 18) & 63];
+      b64 += kB64[(v >> 12) & 63];
+      b64 += i + 1 < 16 ? kB64[(v >> 6) & 63] : '=';
+      b64 += i + 2 < 16 ? kB64[v & 63] : '=';
+    }
+    kLsid = R"("lsid": {"id": {"$binary": {"base64": ")" + b64 + R"(", "subType": "04"}}})";
+  }
+
+  // A client that discovered the replica set (not a direct connection).
+  std::string kLsid;  // this test's session: "lsid": {...}
+
+  std::unique_ptr<MongoClient> NewReplicaSetClient() {
+    return std::make_unique<MongoClient>(ReplicaSetUri(*server_));
+  }
+
+  int64_t CountAll(const std::string& coll) {
+    BsonDoc reply = Run("{\"aggregate\": \"" + coll + "\", \"pipeline\": [{\"$count\": \"n\"}], \"cursor\": {}}");
+    EXPECT_OK_REPLY(reply);
+    return Integer(reply, "cursor.firstBatch.0.n").value_or(0);
+  }
+
+  std::optional<int64_t> FieldOf(const std::string& coll, int id, const std::string& field) {
+    BsonDoc reply = Run("{\"find\": \"" + coll + "\", \"filter\": {\"_id\": " + std::to_string(id) + "}}");
+    EXPECT_OK_REPLY(reply);
+    return Integer(reply, "cursor.firstBatch.0." + field);
+  }
+
+  // The session fields of statement of transaction `txn` (raw commands).
+  std::string Txn(int64_t txn, bool start = false) const {
+    std::string out = std::string(kLsid) + R"(, "txnNumber": {"$numberLong": ")" +
+                      std::to_string(txn) + R"("}, "autocommit": false)";
+    if (start) out += R"(, "startTransaction": true)";
+    return out;
+  }
+};
+
+// ---- the replica set of one --------------------------------------------------
+
+TEST_F(TransactionTest, HelloAnswersAsTheOnePrimaryOfTheSet) {
+  BsonDoc hello = RunAdmin(R"({"hello": 1})");
+  ASSERT_OK_REPLY(hello);
+  EXPECT_EQ(String(hello, "setName"), std::string(kSetName)) << Json(hello);
+  const std::string me = "127.0.0.1:" + std::to_string(server_->port());
+  EXPECT_EQ(String(hello, "hosts.0"), me) << Json(hello);
+  EXPECT_EQ(String(hello, "primary"), me) << Json(hello);
+  EXPECT_EQ(String(hello, "me"), me) << Json(hello);
+  EXPECT_EQ(testutil::TypeAt(hello, "isWritablePrimary"), BSON_TYPE_BOOL);
+  EXPECT_EQ(testutil::TypeAt(hello, "secondary"), BSON_TYPE_BOOL);
+  EXPECT_EQ(testutil::TypeAt(hello, "electionId"), BSON_TYPE_OID);
+  EXPECT_EQ(testutil::TypeAt(hello, "topologyVersion.processId"), BSON_TYPE_OID);
+  EXPECT_EQ(testutil::TypeAt(hello, "lastWrite.opTime.ts"), BSON_TYPE_TIMESTAMP);
+  EXPECT_EQ(testutil::TypeAt(hello, "lastWrite.majorityWriteDate"), BSON_TYPE_DATE_TIME);
+  EXPECT_EQ(testutil::TypeAt(hello, "$clusterTime.clusterTime"), BSON_TYPE_TIMESTAMP);
+  EXPECT_EQ(testutil::TypeAt(hello, "$clusterTime.signature.hash"), BSON_TYPE_BINARY);
+  EXPECT_EQ(testutil::TypeAt(hello, "operationTime"), BSON_TYPE_TIMESTAMP);
+  EXPECT_EQ(Integer(hello, "logicalSessionTimeoutMinutes"), 30);
+}
+
+TEST_F(TransactionTest, EveryReplyCarriesAClusterTimeThatWritesAdvance) {
+  auto time_of = [](const BsonDoc& reply) {
+    std::optional<bson_iter_t> it = testutil::Lookup(reply, "operationTime");
+    uint32_t t = 0, i = 0;
+    if (it) bson_iter_timestamp(&*it, &t, &i);
+    return (static_cast<uint64_t>(t) << 32) | i;
+  };
+  BsonDoc first = Run(R"({"insert": "c", "documents": [{"_id": 1}]})");
+  ASSERT_OK_REPLY(first);
+  BsonDoc second = Run(R"({"insert": "c", "documents": [{"_id": 2}]})");
+  BsonDoc error = Run(R"({"find": 1})");
+  EXPECT_LT(time_of(first), time_of(second));
+  EXPECT_NE(time_of(first), 0u);
+  EXPECT_TRUE(Has(error, "$clusterTime")) << Json(error);
+  EXPECT_TRUE(Has(error, "operationTime")) << Json(error);
+}
+
+TEST_F(TransactionTest, ReplSetStatusConfigAndInitiate) {
+  BsonDoc status = RunAdmin(R"({"replSetGetStatus": 1})");
+  ASSERT_OK_REPLY(status);
+  EXPECT_EQ(String(status, "set"), std::string(kSetName));
+  EXPECT_EQ(Integer(status, "myState"), 1);
+  EXPECT_EQ(String(status, "members.0.stateStr"), std::string("PRIMARY")) << Json(status);
+  EXPECT_FALSE(Has(status, "members.1"));
+  BsonDoc config = RunAdmin(R"({"replSetGetConfig": 1})");
+  ASSERT_OK_REPLY(config);
+  EXPECT_EQ(String(config, "config._id"), std::string(kSetName));
+  EXPECT_EQ(String(config, "config.members.0.host"), "127.0.0.1:" + std::to_string(server_->port()));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"replSetInitiate": {}})"), 23, "AlreadyInitialized");
+}
+
+TEST_F(TransactionTest, SessionCommands) {
+  BsonDoc started = RunAdmin(R"({"startSession": 1})");
+  ASSERT_OK_REPLY(started);
+  EXPECT_EQ(testutil::TypeAt(started, "id.id"), BSON_TYPE_BINARY) << Json(started);
+  EXPECT_EQ(Integer(started, "timeoutMinutes"), 30);
+  EXPECT_OK_REPLY(RunAdmin(std::string(R"({"refreshSessions": [)") + std::string(kLsid).substr(8) + "]}"));
+  EXPECT_OK_REPLY(RunAdmin(std::string(R"({"endSessions": [)") + std::string(kLsid).substr(8) + "]}"));
+  EXPECT_OK_REPLY(RunAdmin(R"({"killAllSessions": []})"));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"endSessions": [{"id": 1}]})"), 14, "TypeMismatch");
+}
+
+// ---- retryable writes --------------------------------------------------------
+
+TEST_F(TransactionTest, RetriedWriteIsAppliedOnceAndAnsweredAsTheFirstTime) {
+  InsertJson("c", R"([{"_id": 1, "n": 0}])");
+  const std::string session = std::string(kLsid) + R"(, "txnNumber": {"$numberLong": "7"})";
+  const std::string inc = R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" + session + "}";
+  BsonDoc first = client_->RunCommand(db_, inc);
+  BsonDoc retry = client_->RunCommand(db_, inc);
+  ASSERT_OK_REPLY(first);
+  ASSERT_OK_REPLY(retry);
+  EXPECT_EQ(Integer(first, "nModified"), 1);
+  EXPECT_EQ(Integer(retry, "nModified"), 1) << Json(retry);
+  EXPECT_EQ(FieldOf("c", 1, "n"), 1);
+
+  // Inserts too: the retry is not a duplicate key.
+  const std::string insert = R"({"insert": "c", "documents": [{"_id": 2}, {"_id": 3}], )" + std::string(kLsid) +
+                             R"(, "txnNumber": {"$numberLong": "8"}})";
+  BsonDoc inserted = Run(insert);
+  BsonDoc reinserted = Run(insert);
+  EXPECT_EQ(Integer(inserted, "n"), 2) << Json(inserted);
+  EXPECT_EQ(Integer(reinserted, "n"), 2) << Json(reinserted);
+  EXPECT_FALSE(Has(reinserted, "writeErrors")) << Json(reinserted);
+  EXPECT_EQ(CountAll("c"), 3);
+
+  // An older txnNumber than the session's newest is refused.
+  EXPECT_ERROR_REPLY(Run(inc), 225, "TransactionTooOld");
+  // txnNumber on a command that is no retryable write.
+  EXPECT_ERROR_REPLY(Run(R"({"find": "c", )" + std::string(kLsid) + R"(, "txnNumber": {"$numberLong": "9"}})"),
+                     50768, "Location50768");
+}
+
+TEST_F(TransactionTest, RetriedFindAndModifyAndDeleteAnswerTheFirstReply) {
+  InsertJson("c", R"([{"_id": 1, "n": 5}, {"_id": 2}])");
+  const std::string fam = R"({"findAndModify": "c", "query": {"_id": 1}, "update": {"$inc": {"n": 1}}, "new": true, )" +
+                          std::string(kLsid) + R"(, "txnNumber": {"$numberLong": "1"}})";
+  BsonDoc first = Run(fam);
+  BsonDoc retry = Run(fam);
+  EXPECT_EQ(Integer(first, "value.n"), 6) << Json(first);
+  EXPECT_EQ(Integer(retry, "value.n"), 6) << Json(retry);
+  const std::string del = R"({"delete": "c", "deletes": [{"q": {"_id": 2}, "limit": 1}], )" + std::string(kLsid) +
+                          R"(, "txnNumber": {"$numberLong": "2"}})";
+  EXPECT_EQ(Integer(Run(del), "n"), 1);
+  EXPECT_EQ(Integer(Run(del), "n"), 1);
+  EXPECT_EQ(FieldOf("c", 1, "n"), 6);
+}
+
+TEST_F(TransactionTest, RetryAfterKill9OrCleanRestartIsStillAppliedOnce) {
+  InsertJson("c", R"([{"_id": 1, "n": 0}])");
+  const std::string inc = R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" +
+                          std::string(kLsid) + R"(, "txnNumber": {"$numberLong": "3"}})";
+  ASSERT_OK_REPLY(Run(inc));
+  for (bool kill : {true, false}) {
+    client_.reset();
+    if (kill) {
+      server_->Kill9();
+    } else {
+      ASSERT_TRUE(server_->Stop().ok()) << server_->LogTail();
+    }
+    ASSERT_TRUE(server_->Restart().ok()) << server_->LogTail();
+    client_ = std::make_unique<MongoClient>(server_->uri());
+    BsonDoc retry = Run(inc);
+    ASSERT_OK_REPLY(retry);
+    EXPECT_EQ(Integer(retry, "nModified"), 1) << Json(retry);
+    EXPECT_EQ(FieldOf("c", 1, "n"), 1) << (kill ? "after kill -9" : "after a clean restart");
+  }
+}
+
+// ---- transactions through raw commands ---------------------------------------
+
+TEST_F(TransactionTest, WritesAreInvisibleUntilCommitAndReadsSeeTheirOwn) {
+  InsertJson("c", R"([{"_id": 1, "n": 1}])");
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 2}], )" + Txn(1, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$set": {"n": 2}}}], )" + Txn(1) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "d", "documents": [{"_id": 1}], )" + Txn(1) + "}"));
+  BsonDoc inside = Run(R"({"find": "c", "filter": {}, "sort": {"_id": 1}, )" + Txn(1) + "}");
+  EXPECT_EQ(Ids(inside), (std::vector<int64_t>{1, 2})) << Json(inside);
+  EXPECT_EQ(Integer(inside, "cursor.firstBatch.0.n"), 2);
+  // Others see the state before the transaction.
+  EXPECT_EQ(CountAll("c"), 1);
+  EXPECT_EQ(FieldOf("c", 1, "n"), 1);
+  EXPECT_EQ(CountAll("d"), 0);
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"));
+  EXPECT_EQ(CountAll("c"), 2);
+  EXPECT_EQ(FieldOf("c", 1, "n"), 2);
+  EXPECT_EQ(CountAll("d"), 1);
+  // A retried commit answers ok; abort after commit and more statements do not.
+  EXPECT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"), 256, "TransactionCommitted");
+  EXPECT_ERROR_REPLY(Run(R"({"find": "c", )" + Txn(1) + "}"), 256, "TransactionCommitted");
+}
+
+TEST_F(TransactionTest, AbortLeavesNothing) {
+  InsertJson("c", R"([{"_id": 1, "n": 1}])");
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 2}], )" + Txn(4, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"delete": "c", "deletes": [{"q": {"_id": 1}, "limit": 1}], )" + Txn(4) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "d", "documents": [{"_id": 1}], )" + Txn(4) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(4) + "}"));
+  EXPECT_EQ(CountAll("c"), 1);
+  EXPECT_EQ(FieldOf("c", 1, "n"), 1);
+  EXPECT_EQ(CountAll("d"), 0);
+  BsonDoc after = Run(R"({"insert": "c", "documents": [{"_id": 3}], )" + Txn(4) + "}");
+  EXPECT_ERROR_REPLY(after, 251, "NoSuchTransaction");
+  EXPECT_TRUE(HasLabel(after, "TransientTransactionError")) << Json(after);
+  BsonDoc commit = RunAdmin(R"({"commitTransaction": 1, )" + Txn(4) + "}");
+  EXPECT_ERROR_REPLY(commit, 251, "NoSuchTransaction");
+  EXPECT_EQ(CountAll("c"), 1);
+  EXPECT_ERROR_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 9}], )" + Txn(3, true) + "}"), 225,
+                     "TransactionTooOld");
+}
+
+TEST_F(TransactionTest, DdlOtherThanCreateIsRefusedAndAbortsTheTransaction) {
+  InsertJson("c", R"([{"_id": 1}])");
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 2}], )" + Txn(1, true) + "}"));
+  BsonDoc drop = Run(R"({"drop": "c", )" + Txn(1) + "}");
+  EXPECT_ERROR_REPLY(drop, 263, "OperationNotSupportedInTransaction");
+  EXPECT_EQ(String(drop, "errmsg"), std::string("Cannot run 'drop' in a multi-document transaction."));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"), 251, "NoSuchTransaction");
+  EXPECT_EQ(CountAll("c"), 1);
+  // create is allowed.
+  ASSERT_OK_REPLY(Run(R"({"create": "fresh", )" + Txn(2, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "fresh", "documents": [{"_id": 1}], )" + Txn(2) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(2) + "}"));
+  EXPECT_EQ(CountAll("fresh"), 1);
+}
+
+// The subset pattern's side write (the parent's counter and top-N array)
+// runs in the transaction: invisible before commit, gone after an abort.
+TEST_F(TransactionTest, PatternSideWritesCommitAndAbortWithTheTransaction) {
+  InsertJson("products", R"([{"_id": 1, "name": "p"}])");
+  ASSERT_OK_REPLY(Run(R"({"create": "reviews", "subset": {"parent": "products", "localField": "productId",
+      "as": "top", "sort": {"_id": -1}, "limit": 2, "counters": {"count": {"$sum": 1}}}})"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "reviews", "documents": [{"_id": 10, "productId": 1}], )" + Txn(1, true) + "}"));
+  EXPECT_EQ(FieldOf("products", 1, "count"), std::nullopt);  // not yet visible
+  BsonDoc inside = Run(R"({"find": "products", "filter": {"_id": 1}, )" + Txn(1) + "}");
+  EXPECT_EQ(Integer(inside, "cursor.firstBatch.0.count"), 1) << Json(inside);
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"));
+  EXPECT_EQ(FieldOf("products", 1, "count"), std::nullopt);
+  EXPECT_EQ(CountAll("reviews"), 0);
+  ASSERT_OK_REPLY(Run(R"({"insert": "reviews", "documents": [{"_id": 11, "productId": 1}], )" + Txn(2, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(2) + "}"));
+  EXPECT_EQ(FieldOf("products", 1, "count"), 1);
+  EXPECT_EQ(FieldOf("products", 1, "top.0._id"), 11);
+}
+
+TEST_F(TransactionTest, ConflictingWriteGetsWriteConflictWithTransientLabel) {
+  InsertJson("c", R"([{"_id": 1, "n": 0}])");
+  ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" + Txn(1, true) + "}"));
+  // Another session's transaction writes the same document.
+  const std::string other = R"("lsid": {"id": {"$binary": {"base64": "AAAAAAAAAAAAAAAAAAAAAQ==", "subType": "04"}}}, "txnNumber": {"$numberLong": "1"}, "autocommit": false)";
+  BsonDoc conflict = Run(R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 10}}}], "startTransaction": true, )" + other + "}");
+  EXPECT_ERROR_REPLY(conflict, 112, "WriteConflict");
+  EXPECT_TRUE(HasLabel(conflict, "TransientTransactionError")) << Json(conflict);
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"));
+  EXPECT_EQ(FieldOf("c", 1, "n"), 1);
+}
+
+TEST_F(TransactionTest, AbandonedTransactionIsAbortedAfterItsLifetimeAndShownByCurrentOp) {
+  ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "transactionLifetimeLimitSeconds": 1})"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 1}], )" + Txn(1, true) + "}"));
+  BsonDoc ops = RunAdmin(R"({"currentOp": 1, "type": "idleSession"})");
+  ASSERT_OK_REPLY(ops);
+  EXPECT_EQ(Integer(ops, "inprog.0.transaction.parameters.txnNumber"), 1) << Json(ops);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  BsonDoc commit = RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}");
+  EXPECT_ERROR_REPLY(commit, 251, "NoSuchTransaction");
+  EXPECT_EQ(CountAll("c"), 0);
+  ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "transactionLifetimeLimitSeconds": 60})"));
+}
+
+TEST_F(TransactionTest, KillSessionsAbortsTheOpenTransaction) {
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 1}], )" + Txn(1, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(std::string(R"({"killSessions": [)") + std::string(kLsid).substr(8) + "]}"));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"), 251, "NoSuchTransaction");
+  EXPECT_EQ(CountAll("c"), 0);
+}
+
+TEST_F(TransactionTest, CursorOfATransactionReadsItsSnapshot) {
+  InsertJson("c", R"([{"_id": 1}, {"_id": 2}, {"_id": 3}])");
+  BsonDoc first = Run(R"({"find": "c", "batchSize": 1, )" + Txn(1, true) + "}");
+  ASSERT_OK_REPLY(first);
+  const int64_t cursor = Integer(first, "cursor.id").value_or(0);
+  ASSERT_NE(cursor, 0);
+  InsertJson("c", R"([{"_id": 4}])");  // after the snapshot: not seen
+  BsonDoc more = Run(R"({"getMore": {"$numberLong": ")" + std::to_string(cursor) +
+                     R"("}, "collection": "c", )" + Txn(1) + "}");
+  ASSERT_OK_REPLY(more);
+  std::vector<int64_t> ids = Ids(first);
+  for (int64_t id : Ids(more, "cursor.nextBatch")) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<int64_t>{1, 2, 3})) << Json(more);
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"));
+}
+
+// ---- transactions through the driver -----------------------------------------
+
+struct IncrementContext {
+  std::string db;
+};
+
+// One transaction: $inc two counters in two collections and log it.
+bool IncrementBoth(mongoc_client_session_t* session, void* ctx, bson_t** reply, bson_error_t* error) {
+  auto* context = static_cast<IncrementContext*>(ctx);
+  mongoc_client_t* client = mongoc_client_session_get_client(session);
+  mongoc_collection_t* a = mongoc_client_get_collection(client, context->db.c_str(), "a");
+  mongoc_collection_t* b = mongoc_client_get_collection(client, context->db.c_str(), "b");
+  bson_t opts = BSON_INITIALIZER;
+  bool ok = mongoc_client_session_append(session, &opts, error);
+  bson_t* filter = BCON_NEW("_id", BCON_INT32(1));
+  bson_t* inc = BCON_NEW("$inc", "{", "n", BCON_INT32(1), "}");
+  bson_t* log = BCON_NEW("k", BCON_INT32(1));
+  // The server's reply goes back to with_transaction, which retries on
+  // its TransientTransactionError label.
+  bson_t server_reply = BSON_INITIALIZER;
+  auto step = [&](auto&& write) {
+    if (!ok) return;
+    bson_destroy(&server_reply);
+    ok = write(&server_reply);
+  };
+  step([&](bson_t* r) { return mongoc_collection_update_one(a, filter, inc, &opts, r, error); });
+  step([&](bson_t* r) { return mongoc_collection_update_one(b, filter, inc, &opts, r, error); });
+  step([&](bson_t* r) { return mongoc_collection_insert_one(b, log, &opts, r, error); });
+  *reply = ok ? nullptr : bson_copy(&server_reply);
+  bson_destroy(&server_reply);
+  bson_destroy(filter);
+  bson_destroy(inc);
+  bson_destroy(log);
+  bson_destroy(&opts);
+  mongoc_collection_destroy(a);
+  mongoc_collection_destroy(b);
+  return ok;
+}
+
+TEST_F(TransactionTest, ConcurrentConflictingTransactionsLoseNoIncrement) {
+  InsertJson("a", R"([{"_id": 1, "n": 0}])");
+  InsertJson("b", R"([{"_id": 1, "n": 0}])");
+  constexpr int kThreads = 8;
+  constexpr int kPerThread = 25;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  std::string first_error;
+  std::mutex error_mu;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      MongoClient client(ReplicaSetUri(*server_));
+      IncrementContext context{db_};
+      for (int i = 0; i < kPerThread; ++i) {
+        bson_error_t error;
+        mongoc_client_session_t* session = mongoc_client_start_session(client.get(), nullptr, &error);
+        if (session == nullptr) {
+          ++failures;
+          continue;
+        }
+        bson_t reply;
+        if (!mongoc_client_session_with_transaction(session, IncrementBoth, nullptr, &context, &reply, &error)) {
+          ++failures;
+          std::lock_guard<std::mutex> lock(error_mu);
+          if (first_error.empty()) first_error = error.message;
+        }
+        bson_destroy(&reply);
+        mongoc_client_session_destroy(session);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0) << first_error;
+  const int64_t committed = kThreads * kPerThread - failures.load();
+  EXPECT_EQ(FieldOf("a", 1, "n"), committed);
+  EXPECT_EQ(FieldOf("b", 1, "n"), committed);
+  EXPECT_EQ(CountAll("b"), committed + 1);
+}
+
+TEST_F(TransactionTest, DriverRetryableWritesWork) {
+  auto client = NewReplicaSetClient();
+  mongoc_collection_t* coll = mongoc_client_get_collection(client->get(), db_.c_str(), "c");
+  bson_error_t error;
+  for (int i = 0; i < 20; ++i) {
+    bson_t* doc = BCON_NEW("_id", BCON_INT32(i));
+    EXPECT_TRUE(mongoc_collection_insert_one(coll, doc, nullptr, nullptr, &error)) << error.message;
+    bson_destroy(doc);
+  }
+  mongoc_collection_destroy(coll);
+  EXPECT_EQ(CountAll("c"), 20);
+}
+
+// kill -9 while transactions commit: each is all or nothing afterwards.
+TEST_F(TransactionTest, Kill9DuringCommitsLeavesEachTransactionAllOrNothing) {
+  InsertJson("total", R"([{"_id": 1, "n": 0}])");
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> acknowledged{0};
+  std::thread writer([&] {
+    MongoClient client(server_->uri());
+    for (int64_t txn = 1; !stop.load(); ++txn) {
+      const std::string fields = std::string(kLsid) + R"(, "txnNumber": {"$numberLong": ")" +
+                                 std::to_string(txn) + R"("}, "autocommit": false)";
+      std::string id = std::to_string(txn);
+      BsonDoc r1 = client.RunCommand(db_, R"({"insert": "x", "documents": [{"_id": )" + id + R"(}], "startTransaction": true, )" + fields + "}");
+      BsonDoc r2 = client.RunCommand(db_, R"({"insert": "y", "documents": [{"_id": )" + id + R"(}], )" + fields + "}");
+      BsonDoc r3 = client.RunCommand(db_, R"({"update": "total", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" + fields + "}");
+      BsonDoc commit = client.RunCommand("admin", R"({"commitTransaction": 1, )" + fields + "}");
+      if (!testutil::IsOk(commit)) break;
+      acknowledged.store(txn);
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  server_->Kill9();
+  stop = true;
+  writer.join();
+  ASSERT_TRUE(server_->Restart().ok()) << server_->LogTail();
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  const int64_t x = CountAll("x");
+  EXPECT_EQ(CountAll("y"), x);
+  EXPECT_EQ(FieldOf("total", 1, "n"), x);
+  EXPECT_GE(x, acknowledged.load());
+  EXPECT_GT(acknowledged.load(), 0);
+  for (int64_t id = 1; id <= x; ++id) {
+    EXPECT_TRUE(FieldOf("x", static_cast<int>(id), "_id").has_value()) << id;
+    EXPECT_TRUE(FieldOf("y", static_cast<int>(id), "_id").has_value()) << id;
+  }
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e

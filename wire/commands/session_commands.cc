@@ -1,0 +1,111 @@
+// Client sessions: startSession, endSessions, refreshSessions, killSessions,
+// killAllSessions (engine/session/logical_session_catalog.h). They work on a
+// standalone server too, as on mongod; only transactions and retryable
+// writes need --replSet.
+
+#include <random>
+#include <string>
+
+#include "wire/commands/command_registry.h"
+#include "wire/commands/command_args.h"
+
+namespace tigerdoc::wire {
+namespace {
+
+using engine::LogicalSessionCatalog;
+
+// A random (version 4) UUID, as mongod makes for startSession.
+void AppendRandomUuid(bson_t* doc, const char* key) {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  uint8_t bytes[16];
+  for (int i = 0; i < 16; i += 8) {
+    uint64_t r = rng();
+    for (int j = 0; j < 8; ++j) bytes[i + j] = static_cast<uint8_t>(r >> (8 * j));
+  }
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  BSON_APPEND_BINARY(doc, key, BSON_SUBTYPE_UUID, bytes, sizeof bytes);
+}
+
+// Calls `fn(session_id)` for each lsid of the command's array
+// ({endSessions: [{id: UUID}, ...]}); errors as MongoDB's IDL.
+template <typename Fn>
+Status ForEachSessionId(CommandContext& ctx, Fn fn) {
+  bson_iter_t it, elem;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  const std::string name(ctx.name);
+  if (!BSON_ITER_HOLDS_ARRAY(&it)) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field '" + name + "." + name + "' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type 'array'");
+  }
+  bson_iter_recurse(&it, &elem);
+  while (bson_iter_next(&elem)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&elem)) {
+      return Status(ErrorCode::kTypeMismatch, "BSON field '" + name + "." + name +
+                                                  "' is the wrong type, expected type 'object'");
+    }
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(&elem, &len, &data);
+    bson_t lsid;
+    if (!bson_init_static(&lsid, data, len)) return Status(ErrorCode::kInvalidBSON, "invalid lsid");
+    ASSIGN_OR_RETURN(std::string id, LogicalSessionCatalog::SessionIdOf(&lsid));
+    fn(id);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+StatusWith<bson::BsonDoc> RunStartSession(CommandContext& ctx) {
+  bson::BsonDoc out;
+  bson_t id;
+  BSON_APPEND_DOCUMENT_BEGIN(out.mutable_get(), "id", &id);
+  AppendRandomUuid(&id, "id");
+  bson_append_document_end(out.mutable_get(), &id);
+  bson_iter_t lsid;
+  bson_iter_init_find(&lsid, out.get(), "id");
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_document(&lsid, &len, &data);
+  bson_t lsid_doc;
+  bson_init_static(&lsid_doc, data, len);
+  RETURN_IF_ERROR(ctx.engine->sessions().Start(&lsid_doc));
+  BSON_APPEND_INT32(out.mutable_get(), "timeoutMinutes",
+                    static_cast<int32_t>(LogicalSessionCatalog::kSessionTimeout.count()));
+  return out;
+}
+
+StatusWith<bson::BsonDoc> RunEndSessions(CommandContext& ctx) {
+  RETURN_IF_ERROR(ForEachSessionId(ctx, [&](const std::string& id) { ctx.engine->sessions().End(id); }));
+  return bson::BsonDoc();
+}
+
+StatusWith<bson::BsonDoc> RunRefreshSessions(CommandContext& ctx) {
+  RETURN_IF_ERROR(ForEachSessionId(ctx, [&](const std::string& id) { ctx.engine->sessions().Touch(id); }));
+  return bson::BsonDoc();
+}
+
+// Ends the sessions and aborts their open transactions (there are no users,
+// so any client may kill any session).
+StatusWith<bson::BsonDoc> RunKillSessions(CommandContext& ctx) {
+  return RunEndSessions(ctx);
+}
+
+// {killAllSessions: [<{user, db} patterns>]}: without users every pattern
+// names every session.
+StatusWith<bson::BsonDoc> RunKillAllSessions(CommandContext& ctx) {
+  bson_iter_t it;
+  bson_iter_init(&it, ctx.body());
+  bson_iter_next(&it);
+  if (!BSON_ITER_HOLDS_ARRAY(&it)) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field 'killAllSessions.killAllSessions' is the wrong type, expected type 'array'");
+  }
+  ctx.engine->sessions().EndAll();
+  return bson::BsonDoc();
+}
+
+}  // namespace tigerdoc::wire
