@@ -6,10 +6,10 @@
 namespace tigerdoc::bson {
 
 BsonDoc::BsonDoc(bson_t* adopt) {
-  // bson_steal() moves the buffer (inline or heap) into doc_ and leaves
-  // `adopt` destroyed; re-initialise it so the caller may still destroy it.
+  // bson_steal() moves the buffer (inline or heap) into doc_ and destroys
+  // `adopt`: a heap bson_t (bson_new*) is freed, so `adopt` must not be
+  // touched here or by the caller afterwards.
   bson_steal(&doc_, adopt);
-  bson_init(adopt);
 }
 
 BsonDoc::BsonDoc(BsonDoc&& other) noexcept {

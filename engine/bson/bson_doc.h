@@ -20,8 +20,9 @@ namespace tigerdoc::bson {
 class BsonDoc {
  public:
   BsonDoc() { bson_init(&doc_); }
-  // Takes ownership of the contents of `*adopt` (which must have been
-  // initialised with bson_init or bson_new); `*adopt` is left empty.
+  // Takes ownership of `*adopt` (initialised with bson_init*, BSON_INITIALIZER
+  // or bson_new*) as bson_steal does: `*adopt` is destroyed (a heap one is
+  // freed), so the caller must neither use nor bson_destroy it afterwards.
   explicit BsonDoc(bson_t* adopt);
   ~BsonDoc() { bson_destroy(&doc_); }
   BsonDoc(BsonDoc&& other) noexcept;

@@ -56,6 +56,30 @@ class CursorLifecycleTest : public E2eTest {
   }
 };
 
+// getParameter answers the value the server started with, alone and under
+// "*"; setParameter refuses it at run time rather than pretending.
+TEST_F(CursorLifecycleTest, GetParameterAnswersTheCursorTimeoutItWasStartedWith) {
+  BsonDoc one = RunAdmin(R"({"getParameter": 1, "cursorTimeoutMillis": 1})");
+  ASSERT_OK_REPLY(one);
+  EXPECT_EQ(Integer(one, "cursorTimeoutMillis"), 500) << Json(one);
+  BsonDoc all = RunAdmin(R"({"getParameter": "*"})");
+  ASSERT_OK_REPLY(all);
+  EXPECT_EQ(Integer(all, "cursorTimeoutMillis"), 500) << Json(all);
+  EXPECT_EQ(Integer(all, "maxBsonObjectSize"), 16 * 1024 * 1024);
+  EXPECT_EQ(String(all, "featureCompatibilityVersion.version"), "7.0");
+  EXPECT_EQ(Integer(all, "ttlMonitorSleepSecs"), 60);
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"setParameter": 1, "cursorTimeoutMillis": 20})"), 20, "IllegalOperation");
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"setParameter": 1, "maxBsonObjectSize": 20})"), 20, "IllegalOperation");
+  EXPECT_EQ(Integer(RunAdmin(R"({"getParameter": 1, "cursorTimeoutMillis": 1})"), "cursorTimeoutMillis"), 500);
+  // Every settable parameter reads back what was set, under "*" too.
+  BsonDoc set = RunAdmin(R"({"setParameter": 1, "ttlMonitorSleepSecs": 7})");
+  ASSERT_OK_REPLY(set);
+  EXPECT_EQ(Integer(set, "was"), 60);
+  EXPECT_EQ(Integer(RunAdmin(R"({"getParameter": "*"})"), "ttlMonitorSleepSecs"), 7);
+  ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "ttlMonitorSleepSecs": 60})"));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"getParameter": 1, "noSuchParameter": 1})"), 72, "InvalidOptions");
+}
+
 TEST_F(CursorLifecycleTest, IdleCursorsAreReapedAfterCursorTimeoutMillis) {
   Fill("c", 50);
   int64_t idle = OpenCursor("c");

@@ -170,6 +170,9 @@ TEST_F(IndexCommandsTest, TtlMonitorParameter) {
   EXPECT_EQ(Integer(RunAdmin(R"({"getParameter": 1, "ttlMonitorSleepSecs": 1})"), "ttlMonitorSleepSecs"), 5);
   ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "ttlMonitorSleepSecs": 1})"));
   EXPECT_ERROR_REPLY(RunAdmin(R"({"setParameter": 1, "noSuchParameter": 5})"), 72, "InvalidOptions");
+  // Without --setParameter: MongoDB's default of 10 minutes.
+  EXPECT_EQ(Integer(RunAdmin(R"({"getParameter": 1, "cursorTimeoutMillis": 1})"), "cursorTimeoutMillis"),
+            600000);
 }
 
 }  // namespace

@@ -11,11 +11,11 @@
 #include <string>
 #include <thread>
 
-#include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
 #include "wire/commands/server_metrics.h"
+#include "wire/commands/server_parameters.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -88,95 +88,9 @@ StatusWith<bson::BsonDoc> RunBuildInfo(CommandContext&) {
   return out;
 }
 
-// getParameter: {getParameter: 1, <name>: 1, ...} or {getParameter: "*"}.
-StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx) {
-  bson_iter_t it;
-  bson_iter_init(&it, ctx.body());
-  bson_iter_next(&it);
-  bool all = BSON_ITER_HOLDS_UTF8(&it) && std::string_view(bson_iter_utf8(&it, nullptr)) == "*";
-  bson::BsonDoc out;
-  bson_t* doc = out.mutable_get();
-  auto wants = [&](const char* name) {
-    bson_iter_t f;
-    return all || bson_iter_init_find(&f, ctx.body(), name);
-  };
-  bool any = false;
-  if (wants("featureCompatibilityVersion")) {
-    bson_t fcv;
-    bson_append_document_begin(doc, "featureCompatibilityVersion", -1, &fcv);
-    BSON_APPEND_UTF8(&fcv, "version", kFeatureCompatibilityVersion);
-    bson_append_document_end(doc, &fcv);
-    any = true;
-  }
-  if (wants("maxBsonObjectSize")) {
-    BSON_APPEND_INT32(doc, "maxBsonObjectSize", kMaxBsonObjectSize);
-    any = true;
-  }
-  if (wants("cursorTimeoutMillis")) {
-    BSON_APPEND_INT64(doc, "cursorTimeoutMillis", 600000);
-    any = true;
-  }
-  if (wants("transactionLifetimeLimitSeconds")) {
-    BSON_APPEND_INT32(doc, "transactionLifetimeLimitSeconds",
-                      static_cast<int32_t>(ctx.engine->sessions().transaction_lifetime_limit_secs.load()));
-    any = true;
-  }
-  if (wants("ttlMonitorSleepSecs")) {
-    BSON_APPEND_INT32(doc, "ttlMonitorSleepSecs",
-                      static_cast<int32_t>(ctx.engine->ttl_monitor_sleep_secs()));
-    any = true;
-  }
-  if (!any) return Status(ErrorCode::kInvalidOptions, "no option found to get");
-  return out;
-}
-
-// setParameter: {setParameter: 1, <name>: <value>}; tigerdoc's settable
-// parameters are ttlMonitorSleepSecs and transactionLifetimeLimitSeconds.
-// Replies with the previous value ("was").
-StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx) {
-  bson_iter_t it;
-  bson_iter_init(&it, ctx.body());
-  bson_iter_next(&it);  // the command name
-  bson::BsonDoc out;
-  bool any = false;
-  while (bson_iter_next(&it)) {
-    std::string_view name = bson_iter_key(&it);
-    if (IsGenericArgument(name)) continue;
-    if (name == "transactionLifetimeLimitSeconds") {
-      if (!BSON_ITER_HOLDS_NUMBER(&it) || bson_iter_as_int64(&it) < 1 ||
-          bson_iter_as_int64(&it) > INT32_MAX) {
-        return Status(ErrorCode::kBadValue,
-                      "transactionLifetimeLimitSeconds must be greater than or equal to 1s");
-      }
-      auto& limit = ctx.engine->sessions().transaction_lifetime_limit_secs;
-      BSON_APPEND_INT32(out.mutable_get(), "was", static_cast<int32_t>(limit.load()));
-      limit.store(bson_iter_as_int64(&it));
-      any = true;
-      continue;
-    }
-    if (IsChangeLogParameter(name)) {
-      RETURN_IF_ERROR(SetChangeLogParameter(ctx, &it, out.mutable_get()));
-      any = true;
-      continue;
-    }
-    if (name != "ttlMonitorSleepSecs") {
-      return Status(ErrorCode::kInvalidOptions,
-                    "attempted to set unrecognized parameter [" + std::string(name) +
-                        "], use help:true to see options ");
-    }
-    if (!BSON_ITER_HOLDS_NUMBER(&it) || bson_iter_as_int64(&it) < 1 ||
-        bson_iter_as_int64(&it) > INT32_MAX) {
-      return Status(ErrorCode::kBadValue,
-                    "ttlMonitorSleepSecs must be a number between 1 and 2147483647");
-    }
-    BSON_APPEND_INT32(out.mutable_get(), "was",
-                      static_cast<int32_t>(ctx.engine->ttl_monitor_sleep_secs()));
-    ctx.engine->SetTtlMonitorSleep(bson_iter_as_int64(&it));
-    any = true;
-  }
-  if (!any) return Status(ErrorCode::kInvalidOptions, "no option found to set, use help:true to see options ");
-  return out;
-}
+// getParameter and setParameter: one table in server_parameters.cc.
+StatusWith<bson::BsonDoc> RunGetParameter(CommandContext& ctx) { return GetServerParameters(ctx); }
+StatusWith<bson::BsonDoc> RunSetParameter(CommandContext& ctx) { return SetServerParameters(ctx); }
 
 StatusWith<bson::BsonDoc> RunGetCmdLineOpts(CommandContext& ctx) {
   bson::BsonDoc out;

@@ -50,14 +50,11 @@ class LogTest : public ::testing::Test {
     const std::string ext = R"({"t":{"$date":)";
     if (line.rfind(ext, 0) == 0) line.replace(0, ext.size(), R"({"t":{"date":)");
     bson_error_t error;
-    bson_t doc;
-    const bool parsed =
-        bson_init_from_json(&doc, line.data(), static_cast<ssize_t>(line.size()), &error);
-    EXPECT_TRUE(parsed) << error.message << " in " << line;
-    if (!parsed) return bson::BsonDoc();
-    bson::BsonDoc out(&doc);
-    bson_destroy(&doc);
-    return out;
+    bson_t* doc = bson_new_from_json(reinterpret_cast<const uint8_t*>(line.data()),
+                                     static_cast<ssize_t>(line.size()), &error);
+    EXPECT_NE(doc, nullptr) << error.message << " in " << line;
+    if (doc == nullptr) return bson::BsonDoc();
+    return bson::BsonDoc(doc);
   }
   static std::string Str(const bson::BsonDoc& doc, const char* path) {
     bson_iter_t it;

@@ -1,0 +1,126 @@
+// BsonDoc's adopting constructor takes over stack and heap bson_t alike
+// (bson_steal's contract: the source is destroyed, a heap one freed).
+// The constructor used to bson_init() the source after the steal, writing
+// into the freed struct of a heap bson_t. libbson is not instrumented, so
+// AddressSanitizer does not see that write; FreedMemoryWatch does: libbson's
+// frees go to a quarantine filled with a pattern that must stay intact.
+
+#include "engine/bson/bson_doc.h"
+
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace tigerdoc::bson {
+namespace {
+
+constexpr unsigned char kFreedByte = 0xDB;
+
+// While alive, every block libbson frees is poisoned and kept; Intact()
+// tells whether any of them was written after its free.
+class FreedMemoryWatch {
+ public:
+  FreedMemoryWatch() {
+    quarantine().clear();
+    bson_mem_vtable_t vtable = {};
+    vtable.malloc = [](size_t n) { return std::malloc(n); };
+    vtable.calloc = [](size_t m, size_t n) { return std::calloc(m, n); };
+    vtable.realloc = [](void* p, size_t n) { return std::realloc(p, n); };
+    vtable.aligned_alloc = [](size_t a, size_t n) { return std::aligned_alloc(a, (n + a - 1) / a * a); };
+    vtable.free = [](void* p) {
+      if (p == nullptr) return;
+      const size_t size = malloc_usable_size(p);
+      std::memset(p, kFreedByte, size);
+      quarantine().push_back({static_cast<unsigned char*>(p), size});
+    };
+    bson_mem_set_vtable(&vtable);
+  }
+  ~FreedMemoryWatch() {
+    bson_mem_restore_vtable();
+    for (auto& block : quarantine()) std::free(block.data);
+    quarantine().clear();
+  }
+  size_t freed_blocks() const { return quarantine().size(); }
+  bool Intact() const {
+    for (const auto& block : quarantine()) {
+      for (size_t i = 0; i < block.size; ++i) {
+        if (block.data[i] != kFreedByte) return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct Block {
+    unsigned char* data;
+    size_t size;
+  };
+  static std::vector<Block>& quarantine() {
+    static std::vector<Block> blocks;
+    return blocks;
+  }
+};
+
+// Large enough that libbson keeps the bytes in a heap buffer, not inline.
+std::string BigJson() { return R"({"a": ")" + std::string(500, 'x') + R"(", "b": 2})"; }
+
+TEST(BsonDocAdopt, HeapDocumentFromJson) {
+  bson_error_t error;
+  bson_t* heap = bson_new_from_json(reinterpret_cast<const uint8_t*>(R"({"a": 1})"), -1, &error);
+  ASSERT_NE(heap, nullptr) << error.message;
+  std::string json;
+  {
+    FreedMemoryWatch watch;
+    BsonDoc doc(heap);  // frees `heap`; nothing may touch it afterwards
+    EXPECT_EQ(watch.freed_blocks(), 1u);  // the bson_t struct itself
+    EXPECT_TRUE(watch.Intact()) << "the adopted bson_t was written after it was freed";
+    json = doc.ToJson();
+  }
+  EXPECT_EQ(json, BsonDoc::FromJson(R"({"a": 1})").ToJson());
+}
+
+TEST(BsonDocAdopt, HeapDocumentWithHeapBuffer) {
+  const std::string json = BigJson();
+  bson_error_t error;
+  bson_t* heap = bson_new_from_json(reinterpret_cast<const uint8_t*>(json.data()),
+                                    static_cast<ssize_t>(json.size()), &error);
+  ASSERT_NE(heap, nullptr) << error.message;
+  FreedMemoryWatch watch;
+  BsonDoc doc(heap);
+  EXPECT_TRUE(watch.Intact()) << "the adopted bson_t was written after it was freed";
+  BsonDoc moved = std::move(doc);
+  EXPECT_EQ(moved.ToJson(), BsonDoc::FromJson(json).ToJson());
+  EXPECT_TRUE(doc.empty());
+}
+
+TEST(BsonDocAdopt, StackDocumentInlineAndHeapBuffer) {
+  for (const std::string& json : {std::string(R"({"a": 1})"), BigJson()}) {
+    bson_t stack;
+    bson_error_t error;
+    ASSERT_TRUE(bson_init_from_json(&stack, json.data(), static_cast<ssize_t>(json.size()), &error))
+        << error.message;
+    BsonDoc doc(&stack);  // `stack` is destroyed: no bson_destroy here
+    EXPECT_EQ(doc.ToJson(), BsonDoc::FromJson(json).ToJson());
+  }
+}
+
+TEST(BsonDocAdopt, NewEmptyDocumentGrownByAppends) {
+  bson_t* heap = bson_new();
+  for (int i = 0; i < 50; ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "k%d", i);
+    BSON_APPEND_INT32(heap, key, i);
+  }
+  FreedMemoryWatch watch;
+  BsonDoc doc(heap);
+  EXPECT_TRUE(watch.Intact());
+  EXPECT_EQ(bson_count_keys(doc.get()), 50u);
+}
+
+}  // namespace
+}  // namespace tigerdoc::bson
