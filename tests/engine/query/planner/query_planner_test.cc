@@ -170,16 +170,20 @@ TEST_F(QueryPlannerTest, IndexProvidesSortAfterAnEqualityPrefix) {
   auto prefix = Plan(R"({"a": 3})", R"({"b": -1})");
   ASSERT_TRUE(prefix.ok());
   EXPECT_TRUE(prefix.value().winner.scans[0].provides_sort);
-  // A range or $in on the prefix breaks the order; so does the other direction.
+  // A range or $in on the prefix breaks the order.
   keys_["a_1_b_-1"] = 5;
   auto in = Plan(R"({"a": {"$in": [1, 2]}})", R"({"b": -1})");
   ASSERT_TRUE(in.ok());
   EXPECT_EQ(in.value().winner.Describe(), "IXSCAN a_1_b_-1");
   EXPECT_FALSE(in.value().winner.scans[0].provides_sort);
   EXPECT_TRUE(in.value().winner.blocking_sort);
+  // The other direction reads the index backward instead of sorting.
   auto reversed = Plan(R"({"a": 3})", R"({"b": 1})");
   ASSERT_TRUE(reversed.ok());
-  EXPECT_FALSE(reversed.value().winner.scans[0].provides_sort);
+  EXPECT_TRUE(reversed.value().winner.scans[0].provides_sort);
+  EXPECT_TRUE(reversed.value().winner.scans[0].backward);
+  EXPECT_FALSE(reversed.value().winner.blocking_sort);
+  EXPECT_FALSE(prefix.value().winner.scans[0].backward);
 }
 
 TEST_F(QueryPlannerTest, MultikeyIndexNeitherSortsNorCovers) {
