@@ -88,9 +88,9 @@ const first = nextEvent(tx);
 const second = nextEvent(tx);
 assert.eq([first.documentKey._id, second.documentKey._id], ["a", "b"]);
 for (const e of [first, second]) {
-  assert(e.txnNumber !== undefined, "txnNumber in " + tojson(e));
-  assert(e.lsid !== undefined && e.lsid.id !== undefined, "lsid in " + tojson(e));
-  assert.eq(e.lsid.id.toString(), session.getSessionId().id.toString());
+  assert(e.txnNumber !== undefined, "txnNumber in " + EJSON.stringify(e));
+  assert(e.lsid !== undefined && e.lsid.id !== undefined, "lsid in " + EJSON.stringify(e));
+  assert.eq(e.lsid.id.toString("hex"), session.id.id.toString("hex"));
 }
 assert.eq(first.txnNumber.toString(), second.txnNumber.toString());
 assert.eq(tx.tryNext(), null);
