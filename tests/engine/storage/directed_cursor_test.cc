@@ -2,6 +2,7 @@
 // WiredTiger, bounds just below, at and above existing keys.
 
 #include "engine/storage/directed_cursor.h"
+#include "tests/engine/storage/in_memory_storage.h"
 
 #include <gtest/gtest.h>
 
@@ -14,12 +15,8 @@ namespace {
 class DirectedCursorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    StorageOptions options;
-    options.in_memory = true;
-    options.cache_size_mb = 64;
-    auto engine = StorageEngine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryStorage();
+    ASSERT_NE(engine_, nullptr);
     Session session = engine_->NewSession();
     ASSERT_TRUE(session.CreateTable("t").ok());
     ASSERT_TRUE(session.CreateTable("empty").ok());

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/storage/storage_engine.h"
+#include "tests/engine/storage/in_memory_storage.h"
 
 namespace tigerdoc::storage {
 namespace {
@@ -14,12 +15,8 @@ namespace {
 class TransactionBindingTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    StorageOptions options;
-    options.in_memory = true;
-    options.cache_size_mb = 64;
-    auto engine = StorageEngine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryStorage();
+    ASSERT_NE(engine_, nullptr);
     Session session = engine_->NewSession();
     ASSERT_TRUE(session.CreateTable("t").ok());
     ASSERT_TRUE(session.Put("t", "a", "1").ok());
