@@ -537,10 +537,32 @@ TEST_F(TransactionTest, CollectionsAndIndexesCreatedInAnAbortedTransactionDisapp
   EXPECT_EQ(CountAll("made"), 1);
 }
 
-TEST_F(TransactionTest, AbortKeepsACollectionAnotherClientWroteTo) {
+// A write outside transactions to a collection a transaction is creating
+// waits for that transaction (as MongoDB's waits for its lock); after the
+// abort it runs, and what it acknowledged is there. A statement of another
+// transaction gets 112 with TransientTransactionError instead of waiting.
+TEST_F(TransactionTest, OthersWaitForACollectionATransactionIsCreating) {
   ASSERT_OK_REPLY(Run(R"({"create": "shared", )" + Txn(1, true) + "}"));
-  InsertJson("shared", R"([{"_id": "theirs"}])");  // acknowledged outside the transaction
+  std::atomic<bool> done{false};
+  BsonDoc theirs;
+  std::thread other([&] {
+    MongoClient client(server_->uri());
+    theirs = client.RunCommand(db_, R"({"insert": "shared", "documents": [{"_id": "theirs"}]})");
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(done.load()) << "the write did not wait for the creating transaction";
+  // Another session's transaction does not wait: 112, transient.
+  const std::string other_session =
+      R"("lsid": {"id": {"$binary": {"base64": "AAAAAAAAAAAAAAAAAAAAAA==", "subType": "04"}}}, "txnNumber": {"$numberLong": "1"}, "autocommit": false, "startTransaction": true)";
+  BsonDoc conflict = Run(R"({"insert": "shared", "documents": [{"_id": "txn"}], )" + other_session + "}");
+  EXPECT_ERROR_REPLY(conflict, 112, "WriteConflict");
+  EXPECT_TRUE(HasLabel(conflict, "TransientTransactionError")) << Json(conflict);
   ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"));
+  other.join();
+  EXPECT_OK_REPLY(theirs);
+  BsonDoc found = Run(R"({"find": "shared", "filter": {}})");
+  EXPECT_EQ(String(found, "cursor.firstBatch.0._id"), std::string("theirs")) << Json(found);
   EXPECT_EQ(CountAll("shared"), 1);
 }
 
@@ -668,6 +690,50 @@ TEST_F(TransactionTest, AfterARestartAnOlderRetryIsTooOldAndTheNewestAnswersItsF
   EXPECT_ERROR_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 3}], )" + Txn(6) + "}"), 256,
                      "TransactionCommitted");
   EXPECT_EQ(CountAll("c"), 2);
+}
+
+// A collection a transaction wrote to is not dropped, renamed or replaced
+// under it: the DDL waits for the commit (as MongoDB's waits for the
+// transaction's lock). Dropping it at once crashed the commit, whose
+// callbacks updated the dropped collection's counters.
+TEST_F(TransactionTest, DdlWaitsForOpenTransactionsThatWroteTheCollection) {
+  const std::vector<std::string> ddls = {
+      R"({"drop": "x"})", R"({"dropIndexes": "x", "index": "*"})", R"({"dropDatabase": 1})",
+      R"({"aggregate": "src", "pipeline": [{"$out": "x"}], "cursor": {}})", "rename"};
+  int64_t txn = 10;
+  for (const std::string& ddl : ddls) {
+    SCOPED_TRACE(ddl);
+    InsertJson("x", R"([{"_id": 0}])");
+    InsertJson("src", R"([{"_id": "s"}])");
+    InsertJson("counter", R"([{"_id": 1, "n": 0}])");
+    ++txn;
+    ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": 1}], )" + Txn(txn, true) + "}"));
+    ASSERT_OK_REPLY(Run(R"({"update": "counter", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" +
+                        Txn(txn) + "}"));
+    std::atomic<bool> done{false};
+    BsonDoc ddl_reply;
+    std::thread other([&] {
+      MongoClient client(server_->uri());
+      ddl_reply = ddl == "rename"
+                      ? client.RunCommand("admin", "{\"renameCollection\": \"" + db_ + ".x\", \"to\": \"" + db_ + ".y\"}")
+                      : client.RunCommand(db_, ddl);
+      done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(done.load()) << "the DDL did not wait for the transaction";
+    ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": 2}], )" + Txn(txn) + "}"));
+    ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"));
+    other.join();
+    EXPECT_OK_REPLY(ddl_reply);
+    if (ddl != R"({"dropDatabase": 1})") EXPECT_EQ(FieldOf("counter", 1, "n"), 1);
+    ASSERT_OK_REPLY(Run(R"({"dropDatabase": 1})"));
+  }
+  // The DDL's own session's open transaction is aborted instead of waited for.
+  InsertJson("x", R"([{"_id": 0}])");
+  ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": 1}], )" + Txn(++txn, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"drop": "x", )" + std::string(kLsid) + "}"));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"), 251, "NoSuchTransaction");
+  EXPECT_EQ(CollectionNames(*client_, db_), std::vector<std::string>{});
 }
 
 }  // namespace

@@ -6,13 +6,25 @@
 // behind; the rest is refused with 263 OperationNotSupportedInTransaction.
 //
 // tigerdoc's catalog commits a create on its own (catalog/catalog.h), so
-// "part of the transaction" is kept here: the runner notes each collection
-// a statement created, and when the transaction rolls back (abort, a failed
-// statement, a failed commit, the lifetime reaper, endSessions) the
-// collection is dropped, if still empty: a write another client made to it
-// meanwhile is acknowledged data and stays. The drop runs after the
-// rollback, from DropAbandonedCollections, never inside the rollback (it
-// can run inside a write that holds the collection's write lock).
+// "part of the transaction" is kept here. A statement that may create a
+// collection that does not exist first claims its name for its transaction
+// (ClaimCollection); until that transaction ends, the name is pending:
+//   - a statement of another transaction that writes to it answers 112
+//     WriteConflict (TransientTransactionError), as MongoDB's lock on the
+//     uncommitted collection does, so no other transaction's uncommitted
+//     write can be inside it;
+//   - a write outside transactions waits for the end (AwaitPendingCreations),
+//     as MongoDB's waits for the lock.
+// Commit releases the name. A rollback (abort, a failed statement, a failed
+// commit, the lifetime reaper, endSessions) abandons it: the collection is
+// dropped (if empty: only writes committed before the claim can be in it)
+// by DropAbandonedCollections, after the rollback and outside every lock
+// (a rollback can run inside a write holding the collection's write lock),
+// and only then released.
+//
+// Not covered: $out/$merge targets (refused in transactions anyway),
+// dropDatabase of a database holding a pending name, and a kill -9 before
+// the abandoned collection is dropped (the empty collection then stays).
 //
 // Thread-safety: every function is thread-safe; those taking a
 // LogicalSession REQUIRE it checked out with a transaction in progress.
@@ -31,23 +43,38 @@ namespace tigerdoc::wire {
 // that holds documents. OK when the statement may run.
 Status CheckTransactionStatement(CommandContext& ctx, engine::LogicalSession& s);
 
-// The namespace `ctx` may create ("" for commands that create nothing) and
-// whether it exists now; call before running the statement.
-struct CreatableCollection {
-  std::string db;
-  std::string coll;
-  bool existed = true;
+// The collection a statement may create, claimed for its transaction.
+struct ClaimedCollection {
+  std::string ns;       // empty: the statement creates nothing
+  bool claimed = false;  // claimed by this statement (it did not exist)
 };
-CreatableCollection CollectionTheStatementMayCreate(CommandContext& ctx);
+// Before a statement of transaction `s`: WriteConflict when the statement
+// writes to a name another transaction claimed; else claims the name it
+// may create when that does not exist yet.
+StatusWith<ClaimedCollection> ClaimCollection(CommandContext& ctx, engine::LogicalSession& s);
+// After the statement: keeps the claim until the transaction ends when the
+// collection now exists, releases it otherwise.
+void SettleClaim(CommandContext& ctx, engine::LogicalSession& s, const ClaimedCollection& claim);
 
-// After the statement: when `target` did not exist before and does now,
-// the transaction created it; its rollback then abandons it.
-void NoteCreatedCollection(CommandContext& ctx, engine::LogicalSession& s,
-                           const CreatableCollection& target);
+// Before a command outside transactions: waits while a name it writes to
+// is claimed by a transaction of another session (`lsid` may be null).
+void AwaitPendingCreations(CommandContext& ctx, const bson_t* lsid);
+
+// After a statement of transaction `s`: notes the collection it wrote
+// documents to as used by the transaction until it ends.
+void NoteTransactionWrites(CommandContext& ctx, engine::LogicalSession& s);
+// Before a command outside transactions that drops or replaces
+// collections (drop, dropIndexes, dropDatabase, renameCollection, $out):
+// waits while a transaction of another session that wrote to one of them
+// is open, as MongoDB's drop waits for the transaction's lock (a dropped
+// collection's in-memory state must outlive the commits of transactions
+// that wrote to it); the command's own session's open transaction is
+// aborted instead. The lifetime reaper bounds the wait.
+void AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid);
 
 // Drops the collections abandoned by rolled-back transactions of
-// `engine` (those still empty). Called by the runner before and after each
-// command of a session, outside every lock.
+// `engine` (those still empty) and releases their names. Called by the
+// runner before and after each command, outside every lock.
 void DropAbandonedCollections(engine::Engine* engine);
 
 }  // namespace tigerdoc::wire

@@ -378,13 +378,18 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
     sessions.AbortTransaction(s, "an operation not supported in a transaction");
     return ErrorReply(refused);
   }
-  const CreatableCollection target = CollectionTheStatementMayCreate(ctx);
+  StatusWith<ClaimedCollection> claim = ClaimCollection(ctx, s);
+  if (!claim.ok()) {
+    sessions.AbortTransaction(s, "a write conflict");
+    return TransientError(claim.status());
+  }
   bson::BsonDoc reply;
   {
     storage::TransactionBinding bind(&*s.txn);
     reply = RunCommandReply(spec, ctx);
   }
-  NoteCreatedCollection(ctx, s, target);
+  SettleClaim(ctx, s, claim.value());
+  NoteTransactionWrites(ctx, s);
   RememberCursor(s, reply.get());
   const bool rolled_back = !s.txn->in_transaction();
   const bool failed = !ReplyOk(reply.get()) || ReplyHasWriteErrors(reply.get());
@@ -411,6 +416,10 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
   if (!f.txn_number && (ctx.name == "commitTransaction" || ctx.name == "abortTransaction")) {
     return ErrorReply(Status(ErrorCode::kInvalidOptions,
                              std::string(ctx.name) + " must be run within a transaction"));
+  }
+  if (!f.autocommit_false) {
+    AwaitPendingCreations(ctx, f.lsid);
+    AwaitTransactionsUsing(ctx, f.lsid);
   }
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
