@@ -421,6 +421,43 @@ TEST_F(ChangeStreamTest, RenameCollectionGivesRenameAndInvalidate) {
   EXPECT_EQ(String(away, "cursor.nextBatch.0.to.db"), db_ + "_away");
 }
 
+// A collection created in a transaction is part of it, as in MongoDB 7:
+// after an abort its watchers saw nothing (no create, and no drop or
+// invalidate when it goes away); after a commit the create comes first,
+// with the transaction's other events.
+TEST_F(ChangeStreamTest, CollectionsCreatedInTransactionsAppearOnlyOnCommit) {
+  InsertJson("other", R"([{"_id": 0}])");
+  const std::string lsid = R"("lsid": {"id": {"$binary": {"base64": "EjRWeJASNFZ4kBI0VniQEg==", "subType": "04"}}})";
+  auto txn = [&](int n, bool start) {
+    return lsid + R"(, "txnNumber": {"$numberLong": ")" + std::to_string(n) + R"("}, "autocommit": false)" +
+           (start ? R"(, "startTransaction": true)" : "");
+  };
+  BsonDoc on_coll = Run(R"({"aggregate": "born", "pipeline": [{"$changeStream": {}}], "cursor": {}})");
+  BsonDoc on_db = Run(R"({"aggregate": 1, "pipeline": [{"$changeStream": {"showExpandedEvents": true}}], "cursor": {}})");
+  ASSERT_OK_REPLY(on_coll);
+  ASSERT_OK_REPLY(on_db);
+  ASSERT_OK_REPLY(Run(R"({"insert": "born", "documents": [{"_id": "aborted"}], )" + txn(1, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + txn(1, false) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"create": "born", )" + txn(2, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "born", "documents": [{"_id": "kept"}], )" + txn(2, false) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + txn(2, false) + "}"));
+  auto more = [&](const BsonDoc& opened, const std::string& coll) {
+    return Run("{\"getMore\": {\"$numberLong\": \"" + std::to_string(*Integer(opened, "cursor.id")) +
+               "\"}, \"collection\": \"" + coll + "\", \"maxTimeMS\": 1000}");
+  };
+  BsonDoc coll_events = more(on_coll, "born");
+  std::vector<BsonDoc> events = testutil::DocArray(coll_events, "cursor.nextBatch");
+  ASSERT_EQ(events.size(), 1u) << Json(coll_events);
+  EXPECT_EQ(Op(events[0]), "insert");
+  EXPECT_EQ(String(events[0], "documentKey._id"), std::string("kept"));
+  BsonDoc db_events = more(on_db, "$cmd.aggregate");
+  std::vector<std::string> ops;
+  for (const BsonDoc& e : testutil::DocArray(db_events, "cursor.nextBatch")) ops.push_back(Op(e));
+  EXPECT_EQ(ops, (std::vector<std::string>{"create", "insert"})) << Json(db_events);
+  EXPECT_EQ(String(db_events, "cursor.nextBatch.0.ns.coll"), std::string("born"));
+  EXPECT_TRUE(testutil::Has(db_events, "cursor.nextBatch.0.txnNumber")) << Json(db_events);
+}
+
 TEST_F(ChangeStreamTest, BadOptionsAnswerMongoDbCodes) {
   InsertJson("c", R"([{"_id": 0}])");
   EXPECT_ERROR_REPLY(Run(R"({"aggregate": "c", "pipeline": [{"$changeStream": {"fullDocument": "x"}}], "cursor": {}})"),

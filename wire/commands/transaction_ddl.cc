@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/transaction_ddl_events.h"
 #include "engine/ops.h"
 
 namespace tigerdoc::wire {
@@ -434,7 +435,10 @@ void DropAbandonedCollections(engine::Engine* engine) {
       StatusWith<int64_t> n = engine->Count(count);
       // Documents committed before the claim (by a write outside sessions)
       // are someone's acknowledged data: the collection stays.
-      if (n.ok() && n.value() == 0) (void)engine->DropCollection(db, coll);
+      if (n.ok() && n.value() == 0) {
+        catalog::SilentDropEvents silent;  // it never existed for change streams
+        (void)engine->DropCollection(db, coll);
+      }
     }
     Release(key, claim.owner, claim.txn_number);
   }

@@ -27,6 +27,7 @@
 #include <string>
 #include <thread>
 
+#include "engine/catalog/transaction_ddl_events.h"
 #include "engine/session/logical_session_catalog.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
@@ -386,6 +387,7 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
   bson::BsonDoc reply;
   {
     storage::TransactionBinding bind(&*s.txn);
+    catalog::TransactionDdlEvents ddl_events(&*s.txn);
     reply = RunCommandReply(spec, ctx);
   }
   SettleClaim(ctx, s, claim.value());
