@@ -614,6 +614,30 @@ TEST_F(TransactionTest, OutAndMergeAreRefusedInATransaction) {
   EXPECT_EQ(CountAll("src"), 1);
 }
 
+// $changeStream (and the other stages that read outside the snapshot) is
+// refused before it runs, and the transaction's writes are not lost behind
+// an ok reply: MongoDB's 263, then the abort it implies.
+TEST_F(TransactionTest, ChangeStreamAndStatsStagesAreRefusedInATransaction) {
+  InsertJson("src", R"([{"_id": 1}])");
+  int64_t txn = 1;
+  for (const std::string stage : {R"({"$changeStream": {}})", R"({"$collStats": {"count": {}}})",
+                                  R"({"$indexStats": {}})"}) {
+    ASSERT_OK_REPLY(Run(R"({"insert": "src", "documents": [{"_id": )" + std::to_string(10 + txn) + "}], " +
+                        Txn(txn, true) + "}"));
+    BsonDoc refused = Run(R"({"aggregate": "src", "pipeline": [)" + stage + R"(], "cursor": {}, )" + Txn(txn) + "}");
+    EXPECT_ERROR_REPLY(refused, 263, "OperationNotSupportedInTransaction");
+    const std::string name = stage.substr(2, stage.find('"', 2) - 2);
+    EXPECT_EQ(String(refused, "errmsg"),
+              "Operation not permitted in transaction :: caused by :: Aggregation stage " + name +
+                  " cannot run within a multi-document transaction.");
+    EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"), 251, "NoSuchTransaction");
+    ++txn;
+  }
+  EXPECT_EQ(CountAll("src"), 1);
+  // The same pipelines outside a transaction still run.
+  EXPECT_OK_REPLY(Run(R"({"aggregate": "src", "pipeline": [{"$indexStats": {}}], "cursor": {}})"));
+}
+
 // aggregate, its getMore, $lookup and $unionWith read the transaction's
 // snapshot: its own uncommitted writes, not writes committed after it began.
 TEST_F(TransactionTest, AggregationsReadTheTransactionsSnapshotAndOwnWrites) {

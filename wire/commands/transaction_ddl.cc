@@ -104,6 +104,16 @@ Status CheckAggregate(const bson_t* body) {
     if (name == "$out" || name == "$merge") {
       return NotInTransaction(std::string(name) + " cannot be used in a transaction");
     }
+    // Stages that read outside the transaction's snapshot: a change
+    // stream reads the change log with a session of its own, and would
+    // end the client's transaction under it (review finding 5).
+    static const std::set<std::string_view> kNotInTransaction = {
+        "$changeStream", "$collStats", "$currentOp", "$indexStats", "$listLocalSessions",
+        "$listSessions", "$planCacheStats"};
+    if (kNotInTransaction.count(name) != 0) {
+      return NotInTransaction("Operation not permitted in transaction :: caused by :: Aggregation stage " +
+                              std::string(name) + " cannot run within a multi-document transaction.");
+    }
   }
   return Status::OK();
 }
