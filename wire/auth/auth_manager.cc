@@ -285,6 +285,9 @@ Status AuthManager::CheckCursorOwner(const AuthSession& session, std::string_vie
 
 void AuthManager::OnReply(const AuthSession& session, std::string_view command,
                           const CommandRequest& request, const bson_t* reply) {
+  // A command other than the user commands that changed admin.system.users
+  // (drop, delete, update, findAndModify, ...: root only).
+  if (request.db == kUsersDb && NamesUsersCollection(request.body.get())) users_.Changed();
   if (!enforce_) return;
   if (command == "killCursors") {
     bson_t cursors;
