@@ -30,6 +30,7 @@
 #include "engine/session/logical_session_catalog.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/session_uid.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
@@ -392,8 +393,8 @@ bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx) {
   }
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
-    if (StatusWith<std::string> id = LogicalSessionCatalog::SessionIdOf(f.lsid); id.ok()) {
-      ctx.engine->sessions().Touch(id.value());
+    if (StatusWith<std::string> key = LogicalSessionCatalog::SessionKeyOf(f.lsid, SessionUidOf(ctx)); key.ok()) {
+      ctx.engine->sessions().Touch(key.value());
     }
     return RunCommandReply(spec, ctx);
   }
@@ -403,7 +404,7 @@ bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx) {
                              "retryable write commands. autocommit:false was not provided, and " +
                                  std::string(ctx.name) + " is not a retryable write command."));
   }
-  StatusWith<LogicalSessionCatalog::CheckedOut> checked = ctx.engine->sessions().CheckOut(f.lsid);
+  StatusWith<LogicalSessionCatalog::CheckedOut> checked = ctx.engine->sessions().CheckOut(f.lsid, SessionUidOf(ctx));
   if (!checked.ok()) return ErrorReply(checked.status());
   LogicalSession& s = *checked.value();
   if (f.autocommit_false) return RunTransactionStatement(spec, ctx, s, f);
