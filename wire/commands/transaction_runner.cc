@@ -21,6 +21,7 @@
 // record then follows in a transaction of its own (a crash between the two
 // could apply such a retry twice).
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <set>
@@ -130,7 +131,8 @@ bool AllowedInTransaction(std::string_view name) {
 std::string SessionIdText(const LogicalSession& s) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
-  for (size_t i = 0; i < s.id.size(); ++i) {
+  // The lsid UUID's 16 bytes (the key's user digest after them is not shown).
+  for (size_t i = 0; i < std::min<size_t>(s.id.size(), 16); ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
     out += kHex[static_cast<uint8_t>(s.id[i]) >> 4];
     out += kHex[static_cast<uint8_t>(s.id[i]) & 15];
