@@ -84,6 +84,26 @@ StatusWith<CursorManager::Pin> CursorManager::CheckOut(int64_t id, const std::st
   return Pin(this, std::move(cursor));
 }
 
+bool CursorManager::SetOwner(int64_t id, std::string owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = idle_.find(id); it != idle_.end()) {
+    it->second->owner = std::move(owner);
+    return true;
+  }
+  if (auto it = pinned_.find(id); it != pinned_.end()) {
+    it->second->owner = std::move(owner);
+    return true;
+  }
+  return false;
+}
+
+std::optional<std::string> CursorManager::OwnerOf(int64_t id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = idle_.find(id); it != idle_.end()) return it->second->owner;
+  if (auto it = pinned_.find(id); it != pinned_.end()) return it->second->owner;
+  return std::nullopt;
+}
+
 void CursorManager::CheckIn(std::unique_ptr<ClientCursor> cursor) {
   cursor->last_used = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mutex_);

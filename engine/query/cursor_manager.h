@@ -58,6 +58,9 @@ struct ClientCursor {
   // Set by killCursors while the cursor is pinned; read by the Interrupt of
   // the getMore using it.
   std::atomic<bool> kill_pending{false};
+  // The user ("user@db") whose command opened it, under --auth; empty
+  // otherwise. Kept here so it ends with the cursor, however it ends.
+  std::string owner;
 };
 
 class CursorManager {
@@ -104,6 +107,13 @@ class CursorManager {
   // Kills one cursor of namespace `ns`; false when there is none. A pinned
   // cursor is marked and goes away when its getMore ends.
   bool Kill(int64_t id, const std::string& ns);
+
+  // Records the user who opened cursor `id` (pinned or idle); false when
+  // it is already gone.
+  bool SetOwner(int64_t id, std::string owner);
+  // The owner of cursor `id` (empty when none was set); nullopt when no
+  // such cursor is open.
+  std::optional<std::string> OwnerOf(int64_t id) const;
 
   // Removes cursors idle longer than the timeout; returns how many.
   int ReapIdle();

@@ -27,6 +27,7 @@ int64_t WallMs() {
 }
 
 constexpr auto kReapInterval = std::chrono::milliseconds(500);
+constexpr auto kRecordSweepInterval = std::chrono::minutes(1);
 
 }  // namespace
 
@@ -89,7 +90,7 @@ std::shared_ptr<LogicalSession> LogicalSessionCatalog::GetOrCreate(const std::st
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(id);
   if (it == sessions_.end()) {
-    // Only the id identifies the session (no users, so no uid).
+    // currentOp shows the lsid's id (the key may carry a user digest).
     bson::BsonDoc doc;
     bson_iter_t id_it;
     if (bson_iter_init_find(&id_it, lsid, "id")) {
@@ -101,16 +102,23 @@ std::shared_ptr<LogicalSession> LogicalSessionCatalog::GetOrCreate(const std::st
   return it->second;
 }
 
-StatusWith<LogicalSessionCatalog::CheckedOut> LogicalSessionCatalog::CheckOut(const bson_t* lsid) {
+StatusWith<std::string> LogicalSessionCatalog::SessionKeyOf(const bson_t* lsid, std::string_view uid) {
   ASSIGN_OR_RETURN(std::string id, SessionIdOf(lsid));
+  id.append(uid);
+  return id;
+}
+
+StatusWith<LogicalSessionCatalog::CheckedOut> LogicalSessionCatalog::CheckOut(const bson_t* lsid,
+                                                                              std::string_view uid) {
+  ASSIGN_OR_RETURN(std::string id, SessionKeyOf(lsid, uid));
   for (;;) {
     CheckedOut checked(GetOrCreate(id, lsid));
     if (!checked->ended) return checked;
   }
 }
 
-Status LogicalSessionCatalog::Start(const bson_t* lsid) {
-  ASSIGN_OR_RETURN(std::string id, SessionIdOf(lsid));
+Status LogicalSessionCatalog::Start(const bson_t* lsid, std::string_view uid) {
+  ASSIGN_OR_RETURN(std::string id, SessionKeyOf(lsid, uid));
   GetOrCreate(id, lsid);
   return Status::OK();
 }
@@ -124,12 +132,7 @@ void LogicalSessionCatalog::Touch(std::string_view session_id) {
 void LogicalSessionCatalog::EndLocked(LogicalSession& s) {
   if (s.state == TxnState::kInProgress) AbortTransaction(s, "the session was ended");
   s.ended = true;
-  // An ended session is never retried into: its record goes too (best
-  // effort; the start-up sweep removes what is left behind).
-  if (!s.record_loaded || s.record) {
-    storage::Session session = storage_->NewUnboundSession();
-    (void)TxnRecordStore::Remove(session, s.id);
-  }
+  // The record stays (see End); the reaper removes it once it expires.
   std::lock_guard<std::mutex> lock(mu_);
   auto it = sessions_.find(s.id);
   if (it != sessions_.end() && it->second.get() == &s) sessions_.erase(it);
@@ -297,6 +300,14 @@ void LogicalSessionCatalog::ReapOnce() {
       AbortTransaction(*s, "it has been running for longer than 'transactionLifetimeLimitSeconds'");
     }
     if (s->last_use_ms.load() < idle_cutoff_ms) EndLocked(*s);
+  }
+  // Records of sessions ended or idle for kSessionTimeout since their last
+  // write expire (a scan of `_txn_records`, so not on every pass).
+  if (now - last_record_sweep_ >= kRecordSweepInterval) {
+    last_record_sweep_ = now;
+    storage::Session session = storage_->NewUnboundSession();
+    (void)TxnRecordStore::RemoveOlderThan(
+        session, WallMs() - std::chrono::duration_cast<std::chrono::milliseconds>(kSessionTimeout).count());
   }
 }
 

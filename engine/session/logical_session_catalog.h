@@ -99,17 +99,28 @@ class LogicalSessionCatalog {
     std::shared_ptr<LogicalSession> session_;
     std::unique_lock<std::mutex> lock_;
   };
-  // Finds or creates the session of `lsid` and checks it out (waits while
-  // another command of the session runs).
-  StatusWith<CheckedOut> CheckOut(const bson_t* lsid);
+  // The key of a session: the lsid UUID's 16 bytes followed by `uid`, the
+  // digest of the user who uses it (empty without --auth). As MongoDB's
+  // lsid {id, uid}, the same id sent by two users names two sessions, so
+  // no user reaches (ends, kills, runs statements in, retries into)
+  // another's session.
+  static StatusWith<std::string> SessionKeyOf(const bson_t* lsid, std::string_view uid);
+
+  // Finds or creates the session of `lsid` for user digest `uid` and checks
+  // it out (waits while another command of the session runs).
+  StatusWith<CheckedOut> CheckOut(const bson_t* lsid, std::string_view uid = {});
   // Creates the session (startSession) or marks a known one as used.
-  Status Start(const bson_t* lsid);
-  // Marks a known session as used (refreshSessions, any command's lsid).
-  void Touch(std::string_view session_id);
-  // Forgets the session and its record, aborting its open transaction
+  Status Start(const bson_t* lsid, std::string_view uid = {});
+  // Marks a known session (by SessionKeyOf) as used (refreshSessions, any
+  // command's lsid).
+  void Touch(std::string_view session_key);
+  // Forgets the session (by SessionKeyOf), aborting its open transaction
   // (endSessions, killSessions, 30 minutes idle). Waits for a running
-  // command of the session.
-  void End(const std::string& session_id);
+  // command of the session. Its retryable-write record stays until it
+  // expires (kSessionTimeout after its write), as MongoDB keeps
+  // config.transactions: a retry of the last write after endSessions is
+  // still answered from the record, not applied twice.
+  void End(const std::string& session_key);
   void EndAll();
 
   // Transactions. REQUIRES: the session checked out.
@@ -148,6 +159,7 @@ class LogicalSessionCatalog {
   std::condition_variable wakeup_;
   bool stopping_ = false;  // guarded by mu_
   std::thread reaper_;
+  std::chrono::steady_clock::time_point last_record_sweep_ = std::chrono::steady_clock::now();
   CommitTagger commit_tagger_;  // set before any client command runs
 };
 

@@ -4,7 +4,8 @@
 //
 // Format (a compatibility promise, engine/README.md): the WiredTiger table
 // `_txn_records`, one row per session:
-//   key   = the 16 bytes of the session's lsid UUID
+//   key   = the 16 bytes of the session's lsid UUID, followed under --auth by the
+//           32-byte SHA-256 of its user ("user@db"), as MongoDB's lsid.uid
 //   value = BSON {txnNumber: long, kind: "write" | "commit",
 //                 reply: <the write's reply document, kind "write" only>,
 //                 lastWriteDate: date}

@@ -149,7 +149,14 @@ TEST_F(AuthTest, LocalhostExceptionClosesOnceAUserExists) {
       anonymous.RunCommand("admin", "{\"createUser\": \"second\", \"pwd\": \"x\", \"roles\": []}");
   EXPECT_UNAUTHORIZED(reply);
   EXPECT_EQ(String(reply, "errmsg"), "command createUser requires authentication");
-  // Dropping every user opens it again, as in MongoDB.
+  // Dropping every user (of every database: other tests of the suite left
+  // some on theirs) opens it again, as in MongoDB.
+  BsonDoc all = client_->RunCommand("admin", R"({"usersInfo": {"forAllDBs": true}})");
+  ASSERT_OK_REPLY(all);
+  for (const BsonDoc& user : testutil::DocArray(all, "users")) {
+    if (String(user, "db") == "admin") continue;
+    ASSERT_OK_REPLY(client_->RunCommand(*String(user, "db"), "{\"dropAllUsersFromDatabase\": 1}"));
+  }
   ASSERT_OK_REPLY(client_->RunCommand("admin", "{\"dropAllUsersFromDatabase\": 1}"));
   EXPECT_OK_REPLY(anonymous.RunCommand(
       "admin", "{\"createUser\": \"again\", \"pwd\": \"x\", \"roles\": [\"root\"]}"));
@@ -157,6 +164,10 @@ TEST_F(AuthTest, LocalhostExceptionClosesOnceAUserExists) {
   EXPECT_UNAUTHORIZED(anonymous.RunCommand(db_, "{\"find\": \"c\"}"));
   auto again = ClientAs("again", "x");
   EXPECT_OK_REPLY(again->RunCommand(db_, "{\"find\": \"c\"}"));
+  // The suite's root again, for the tests after this one.
+  ASSERT_OK_REPLY(again->RunCommand(
+      "admin", std::string("{\"createUser\": \"") + kRootUser + "\", \"pwd\": \"" + kRootPassword +
+                   "\", \"roles\": [\"root\"]}"));
 }
 
 // Each built-in role against each command family. Database roles are

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/raw_connection.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -150,6 +151,50 @@ TEST_F(TlsAllowedTest, PlainAndTlsClientsBothAuthenticate) {
   // Without credentials, TLS or not, nothing but the handshake.
   BsonDoc refused = TlsClient("")->RunCommand(db_, "{\"find\": \"c\"}");
   EXPECT_EQ(testutil::Integer(refused, "code"), 13) << Json(refused);
+}
+
+// A plain client's first message whose length's low byte is 0x16 (the TLS
+// handshake record type) is still served as plain: 278 and 534 bytes, and
+// 790 bytes with requestId 0x0100, whose first six bytes (16 03 00 00 00
+// 01) even read as a TLS record header carrying a ClientHello; the lengths
+// around them as controls. Several connections at once.
+TEST_F(TlsAllowedTest, PlainFirstMessageOf22Mod256BytesIsNotMistakenForTls) {
+  auto ping_of_length = [](size_t length, int32_t request_id) {
+    bson::BsonDoc body = bson::BsonDoc::FromJson(R"({"ping": 1, "$db": "admin"})");
+    const size_t bare = testutil::EncodeOpMsg(request_id, body).size();
+    // "pad": "<n x's>" costs 1 + 4 + 4 + n + 1 bytes.
+    EXPECT_GE(length, bare + 10);
+    BSON_APPEND_UTF8(body.mutable_get(), "pad", std::string(length - bare - 10, 'x').c_str());
+    std::string message = testutil::EncodeOpMsg(request_id, body);
+    EXPECT_EQ(message.size(), length);
+    return message;
+  };
+  std::vector<std::thread> clients;
+  std::atomic<int> served{0};
+  const std::vector<size_t> lengths = {277, 278, 279, 534, 790, 1046};
+  for (int copy = 0; copy < 3; ++copy) {
+    for (size_t length : lengths) {
+      clients.emplace_back([&, length] {
+        auto connection = testutil::RawConnection::Connect(server_->port());
+        ASSERT_TRUE(connection.ok());
+        const std::string message = ping_of_length(length, 0x0100);
+        ASSERT_EQ(static_cast<uint8_t>(message[0]), length % 256);
+        ASSERT_TRUE(connection.value().Send(message).ok()) << length;
+        std::string reply;
+        ASSERT_EQ(connection.value().ReadMessage(&reply, std::chrono::seconds(10)),
+                  testutil::RawConnection::ReadResult::kMessage)
+            << "a plain first message of " << length << " bytes was not answered";
+        auto body = testutil::DecodeOpMsgBody(reply);
+        ASSERT_TRUE(body.ok());
+        EXPECT_TRUE(IsOk(body.value())) << Json(body.value());
+        ++served;
+      });
+    }
+  }
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(served.load(), static_cast<int>(3 * lengths.size()));
+  // TLS clients are still recognised.
+  EXPECT_TRUE(Pings(*TlsClient("")));
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 #include "wire/auth/auth_manager.h"
 
+#include <openssl/sha.h>
+
 #include <algorithm>
 
 #include "engine/bson/shell_string.h"
+#include "engine/engine.h"
 
 namespace tigerdoc::wire::auth {
 namespace {
@@ -272,10 +275,9 @@ Status AuthManager::CheckCursorOwner(const AuthSession& session, std::string_vie
     }
   }
   const std::string me = session.user->FullName();
-  std::lock_guard<std::mutex> lock(cursors_mu_);
   for (int64_t id : ids) {
-    auto owner = cursor_owners_.find(id);
-    if (owner != cursor_owners_.end() && owner->second != me) {
+    const std::optional<std::string> owner = engine_->cursors().OwnerOf(id);
+    if (owner && !owner->empty() && *owner != me) {
       return Status(ErrorCode::kUnauthorized,
                     "cursor id " + std::to_string(id) + " was not created by the authenticated user");
     }
@@ -283,33 +285,27 @@ Status AuthManager::CheckCursorOwner(const AuthSession& session, std::string_vie
   return Status::OK();
 }
 
+std::string AuthManager::SessionUid(const AuthSession& session) const {
+  if (!enforce_ || !session.user) return "";
+  const std::string name = session.user->FullName();
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(name.data()), name.size(), digest);
+  return std::string(reinterpret_cast<const char*>(digest), sizeof digest);
+}
+
 void AuthManager::OnReply(const AuthSession& session, std::string_view command,
                           const CommandRequest& request, const bson_t* reply) {
-  if (!enforce_) return;
-  if (command == "killCursors") {
-    bson_t cursors;
-    bson_iter_t it;
-    if (!SubDocument(request.body.get(), "cursors", &cursors) || !bson_iter_init(&it, &cursors)) {
-      return;
-    }
-    std::lock_guard<std::mutex> lock(cursors_mu_);
-    while (bson_iter_next(&it)) {
-      if (BSON_ITER_HOLDS_NUMBER(&it)) cursor_owners_.erase(bson_iter_as_int64(&it));
-    }
-    return;
-  }
+  // A command other than the user commands that changed admin.system.users
+  // (drop, delete, update, findAndModify, ...: root only).
+  if (request.db == kUsersDb && NamesUsersCollection(request.body.get())) users_.Changed();
+  if (!enforce_ || !session.user || command == "getMore" || command == "killCursors") return;
   bson_iter_t it;
   if (!bson_iter_init(&it, reply) || !bson_iter_find_descendant(&it, "cursor.id", &it) ||
       !BSON_ITER_HOLDS_NUMBER(&it)) {
     return;
   }
   const int64_t id = bson_iter_as_int64(&it);
-  std::lock_guard<std::mutex> lock(cursors_mu_);
-  if (command == "getMore") {
-    if (id == 0) cursor_owners_.erase(Int64At(request.body.get(), "getMore"));
-  } else if (id != 0 && session.user) {
-    cursor_owners_[id] = session.user->FullName();
-  }
+  if (id != 0) engine_->cursors().SetOwner(id, session.user->FullName());
 }
 
 }  // namespace tigerdoc::wire::auth

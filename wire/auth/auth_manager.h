@@ -52,7 +52,8 @@ class AuthManager {
  public:
   // `enforce`: --auth (security.authorization: enabled). Without it users
   // can still be created and authenticate, but nothing is refused.
-  AuthManager(engine::Engine* engine, bool enforce) : users_(engine), enforce_(enforce) {}
+  AuthManager(engine::Engine* engine, bool enforce)
+      : engine_(engine), users_(engine), enforce_(enforce) {}
 
   bool enforced() const { return enforce_; }
   UserStore& users() { return users_; }
@@ -90,23 +91,24 @@ class AuthManager {
   // getMore / killCursors: only the user who opened a cursor may use it.
   Status CheckCursorOwner(const AuthSession& session, std::string_view command,
                           const CommandRequest& request);
-  // After a command succeeded: remembers the owner of a cursor it opened,
-  // forgets cursors it exhausted or killed.
+  // After a command succeeded: records the owner of a cursor it opened on
+  // the cursor itself (engine/query/cursor_manager.h), so the record ends
+  // with the cursor however it ends.
   void OnReply(const AuthSession& session, std::string_view command, const CommandRequest& request,
                const bson_t* reply);
+
+  // What keys the logical sessions of `session`'s user (MongoDB's lsid.uid:
+  // the 32-byte SHA-256 of "user@db"); empty without --auth or a user.
+  std::string SessionUid(const AuthSession& session) const;
 
   // The roles of the session's user, re-read when the user store changed
   // (a dropped user logs the session out).
   void RefreshRoles(AuthSession& session);
 
  private:
+  engine::Engine* const engine_;
   UserStore users_;
   const bool enforce_;
-  std::mutex cursors_mu_;
-  // Cursor id -> "user@db" of the user who opened it. An entry goes when
-  // the cursor is exhausted or killed through a command; one left by a
-  // timed-out cursor is dropped when a getMore finds the cursor gone.
-  std::unordered_map<int64_t, std::string> cursor_owners_;
 };
 
 }  // namespace tigerdoc::wire::auth

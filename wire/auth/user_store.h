@@ -74,9 +74,12 @@ class UserStore {
   bool HasUsers();
 
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  // Forgets what is cached (whether users exist) and moves generation():
+  // called after every change of admin.system.users, also one made by a
+  // command other than the user commands (drop, delete, update by root).
+  void Changed();
 
  private:
-  void Changed();
 
   engine::Engine* const engine_;
   std::atomic<uint64_t> generation_{1};

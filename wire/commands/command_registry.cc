@@ -35,7 +35,7 @@ constexpr std::array kCommands = {
     CommandSpec{"dropDatabase", RunDropDatabase, false, kDropDatabase},
     CommandSpec{"dropIndexes", RunDropIndexes, false, kDropIndex},
     CommandSpec{"dropUser", RunDropUser, false, kDropUser},
-    CommandSpec{"endSessions", RunEndSessions, false, kNoAuth},
+    CommandSpec{"endSessions", RunEndSessions, false, kAuthenticated},
     CommandSpec{"explain", RunExplain, false, kFind},
     CommandSpec{"find", RunFind, false, kFind},
     CommandSpec{"findAndModify", RunFindAndModify, false, kFind | kUpdate | kRemove | kInsert},

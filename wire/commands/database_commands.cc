@@ -344,6 +344,15 @@ StatusWith<bson::BsonDoc> RunDrop(CommandContext& ctx) {
 StatusWith<bson::BsonDoc> RunDropDatabase(CommandContext& ctx) {
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {}));
   RETURN_IF_ERROR(catalog::Catalog::ValidateDbName(ctx.db()));
+  // admin holds the users (admin.system.users): dropping it would remove
+  // every login and, after a restart, reopen the localhost exception.
+  if (ctx.db() == "admin") {
+    return Status(ErrorCode::kIllegalOperation, "Dropping the 'admin' database is prohibited.");
+  }
+  if (ctx.db() == "local" && !ctx.server->repl_set_name.empty()) {
+    return Status(ErrorCode::kIllegalOperation,
+                  "Cannot drop 'local' database while replication is active");
+  }
   RETURN_IF_ERROR(ctx.engine->DropDatabase(ctx.db()));
   bson::BsonDoc out;
   BSON_APPEND_UTF8(out.mutable_get(), "dropped", ctx.db().c_str());

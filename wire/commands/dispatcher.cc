@@ -5,6 +5,7 @@
 
 #include "engine/query/deadline.h"
 #include "wire/commands/command_args.h"
+#include "wire/commands/command_redaction.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_metrics.h"
 #include "wire/reply/reply_builder.h"
@@ -29,10 +30,10 @@ std::string OpOf(std::string_view name) {
 // first field names one, else "<db>.$cmd"; the deadline of a valid
 // maxTimeMS (each command reports a bad one itself).
 OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& request,
-                              std::string_view name) {
+                              std::string_view name, const bson_t* shown_command) {
   OperationInfo info;
   info.op = OpOf(name);
-  info.command = request.body.get();
+  info.command = shown_command;
   info.client = conn.remote_address;
   info.connection_id = conn.connection_id;
   info.desc = "conn" + std::to_string(conn.connection_id);
@@ -110,7 +111,9 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
       return ErrorReply(refused);
     }
   }
-  ScopedOperation op(engine_->operations(), OperationInfoOf(conn, request, name));
+  const std::optional<bson::BsonDoc> redacted = RedactSecrets(name, request.body.get());
+  ScopedOperation op(engine_->operations(),
+                     OperationInfoOf(conn, request, name, redacted ? redacted->get() : request.body.get()));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
   if (!replica_set) return RunCommandReply(*spec, ctx);
   engine::repl::LogicalClock::ResetThreadTick();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/log/log.h"
+#include "wire/commands/command_redaction.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -58,13 +59,14 @@ void LogIfSlow(const CommandRequest& request, std::chrono::steady_clock::duratio
   // mongod truncates big commands in the log; so does tigerdoc (documents
   // of an insert can be megabytes).
   constexpr uint32_t kMaxLoggedCommandBytes = 10 * 1024;
+  bson_iter_t first;
+  const char* name = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first) ? bson_iter_key(&first) : "";
   if (request.body.get()->len <= kMaxLoggedCommandBytes) {
-    BSON_APPEND_DOCUMENT(attr.mutable_get(), "command", request.body.get());
+    const std::optional<bson::BsonDoc> redacted = RedactSecrets(name, request.body.get());
+    BSON_APPEND_DOCUMENT(attr.mutable_get(), "command", redacted ? redacted->get() : request.body.get());
   } else {
     bson_t truncated;
     bson_append_document_begin(attr.mutable_get(), "command", -1, &truncated);
-    bson_iter_t first;
-    const char* name = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first) ? bson_iter_key(&first) : "";
     BSON_APPEND_UTF8(&truncated, name, "(truncated)");
     BSON_APPEND_INT32(&truncated, "size", static_cast<int32_t>(request.body.get()->len));
     bson_append_document_end(attr.mutable_get(), &truncated);

@@ -22,6 +22,14 @@ struct Counters {
       command_ops{0};
 };
 
+int64_t IntAt(const bson_t* doc, const char* path) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc) || !bson_iter_find_descendant(&it, path, &it) || !BSON_ITER_HOLDS_NUMBER(&it)) {
+    return 0;
+  }
+  return bson_iter_as_int64(&it);
+}
+
 // top: one entry per namespace, under a mutex (one short critical section
 // per command).
 struct TopEntry {
@@ -52,15 +60,67 @@ std::string CollectionOf(std::string_view name, const bson_t* body) {
   return "";
 }
 
-void RecordTop(std::string_view name, const CommandRequest& request, int64_t micros) {
+// Commands whose first field (getMore: "collection") names a collection;
+// only these count in top, as in mongod, where Top records the collection
+// a command locked.
+bool NamesCollection(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "aggregate", "collMod", "collStats", "count", "create", "createIndexes", "delete", "distinct",
+      "drop", "dropIndexes", "find", "findAndModify", "getMore", "insert", "listIndexes", "update",
+      "validate"};
+  for (std::string_view known : kNames) {
+    if (known == name) return true;
+  }
+  return false;
+}
+
+// Whether the reply says the command never ran: refused before it started
+// (not authenticated/authorized, bad namespace), so it names no real
+// namespace and must not grow top's map.
+bool RefusedBeforeRunning(const bson::BsonDoc& reply) {
+  const int64_t code = IntAt(reply.get(), "code");
+  return code == 13 /* Unauthorized */ || code == 59 /* CommandNotFound */ ||
+         code == 73 /* InvalidNamespace */;
+}
+
+// top keeps at most this many namespaces (a backstop against clients that
+// name millions of collections that do not exist); entries of dropped
+// collections and databases leave it.
+constexpr size_t kMaxTopNamespaces = 10000;
+// MongoDB's longest namespace ("db.collection") in bytes.
+constexpr size_t kMaxNamespaceBytes = 255;
+
+// Removes a dropped collection's entry, or a dropped database's entries.
+void ForgetTopNamespaces(std::string_view name, const CommandRequest& request) {
+  Top& top = T();
+  std::lock_guard<std::mutex> lock(top.mu);
+  if (name == "drop") {
+    top.by_ns.erase(request.db + "." + CollectionOf(name, request.body.get()));
+    return;
+  }
+  const std::string prefix = request.db + ".";
+  for (auto it = top.by_ns.lower_bound(prefix); it != top.by_ns.end() && it->first.rfind(prefix, 0) == 0;) {
+    it = top.by_ns.erase(it);
+  }
+}
+
+void RecordTop(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
+               int64_t micros) {
+  if (!NamesCollection(name) || RefusedBeforeRunning(reply)) return;
   const std::string coll = CollectionOf(name, request.body.get());
-  if (coll.empty()) return;
+  if (coll.empty() || request.db.size() + 1 + coll.size() > kMaxNamespaceBytes) return;
   const bool read = name == "find" || name == "getMore" || name == "aggregate" || name == "count" ||
                     name == "distinct" || name == "listIndexes" || name == "collStats";
   const bool write = name == "insert" || name == "update" || name == "delete" || name == "findAndModify";
   Top& top = T();
   std::lock_guard<std::mutex> lock(top.mu);
-  TopEntry& e = top.by_ns[request.db + "." + coll];
+  const std::string ns = request.db + "." + coll;
+  auto found = top.by_ns.find(ns);
+  if (found == top.by_ns.end()) {
+    if (top.by_ns.size() >= kMaxTopNamespaces) return;
+    found = top.by_ns.emplace(ns, TopEntry{}).first;
+  }
+  TopEntry& e = found->second;
   e.total.Add(micros);
   if (read) e.read_lock.Add(micros);
   if (write) e.write_lock.Add(micros);
@@ -85,14 +145,6 @@ Counters& C() {
 }
 
 void Add(std::atomic<int64_t>& counter, int64_t n) { counter.fetch_add(n, std::memory_order_relaxed); }
-
-int64_t IntAt(const bson_t* doc, const char* path) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, doc) || !bson_iter_find_descendant(&it, path, &it) || !BSON_ITER_HOLDS_NUMBER(&it)) {
-    return 0;
-  }
-  return bson_iter_as_int64(&it);
-}
 
 int64_t ArrayCount(const bson_t* doc, const char* path) {
   bson_iter_t it, child;
@@ -129,7 +181,11 @@ void RecordCommand(std::string_view name, const CommandRequest& request, const b
   Add(c.bytes_out, static_cast<int64_t>(reply.size()));
   Add(c.requests, 1);
   const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(duration).count();
-  RecordTop(name, request, micros);
+  if ((name == "drop" || name == "dropDatabase") && IntAt(out, "ok") == 1) {
+    ForgetTopNamespaces(name, request);
+  } else {
+    RecordTop(name, request, reply, micros);
+  }
   if (name == "insert") {
     Add(c.insert, Statements(request, "documents"));
     Add(c.inserted, IntAt(out, "n"));

@@ -8,6 +8,7 @@
 
 #include "wire/commands/command_registry.h"
 #include "wire/commands/command_args.h"
+#include "wire/commands/session_uid.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -27,7 +28,8 @@ void AppendRandomUuid(bson_t* doc, const char* key) {
   BSON_APPEND_BINARY(doc, key, BSON_SUBTYPE_UUID, bytes, sizeof bytes);
 }
 
-// Calls `fn(session_id)` for each lsid of the command's array
+// Calls `fn(session_key)` for each lsid of the command's array, keyed
+// with the caller's user (another user's sessions are not reached)
 // ({endSessions: [{id: UUID}, ...]}); errors as MongoDB's IDL.
 template <typename Fn>
 Status ForEachSessionId(CommandContext& ctx, Fn fn) {
@@ -51,8 +53,8 @@ Status ForEachSessionId(CommandContext& ctx, Fn fn) {
     bson_iter_document(&elem, &len, &data);
     bson_t lsid;
     if (!bson_init_static(&lsid, data, len)) return Status(ErrorCode::kInvalidBSON, "invalid lsid");
-    ASSIGN_OR_RETURN(std::string id, LogicalSessionCatalog::SessionIdOf(&lsid));
-    fn(id);
+    ASSIGN_OR_RETURN(std::string key, LogicalSessionCatalog::SessionKeyOf(&lsid, SessionUidOf(ctx)));
+    fn(key);
   }
   return Status::OK();
 }
@@ -72,7 +74,7 @@ StatusWith<bson::BsonDoc> RunStartSession(CommandContext& ctx) {
   bson_iter_document(&lsid, &len, &data);
   bson_t lsid_doc;
   bson_init_static(&lsid_doc, data, len);
-  RETURN_IF_ERROR(ctx.engine->sessions().Start(&lsid_doc));
+  RETURN_IF_ERROR(ctx.engine->sessions().Start(&lsid_doc, SessionUidOf(ctx)));
   BSON_APPEND_INT32(out.mutable_get(), "timeoutMinutes",
                     static_cast<int32_t>(LogicalSessionCatalog::kSessionTimeout.count()));
   return out;
@@ -88,8 +90,9 @@ StatusWith<bson::BsonDoc> RunRefreshSessions(CommandContext& ctx) {
   return bson::BsonDoc();
 }
 
-// Ends the sessions and aborts their open transactions (there are no users,
-// so any client may kill any session).
+// Ends the caller's sessions of those lsids and aborts their open
+// transactions; under --auth another user's session of the same lsid is
+// not touched (as in MongoDB, whose lsid carries the user's uid).
 StatusWith<bson::BsonDoc> RunKillSessions(CommandContext& ctx) {
   return RunEndSessions(ctx);
 }

@@ -21,6 +21,7 @@
 // record then follows in a transaction of its own (a crash between the two
 // could apply such a retry twice).
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <set>
@@ -32,6 +33,7 @@
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/transaction_ddl.h"
+#include "wire/commands/session_uid.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
@@ -131,7 +133,8 @@ bool AllowedInTransaction(std::string_view name) {
 std::string SessionIdText(const LogicalSession& s) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
-  for (size_t i = 0; i < s.id.size(); ++i) {
+  // The lsid UUID's 16 bytes (the key's user digest after them is not shown).
+  for (size_t i = 0; i < std::min<size_t>(s.id.size(), 16); ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
     out += kHex[static_cast<uint8_t>(s.id[i]) >> 4];
     out += kHex[static_cast<uint8_t>(s.id[i]) & 15];
@@ -425,8 +428,8 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
   }
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
-    if (StatusWith<std::string> id = LogicalSessionCatalog::SessionIdOf(f.lsid); id.ok()) {
-      ctx.engine->sessions().Touch(id.value());
+    if (StatusWith<std::string> key = LogicalSessionCatalog::SessionKeyOf(f.lsid, SessionUidOf(ctx)); key.ok()) {
+      ctx.engine->sessions().Touch(key.value());
     }
     return RunCommandReply(spec, ctx);
   }
@@ -436,7 +439,7 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
                              "retryable write commands. autocommit:false was not provided, and " +
                                  std::string(ctx.name) + " is not a retryable write command."));
   }
-  StatusWith<LogicalSessionCatalog::CheckedOut> checked = ctx.engine->sessions().CheckOut(f.lsid);
+  StatusWith<LogicalSessionCatalog::CheckedOut> checked = ctx.engine->sessions().CheckOut(f.lsid, SessionUidOf(ctx));
   if (!checked.ok()) return ErrorReply(checked.status());
   LogicalSession& s = *checked.value();
   if (Status caught = CatchUpWithRecord(ctx.engine->sessions(), s); !caught.ok()) return ErrorReply(caught);

@@ -66,6 +66,42 @@ Status Decode(Compressor compressor, std::string_view in, uint8_t* out, size_t s
   return Corrupt("unknown compressor id " + std::to_string(static_cast<int>(compressor)));
 }
 
+// Whether `in` can decode to `size` bytes, decided from the payload
+// without decoding it: the size the format itself records (snappy's
+// preamble, zstd's frame header) must equal the claim, and no format can
+// expand beyond its maximal ratio (snappy: a 3-byte copy yields at most 64
+// bytes; deflate: at most 1032:1).
+Status CheckClaimedSize(Compressor compressor, std::string_view in, size_t size) {
+  constexpr size_t kSnappyMaxRatio = 22, kDeflateMaxRatio = 1032, kSlackBytes = 64;
+  switch (compressor) {
+    case Compressor::kNoop:
+      if (in.size() != size) return Corrupt("uncompressedSize does not match");
+      return Status::OK();
+    case Compressor::kSnappy: {
+      size_t length = 0;
+      if (snappy_uncompressed_length(in.data(), in.size(), &length) != SNAPPY_OK ||
+          length != size || size > in.size() * kSnappyMaxRatio + kSlackBytes) {
+        return Corrupt("uncompressedSize does not match the snappy data");
+      }
+      return Status::OK();
+    }
+    case Compressor::kZlib:
+      if (size > in.size() * kDeflateMaxRatio + kSlackBytes) {
+        return Corrupt("uncompressedSize " + std::to_string(size) + " is more than " +
+                       std::to_string(in.size()) + " bytes of zlib data can hold");
+      }
+      return Status::OK();
+    case Compressor::kZstd: {
+      // Every driver's zstd (one-shot ZSTD_compress or equivalent) records the
+      // content size; a frame without it is refused rather than trusted.
+      const unsigned long long length = ZSTD_getFrameContentSize(in.data(), in.size());
+      if (length != size) return Corrupt("uncompressedSize does not match the zstd frame");
+      return Status::OK();
+    }
+  }
+  return Corrupt("unknown compressor id " + std::to_string(static_cast<int>(compressor)));
+}
+
 std::string Encode(Compressor compressor, std::string_view in) {
   std::string out;
   switch (compressor) {
@@ -127,12 +163,14 @@ StatusWith<std::vector<uint8_t>> DecompressMessage(const uint8_t* data, size_t l
     return Corrupt("unknown compressor id " + std::to_string(id));
   }
   *compressor = static_cast<Compressor>(id);
-  std::vector<uint8_t> out(kHeaderBytes + static_cast<size_t>(uncompressed_size));
   const size_t payload_at = kHeaderBytes + kPrefixBytes;
-  RETURN_IF_ERROR(Decode(*compressor,
-                         std::string_view(reinterpret_cast<const char*>(data) + payload_at,
-                                          len - payload_at),
-                         out.data() + kHeaderBytes, static_cast<size_t>(uncompressed_size)));
+  const std::string_view payload(reinterpret_cast<const char*>(data) + payload_at, len - payload_at);
+  // The claim is checked against the payload before anything is allocated:
+  // a 30-byte message (before authentication) must not cost 48 MB.
+  RETURN_IF_ERROR(CheckClaimedSize(*compressor, payload, static_cast<size_t>(uncompressed_size)));
+  std::vector<uint8_t> out(kHeaderBytes + static_cast<size_t>(uncompressed_size));
+  RETURN_IF_ERROR(Decode(*compressor, payload, out.data() + kHeaderBytes,
+                         static_cast<size_t>(uncompressed_size)));
   Counters& counters = CountersOf(*compressor);
   counters.decompressor_in.fetch_add(static_cast<int64_t>(len - payload_at), std::memory_order_relaxed);
   counters.decompressor_out.fetch_add(uncompressed_size, std::memory_order_relaxed);

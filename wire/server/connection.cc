@@ -29,6 +29,22 @@ constexpr size_t kKeepBufferBytes = 1 << 20;
 // message buffer.
 constexpr size_t kInboxBytes = 8 * 1024;
 
+// A TLS record header of a handshake (0x16), TLS 1.0-1.3 or SSL 3 record
+// version (0x03 0x00..0x04), carrying a ClientHello (handshake type 1).
+bool LooksLikeTlsClientHello(const uint8_t* bytes) {
+  return bytes[0] == 0x16 && bytes[1] == 0x03 && bytes[2] <= 0x04 && bytes[5] == 0x01;
+}
+
+// A MongoDB header a client may send first: a length in range and an
+// opcode of a request (the 16 bytes of a ClientHello match both only by a
+// coincidence in its random bytes).
+bool LooksLikeMongoHeader(const uint8_t* bytes) {
+  const int32_t length = LoadInt32(bytes);
+  const int32_t op_code = LoadInt32(bytes + 12);
+  return length >= kMinMessageBytes && length <= kMaxMessageBytes &&
+         (op_code == kOpMsg || op_code == kOpQuery || op_code == kOpCompressed);
+}
+
 }  // namespace
 
 std::string FormatEndpoint(const asio::ip::tcp::endpoint& endpoint) {
@@ -92,17 +108,27 @@ void Connection::Shutdown() {
 
 bool Connection::StartTls() {
   if (!tls_) return true;
-  // A TLS ClientHello starts with a handshake record (content type 22); a
-  // MongoDB message starts with its length, whose low byte is 22 only for
-  // a 22-byte message, which no driver sends first.
-  constexpr uint8_t kTlsHandshakeRecord = 0x16;
   uint8_t first = 0;
   ssize_t got;
   do {
     got = ::recv(fd_, &first, 1, MSG_PEEK);
   } while (got < 0 && errno == EINTR);
   if (got != 1) return false;
-  if (first != kTlsHandshakeRecord) {
+  // A TLS ClientHello starts with a handshake record (content type 22). A
+  // MongoDB message starts with its little-endian length, whose low byte is
+  // 22 for every length of 22 mod 256 (278, 534, ...): only then are the
+  // first 16 bytes (a whole MongoDB header) read to decide.
+  constexpr uint8_t kTlsHandshakeRecord = 0x16;
+  bool tls = first == kTlsHandshakeRecord;
+  if (tls) {
+    uint8_t header[16];
+    do {
+      got = ::recv(fd_, header, sizeof header, MSG_PEEK | MSG_WAITALL);
+    } while (got < 0 && errno == EINTR);
+    if (got != static_cast<ssize_t>(sizeof header)) return false;
+    tls = LooksLikeTlsClientHello(header) && !LooksLikeMongoHeader(header);
+  }
+  if (!tls) {
     if (tls_->mode() != TlsMode::kRequire) return true;
     std::cerr << "tigerdoc: refused a plain connection from " << info_.remote_address
               << " (tlsMode requireTLS)" << std::endl;

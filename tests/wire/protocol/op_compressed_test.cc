@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -9,6 +13,21 @@
 #include "wire/protocol/message.h"
 #include "wire/protocol/op_msg.h"
 #include "wire/protocol/op_query.h"
+
+// The largest single allocation this test binary made since the last
+// reset: the server must not allocate what a message merely claims.
+namespace {
+std::atomic<size_t> g_largest_allocation{0};
+}  // namespace
+void* operator new(size_t n) {
+  size_t seen = g_largest_allocation.load(std::memory_order_relaxed);
+  while (n > seen && !g_largest_allocation.compare_exchange_weak(seen, n)) {
+  }
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
 
 namespace tigerdoc::wire {
 namespace {
@@ -104,6 +123,22 @@ TEST(OpCompressedTest, MalformedMessagesCloseTheConnection) {
   unknown[24] = 4;
   ExpectFatal(unknown, "compressor id 4");
   ExpectFatal(CompressMessage(Ping(), Compressor::kNoop).substr(0, 24), "shorter than its prefix");
+}
+
+// A tiny OP_COMPRESSED whose uncompressedSize claims just under the 48 MB
+// limit is refused before the claimed size is allocated, with every
+// compressor; claims just at and below what the payload can hold still
+// decode (the round trips above and LargeMessagesShrinkAndSurvive).
+TEST(OpCompressedTest, ClaimedSizeIsCheckedBeforeItIsAllocated) {
+  for (Compressor c : kAll) {
+    for (int32_t claim : {kMaxMessageBytes - 16 - 1000, 1 << 20, 100000}) {
+      std::string m = CompressMessage(Ping(), c);
+      StoreInt32(reinterpret_cast<uint8_t*>(m.data()) + 20, claim);
+      g_largest_allocation = 0;
+      ExpectFatal(m, "inflated uncompressedSize");
+      EXPECT_LT(g_largest_allocation.load(), 64u * 1024) << static_cast<int>(c) << " claim " << claim;
+    }
+  }
 }
 
 TEST(OpCompressedTest, HandshakeAndAuthRepliesStayUncompressed) {
