@@ -18,7 +18,7 @@ BsonDoc::BsonDoc(bson_t* adopt) {
 // empty document a moved-from BsonDoc holds anyway, and bson_steal's copy
 // of the 120-byte inline buffer and the re-initialisation are skipped.
 BsonDoc::BsonDoc(BsonDoc&& other) noexcept {
-  if (bson_empty(&other.doc_)) {
+  if (other.doc_.len == 5) {
     bson_init(&doc_);
     return;
   }
@@ -29,7 +29,7 @@ BsonDoc::BsonDoc(BsonDoc&& other) noexcept {
 BsonDoc& BsonDoc::operator=(BsonDoc&& other) noexcept {
   if (this != &other) {
     bson_destroy(&doc_);
-    if (bson_empty(&other.doc_)) {
+    if (other.doc_.len == 5) {
       bson_init(&doc_);
       return *this;
     }
