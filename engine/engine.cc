@@ -1,5 +1,6 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
+#include "engine/id_point_read.h"
 #include "engine/operation_collation.h"
 
 #include "engine/changes/change_log.h"
@@ -170,6 +171,17 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   std::string ns = Namespace(params.db, params.coll);
   if (catalog_->LookupView(ns) != nullptr) return FindOnView(params);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
+  if (coll != nullptr) {
+    ASSIGN_OR_RETURN(std::optional<std::vector<bson::BsonDoc>> by_id,
+                     FindByIdWithoutPlan(*storage_, *coll, params,
+                                         OperationCollator(params.collation, coll.get())));
+    if (by_id) {
+      CursorBatch batch;
+      batch.ns = ns;
+      batch.docs = std::move(*by_id);
+      return batch;  // at most one document: no cursor
+    }
+  }
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params, coll.get()));
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));

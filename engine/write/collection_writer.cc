@@ -259,6 +259,12 @@ StatusWith<bool> CollectionWriter::UpdateModifies(storage::Session& session,
   return hooks_->UpdateModifies(ctx, event, modified);
 }
 
+// Whether anyone keeps change events: a standalone server keeps none
+// (wire/main.cc), so building an event, which copies the document, is waste.
+static bool RecordsChanges(const catalog::Catalog& catalog) {
+  return catalog.change_recorder() != nullptr;
+}
+
 Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* doc) {
   // Schema validation sees the document as it will be stored (after the
   // hooks reshaped it).
@@ -268,7 +274,9 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
   RETURN_IF_ERROR(stored);
-  RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::InsertEvent(coll_, doc)));
+  if (RecordsChanges(catalog_)) {
+    RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::InsertEvent(coll_, doc)));
+  }
   if (indexes_->specs.empty()) return Status::OK();
   ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
   for (const auto& spec : indexes_->specs) {
@@ -284,8 +292,10 @@ Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* ol
   multikey_.clear();
   RETURN_IF_ERROR(CheckStorageDepth(new_doc, /*is_update=*/true));
   RETURN_IF_ERROR(coll_.store->Update(session, old_doc, new_doc));
-  RETURN_IF_ERROR(catalog::RecordChange(catalog_, session,
-                                        catalog::UpdateEvent(coll_, old_doc, new_doc, replace)));
+  if (RecordsChanges(catalog_)) {
+    RETURN_IF_ERROR(catalog::RecordChange(catalog_, session,
+                                          catalog::UpdateEvent(coll_, old_doc, new_doc, replace)));
+  }
   if (indexes_->specs.empty()) return Status::OK();
   ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(old_doc));
   ASSIGN_OR_RETURN(ShardedRecordStore::Location to, coll_.store->LocationOf(new_doc));
@@ -328,7 +338,9 @@ Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* ol
 
 Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
   RETURN_IF_ERROR(coll_.store->Remove(session, doc));
-  RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::DeleteEvent(coll_, doc)));
+  if (RecordsChanges(catalog_)) {
+    RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::DeleteEvent(coll_, doc)));
+  }
   if (!indexes_->specs.empty()) {
     ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
     for (const auto& spec : indexes_->specs) {

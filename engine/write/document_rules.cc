@@ -78,6 +78,13 @@ bson::BsonDoc Rename(const bson_t* one_value_doc, const char* field) {
 }
 
 Status CheckStorageDepth(const bson_t* doc, bool is_update) {
+  // Each level of nesting takes at least 7 bytes: its length and terminator
+  // (5) plus the type and empty key (2) of the element that holds it or,
+  // innermost, of an element it holds. A document shorter than
+  // 7 x (limit + 1) bytes cannot exceed the limit, so most documents skip
+  // the walk and its allocation (#18, bench/README.md).
+  constexpr uint32_t kShortestTooDeep = 7 * (kMaxUserStorageDepth + 1);
+  if (doc->len < kShortestTooDeep) return Status::OK();
   // One iterator per open level; a level is entered only when its document
   // or array has an element, so empty ones never count.
   std::vector<bson::AlignedIter> stack(1);  // see engine/bson/aligned_iter.h

@@ -18,6 +18,7 @@
 #include "engine/write/collection_writer.h"
 #include "engine/write/document_rules.h"
 #include "engine/engine.h"
+#include "engine/id_point_read.h"
 #include "engine/query/matcher/match_details.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/interrupt.h"
@@ -101,30 +102,10 @@ StatusWith<std::vector<bson::BsonDoc>> MatchingIds(storage::Session& session,
 // (YCSB A, bench/README.md). Other values keep the planner: null matches a
 // missing field, regexes, arrays and documents have their own semantics.
 std::optional<bson::BsonDoc> IdEquality(const catalog::CollectionEntry& coll, const bson_t* filter) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, filter) || !bson_iter_next(&it) ||
-      std::string_view(bson_iter_key(&it)) != "_id") {
-    return std::nullopt;
-  }
-  const bson_value_t* value = bson_iter_value(&it);
-  switch (value->value_type) {
-    case BSON_TYPE_UTF8:
-    case BSON_TYPE_INT32:
-    case BSON_TYPE_INT64:
-    case BSON_TYPE_OID:
-      break;
-    case BSON_TYPE_DOUBLE:
-      if (!std::isfinite(value->value.v_double)) return std::nullopt;
-      break;
-    default:
-      return std::nullopt;
-  }
-  if (bson_iter_next(&it)) return std::nullopt;  // more than _id
+  std::optional<bson::BsonDoc> id = IdEqualityOf(filter);  // engine/id_point_read.h
   // As the plan's point read would: one use of the _id index where the
   // record keys are it.
-  if (coll.store->shard_key_is_id()) coll.id_index_usage->Record();
-  bson::BsonDoc id;
-  bson_append_value(id.mutable_get(), "_id", 3, value);
+  if (id && coll.store->shard_key_is_id()) coll.id_index_usage->Record();
   return id;
 }
 

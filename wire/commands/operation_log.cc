@@ -48,10 +48,11 @@ void LogIfSlow(const CommandRequest& request, std::chrono::steady_clock::duratio
                const bson::BsonDoc& reply) {
   const int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(duration).count();
   const int64_t slow_ms = log::SlowMs();
-  // An awaitable hello (drivers' streaming monitor) waits on purpose.
+  // An awaitable hello (drivers' streaming monitor) waits on purpose. Looked
+  // up only for a request that took slowms: this runs after every command.
   bson_iter_t awaiting;
-  const bool waits = bson_iter_init_find(&awaiting, request.body.get(), "maxAwaitTimeMS");
-  const bool slow = slow_ms >= 0 && millis >= slow_ms && !waits;
+  const bool slow = slow_ms >= 0 && millis >= slow_ms &&
+                    !bson_iter_init_find(&awaiting, request.body.get(), "maxAwaitTimeMS");
   if (!slow && !log::Enabled(log::Severity::kDebug1)) return;
   bson::BsonDoc attr;
   BSON_APPEND_UTF8(attr.mutable_get(), "type", "command");

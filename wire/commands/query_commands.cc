@@ -87,7 +87,9 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
-  ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
+  if (present.has("collation")) {
+    ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
+  }
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, object("filter"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, object("sort"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, object("projection"));
@@ -114,7 +116,9 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
-  ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
+  if (present.has("hint")) {
+    ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
+  }
   if (filter) params.filter = std::move(*filter);
   if (sort) params.sort = std::move(*sort);
   if (projection) params.projection = std::move(*projection);

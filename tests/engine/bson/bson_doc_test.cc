@@ -122,5 +122,38 @@ TEST(BsonDocAdopt, NewEmptyDocumentGrownByAppends) {
   EXPECT_EQ(bson_count_keys(doc.get()), 50u);
 }
 
+// Moves of empty documents take a shortcut (bson_doc.cc): the target is a
+// fresh empty document and the source keeps its (empty) bytes. Both must
+// stay ordinary documents: appendable, movable again, destroyed once.
+TEST(BsonDocMove, EmptyDocumentsMoveAndStayUsable) {
+  BsonDoc empty;
+  BsonDoc moved(std::move(empty));
+  EXPECT_TRUE(moved.empty());
+  EXPECT_TRUE(empty.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is part of the contract
+  BSON_APPEND_INT32(empty.mutable_get(), "a", 1);
+  BSON_APPEND_INT32(moved.mutable_get(), "b", 2);
+  EXPECT_EQ(empty.ToJson(), BsonDoc::FromJson(R"({"a": 1})").ToJson());
+  EXPECT_EQ(moved.ToJson(), BsonDoc::FromJson(R"({"b": 2})").ToJson());
+
+  // An empty document whose buffer is on the heap (grown, then emptied by
+  // bson_reinit) moves like an inline one.
+  BsonDoc grown = BsonDoc::FromJson(BigJson());
+  bson_reinit(grown.mutable_get());
+  BsonDoc target = BsonDoc::FromJson(R"({"old": true})");
+  target = std::move(grown);
+  EXPECT_TRUE(target.empty());
+  EXPECT_TRUE(grown.empty());  // NOLINT(bugprone-use-after-move)
+  BSON_APPEND_UTF8(grown.mutable_get(), "c", "again");
+  EXPECT_EQ(grown.ToJson(), BsonDoc::FromJson(R"({"c": "again"})").ToJson());
+
+  // A non-empty document still moves its bytes and empties the source.
+  BsonDoc big = BsonDoc::FromJson(BigJson());
+  BsonDoc taken = BsonDoc::FromJson(R"({"x": 1})");
+  taken = std::move(big);
+  EXPECT_EQ(taken.ToJson(), BsonDoc::FromJson(BigJson()).ToJson());
+  EXPECT_TRUE(big.empty());  // NOLINT(bugprone-use-after-move)
+  EXPECT_TRUE(BsonDoc::CopyOf(BsonDoc().get()).empty());
+}
+
 }  // namespace
 }  // namespace tigerdoc::bson

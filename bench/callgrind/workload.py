@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""A fixed, repeatable client workload for profiling the server under callgrind.
+
+Wall-clock rates on the shared 2-core machine are noise; instruction counts of
+the server under `valgrind --tool=callgrind` are not, provided the client sends
+exactly the same bytes every time. This client speaks OP_MSG over a raw socket
+(no driver, so nothing varies between runs) and sends the commands libmongoc
+sends for the bench's operations, lsid included:
+
+  setup N        into a fresh server: insert N documents {_id: NumberLong(i),
+                 n: 0, v: 'x' * 100} in batches of 1,000
+  find N         N x {find: "load", filter: {_id: NumberLong(i % docs)}, limit: 1,
+                 singleBatch: true}, one connection
+  insertmany B   B x insert of 1,000 fresh documents (kind-1 document sequence)
+
+Usage: workload.py PORT COMMAND COUNT [--docs D]
+Every reply is checked (ok: 1, the document found, insertedCount); a wrong
+answer exits 1, so a profile is never taken of a broken server.
+"""
+import socket
+import struct
+import sys
+
+DB = "tigerdoc_load"
+COLL = "load"
+LSID = bytes(range(16))  # a fixed UUID: the same bytes every run
+
+
+def _cstring(s):
+    return s.encode() + b"\x00"
+
+
+def _element(key, value):
+    k = _cstring(key)
+    if isinstance(value, bool):
+        return b"\x08" + k + (b"\x01" if value else b"\x00")
+    if isinstance(value, Int64):
+        return b"\x12" + k + struct.pack("<q", value.v)
+    if isinstance(value, int):
+        return b"\x10" + k + struct.pack("<i", value)
+    if isinstance(value, float):
+        return b"\x01" + k + struct.pack("<d", value)
+    if isinstance(value, str):
+        data = value.encode()
+        return b"\x02" + k + struct.pack("<i", len(data) + 1) + data + b"\x00"
+    if isinstance(value, dict):
+        return b"\x03" + k + encode(value)
+    if isinstance(value, list):
+        return b"\x04" + k + encode({str(i): v for i, v in enumerate(value)})
+    if isinstance(value, Uuid):
+        return b"\x05" + k + struct.pack("<i", 16) + b"\x04" + value.b
+    raise TypeError(type(value))
+
+
+class Int64:
+    def __init__(self, v):
+        self.v = v
+
+
+class Uuid:
+    def __init__(self, b):
+        self.b = b
+
+
+def encode(doc):
+    body = b"".join(_element(k, v) for k, v in doc.items())
+    return struct.pack("<i", len(body) + 5) + body + b"\x00"
+
+
+def decode(data, pos=0):
+    """Enough of BSON to check replies: returns (dict, end)."""
+    (length,) = struct.unpack_from("<i", data, pos)
+    end = pos + length - 1
+    pos += 4
+    out = {}
+    while pos < end:
+        t = data[pos]
+        pos += 1
+        z = data.index(b"\x00", pos)
+        key = data[pos:z].decode()
+        pos = z + 1
+        if t == 0x01:
+            out[key] = struct.unpack_from("<d", data, pos)[0]
+            pos += 8
+        elif t == 0x02:
+            (n,) = struct.unpack_from("<i", data, pos)
+            out[key] = data[pos + 4:pos + 3 + n].decode()
+            pos += 4 + n
+        elif t in (0x03, 0x04):
+            sub, _ = decode(data, pos)
+            out[key] = list(sub.values()) if t == 0x04 else sub
+            pos += struct.unpack_from("<i", data, pos)[0]
+        elif t == 0x05:
+            (n,) = struct.unpack_from("<i", data, pos)
+            out[key] = data[pos + 5:pos + 5 + n]
+            pos += 5 + n
+        elif t == 0x07:
+            out[key] = data[pos:pos + 12]
+            pos += 12
+        elif t == 0x08:
+            out[key] = data[pos] == 1
+            pos += 1
+        elif t in (0x09, 0x11, 0x12):
+            out[key] = struct.unpack_from("<q", data, pos)[0]
+            pos += 8
+        elif t == 0x10:
+            out[key] = struct.unpack_from("<i", data, pos)[0]
+            pos += 4
+        elif t == 0x0A:
+            out[key] = None
+        else:
+            raise ValueError("BSON type %d in a reply" % t)
+    return out, end + 1
+
+
+class Client:
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.request_id = 0
+
+    def command(self, body, sequence=None):
+        """OP_MSG with a kind-0 body and optionally one kind-1 sequence (name, docs)."""
+        body = dict(body)
+        body["$db"] = DB
+        body["lsid"] = {"id": Uuid(LSID)}
+        sections = b"\x00" + encode(body)
+        if sequence is not None:
+            name, docs = sequence
+            payload = _cstring(name) + b"".join(docs)
+            sections += b"\x01" + struct.pack("<i", len(payload) + 4) + payload
+        self.request_id += 1
+        message = struct.pack("<iiiii", 16 + 4 + len(sections), self.request_id, 0, 2013, 0)
+        self.sock.sendall(message + sections)
+        header = self._read(16)
+        (length,) = struct.unpack_from("<i", header, 0)
+        rest = self._read(length - 16)
+        reply, _ = decode(rest, 5)  # flagBits (4) and section kind 0 (1)
+        if reply.get("ok") != 1.0:
+            sys.exit("workload.py: command %s failed: %s" % (next(iter(body)), reply))
+        return reply
+
+    def _read(self, n):
+        chunks = []
+        while n > 0:
+            chunk = self.sock.recv(n)
+            if not chunk:
+                sys.exit("workload.py: the server closed the connection")
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+
+def document(i):
+    return encode({"_id": Int64(i), "n": 0, "v": "x" * 100})
+
+
+def insert_batches(client, first_id, batches, batch=1000):
+    for b in range(batches):
+        start = first_id + b * batch
+        docs = [document(start + j) for j in range(batch)]
+        reply = client.command({"insert": COLL, "ordered": True}, ("documents", docs))
+        if reply.get("n") != batch:
+            sys.exit("workload.py: insert answered %s" % reply)
+
+
+def main():
+    args = sys.argv[1:]
+    docs = 10000
+    if "--docs" in args:
+        i = args.index("--docs")
+        docs = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 3:
+        sys.exit(__doc__)
+    port, what, count = int(args[0]), args[1], int(args[2])
+    client = Client(port)
+    client.command({"hello": 1})
+    if what == "setup":
+        insert_batches(client, 0, (count + 999) // 1000)
+    elif what == "find":
+        for i in range(count):
+            key = i * 7919 % docs  # spread over the documents, same order each run
+            reply = client.command({"find": COLL, "filter": {"_id": Int64(key)}, "limit": 1,
+                                    "singleBatch": True})
+            batch = reply["cursor"]["firstBatch"]
+            if len(batch) != 1 or batch[0]["_id"] != key:
+                sys.exit("workload.py: find of %d answered %s" % (key, reply))
+    elif what == "insertmany":
+        insert_batches(client, 1 << 40, count)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()

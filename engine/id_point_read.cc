@@ -1,0 +1,66 @@
+#include "engine/id_point_read.h"
+
+#include <cmath>
+#include <string_view>
+
+#include "engine/base/invariant.h"
+#include "engine/bson/compare.h"
+#include "engine/index/index_spec.h"
+
+namespace tigerdoc::engine {
+
+std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, filter) || !bson_iter_next(&it) ||
+      std::string_view(bson_iter_key(&it)) != "_id") {
+    return std::nullopt;
+  }
+  const bson_value_t* value = bson_iter_value(&it);
+  switch (value->value_type) {
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+    case BSON_TYPE_OID:
+      break;
+    case BSON_TYPE_DOUBLE:
+      if (!std::isfinite(value->value.v_double)) return std::nullopt;
+      break;
+    default:
+      return std::nullopt;
+  }
+  if (bson_iter_next(&it)) return std::nullopt;  // more than _id
+  bson::BsonDoc id;
+  bson_append_value(id.mutable_get(), "_id", 3, value);
+  return id;
+}
+
+StatusWith<std::optional<std::vector<bson::BsonDoc>>> FindByIdWithoutPlan(
+    storage::StorageEngine& storage, const catalog::CollectionEntry& coll, const FindParams& params,
+    const bson::Collator* collator) {
+  using NoFastPath = std::optional<std::vector<bson::BsonDoc>>;
+  const bool plain_options =
+      params.skip == 0 && params.batch_size.value_or(1) > 0 && params.sort.empty() &&
+      params.projection.empty() && params.hint == FindHint::kNone && params.min.empty() &&
+      params.max.empty() && params.let.empty() && !params.return_key && !params.show_record_id &&
+      !params.tailable && params.max_time_ms == 0 && params.explained == ExplainedCommand::kFind;
+  if (!plain_options || collator != nullptr || !coll.store->shard_key_is_id()) return NoFastPath();
+  std::optional<bson::BsonDoc> id = IdEqualityOf(params.filter.get());
+  if (!id || !coll.indexes()->specs.empty()) return NoFastPath();
+  coll.id_index_usage->Record();
+  bson_iter_t id_it;
+  INVARIANT(bson_iter_init(&id_it, id->get()) && bson_iter_next(&id_it));
+  storage::Session session = storage.NewSession();
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, coll.store->FindById(session, bson_iter_value(&id_it)));
+  std::vector<bson::BsonDoc> docs;
+  // The record key is the _id's keystring, so the stored _id equals v as
+  // $eq compares (1, 1.0 and NumberLong(1) alike); checked all the same,
+  // as the plan's filter would.
+  bson_iter_t stored;
+  if (doc && bson_iter_init_find(&stored, doc->get(), "_id") &&
+      bson::CompareValues(&stored, &id_it) == 0) {
+    docs.push_back(std::move(*doc));
+  }
+  return NoFastPath(std::move(docs));
+}
+
+}  // namespace tigerdoc::engine
