@@ -15,6 +15,8 @@
 
 #include "engine/index/key_generator.h"
 
+#include "engine/index/wildcard.h"
+
 #include <map>
 
 #include "engine/keystring/key_string.h"
@@ -298,6 +300,11 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) 
   DocumentKeys out;
   if (spec.partial_matcher && !spec.partial_matcher->Matches(doc)) {
     out.multikey_paths.assign(spec.fields.size(), {});
+    return out;
+  }
+  if (spec.wildcard) {
+    out.multikey_paths.assign(spec.fields.size(), {});
+    RETURN_IF_ERROR(GenerateWildcardKeys(spec, doc, &out));
     return out;
   }
   Generator generator(spec, &out);
