@@ -78,7 +78,8 @@ class WildcardWalker {
  public:
   WildcardWalker(const IndexSpec& spec, DocumentKeys* out) : spec_(spec), out_(out) {}
 
-  void Walk(const bson_t* obj, bool obj_is_array) {
+  // `skip_id`: leave out the top-level _id (the walk of a whole document).
+  void Walk(const bson_t* obj, bool obj_is_array, bool skip_id = false) {
     bson_iter_t it;
     if (!bson_iter_init(&it, obj)) return;
     while (bson_iter_next(&it)) {
@@ -87,6 +88,7 @@ class WildcardWalker {
         uint32_t key_len = bson_iter_key_len(&it);
         std::string_view key(bson_iter_key(&it), key_len);
         if (key.find('.') != std::string_view::npos) continue;
+        if (skip_id && key == "_id") continue;
         if (!path_.empty()) path_ += '.';
         path_.append(key);
       }
@@ -243,11 +245,15 @@ Status ParseWildcard(const bson_iter_t* projection, IndexSpec* spec) {
   } else {
     info->exclusion = true;
   }
-  // When the projection only names _id, walking it needs no projection of
-  // the other fields: {_id: 1} keeps everything, as an exclusion of nothing.
+  // Without paths to project (no projection, or one naming only _id) the
+  // walk skips or keeps the top-level _id itself: projecting a copy of every
+  // document first would cost more than the keys.
+  if (info->root.empty() && info->paths.empty()) {
+    spec->wildcard = std::move(info);
+    return Status::OK();
+  }
   bson::BsonDoc applied = ProjectionFor(fields, has_id);
-  if (has_id && info->id_included && info->paths.empty()) applied = bson::BsonDoc();
-  if (!applied.empty()) {
+  {
     ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(applied.get()));
     info->projection = std::make_shared<const query::Projection>(std::move(parsed));
   }
@@ -285,7 +291,7 @@ Status GenerateWildcardKeys(const IndexSpec& spec, const bson_t* doc, DocumentKe
     ASSIGN_OR_RETURN(bson::BsonDoc projected, spec.wildcard->projection->Apply(doc, nullptr));
     walker.Walk(projected.get(), false);
   } else {
-    walker.Walk(doc, false);
+    walker.Walk(doc, false, /*skip_id=*/!spec.wildcard->id_included);
   }
   walker.Finish();
   return Status::OK();

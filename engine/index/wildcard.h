@@ -49,7 +49,9 @@ struct WildcardInfo {
   bool exclusion = false;                      // the projection lists excluded paths
   std::vector<std::string> paths;              // the projection's paths, _id aside
   bool id_included = false;                    // {_id: 1} in the projection
-  std::shared_ptr<const query::Projection> projection;  // applied before the walk
+  // Applied before the walk; null when there are no paths to project (the
+  // walk then leaves out the top-level _id unless id_included).
+  std::shared_ptr<const query::Projection> projection;
 };
 
 // True for a key pattern field "$**" or "<path>.$**".
