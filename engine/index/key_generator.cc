@@ -15,10 +15,9 @@
 
 #include "engine/index/key_generator.h"
 
-#include "engine/index/wildcard.h"
-
 #include <map>
 
+#include "engine/index/wildcard.h"
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
 
