@@ -103,6 +103,7 @@ Status EngineResolver::CopyIndexes(const catalog::CollectionEntry& from, catalog
     copy.usage = std::make_shared<index::IndexUsage>();  // a new index: its own accesses
     copy.multikey = false;
     copy.multikey_paths.assign(copy.fields.size(), {});
+    copy.wildcard_multikey_paths.clear();
     RETURN_IF_ERROR(index::CreateIndexTables(session, to.metadata.ident, copy, to.metadata.num_shards));
     specs.push_back(std::move(copy));
   }

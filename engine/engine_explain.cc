@@ -154,11 +154,24 @@ class PlanWriter {
     bson::BsonDoc out;
     bson_t* d = out.mutable_get();
     BSON_APPEND_UTF8(d, "stage", "IXSCAN");
-    BSON_APPEND_DOCUMENT(d, "keyPattern", spec.key_pattern.get());
+    // A wildcard index shows the index it is for the scanned path:
+    // {$_path: 1, <path>: <direction>} (query/planner/wildcard_bounds.h).
+    const bool wildcard = spec.wildcard != nullptr && scan.shape.fields.size() == 2;
+    if (wildcard) {
+      bson_t key_pattern;
+      bson_append_document_begin(d, "keyPattern", -1, &key_pattern);
+      for (const query::planner::IndexKeyField& field : scan.shape.fields) {
+        bson_append_int32(&key_pattern, field.path.c_str(), -1,
+                          field.direction == keystring::Direction::kDescending ? -1 : 1);
+      }
+      bson_append_document_end(d, &key_pattern);
+    } else {
+      BSON_APPEND_DOCUMENT(d, "keyPattern", spec.key_pattern.get());
+    }
     BSON_APPEND_UTF8(d, "indexName", spec.name.c_str());
     // A collated index says so, as MongoDB's IXSCAN does.
     if (spec.collator != nullptr) BSON_APPEND_DOCUMENT(d, "collation", spec.collator->spec());
-    BSON_APPEND_BOOL(d, "isMultiKey", spec.multikey);
+    BSON_APPEND_BOOL(d, "isMultiKey", wildcard ? scan.shape.fields[1].multikey : spec.multikey);
     BSON_APPEND_BOOL(d, "isUnique", spec.unique);
     BSON_APPEND_BOOL(d, "isSparse", spec.sparse);
     BSON_APPEND_BOOL(d, "isPartial", spec.partial_filter.has_value());

@@ -65,6 +65,8 @@ Status BuildIndexes(storage::StorageEngine& storage, const catalog::CollectionEn
                 spec.multikey_paths[i].insert(keys.multikey_paths[i].begin(),
                                               keys.multikey_paths[i].end());
               }
+              spec.wildcard_multikey_paths.insert(keys.wildcard_multikey_paths.begin(),
+                                                  keys.wildcard_multikey_paths.end());
             }
             RETURN_IF_ERROR(AddIndexEntries(session, coll, spec, at, keys.keys));
           }

@@ -182,6 +182,7 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
       }
       for (const auto& spec : indexes.value()->specs) {
         entry->persisted_multikey_[spec->id] = spec->multikey_paths;
+        entry->persisted_wildcard_multikey_[spec->id] = spec->wildcard_multikey_paths;
       }
       entry->indexes_ = std::move(indexes).value();
       entry->patterns_ = std::make_shared<PatternState>(
@@ -459,6 +460,7 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   {
     std::lock_guard<std::mutex> lock(from->index_mutex_);
     renamed->persisted_multikey_ = from->persisted_multikey_;
+    renamed->persisted_wildcard_multikey_ = from->persisted_wildcard_multikey_;
   }
 
   // One transaction: the catalog on disk holds the old state or the new.
@@ -563,7 +565,11 @@ Status Catalog::PublishIndexes(CollectionEntry& entry,
   }
   std::lock_guard<std::mutex> lock(entry.index_mutex_);
   entry.persisted_multikey_.clear();
-  for (const auto& spec : indexes->specs) entry.persisted_multikey_[spec->id] = spec->multikey_paths;
+  entry.persisted_wildcard_multikey_.clear();
+  for (const auto& spec : indexes->specs) {
+    entry.persisted_multikey_[spec->id] = spec->multikey_paths;
+    entry.persisted_wildcard_multikey_[spec->id] = spec->wildcard_multikey_paths;
+  }
   entry.indexes_ = std::move(indexes);
   return Status::OK();
 }
@@ -675,6 +681,9 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
       for (size_t i = 0; i < update.paths.size() && i < spec->multikey_paths.size(); ++i) {
         for (size_t c : update.paths[i]) grows = grows || spec->multikey_paths[i].count(c) == 0;
       }
+      for (const std::string& path : update.wildcard_paths) {
+        grows = grows || spec->wildcard_multikey_paths.count(path) == 0;
+      }
       if (grows) {
         if (!next) next = entry.indexes_->CopyShallow();
         for (auto& shared : next->specs) {
@@ -684,8 +693,15 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
           for (size_t i = 0; i < update.paths.size() && i < copy.multikey_paths.size(); ++i) {
             copy.multikey_paths[i].insert(update.paths[i].begin(), update.paths[i].end());
           }
+          copy.wildcard_multikey_paths.insert(update.wildcard_paths.begin(),
+                                              update.wildcard_paths.end());
           shared = std::make_shared<const index::IndexSpec>(std::move(copy));
         }
+      }
+      const std::set<std::string>& wildcard_persisted =
+          entry.persisted_wildcard_multikey_[update.index_id];
+      for (const std::string& path : update.wildcard_paths) {
+        persist = persist || wildcard_persisted.count(path) == 0;
       }
       auto persisted = entry.persisted_multikey_.find(update.index_id);
       for (size_t i = 0; i < update.paths.size(); ++i) {
@@ -709,6 +725,8 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
   session.OnCommit([target, snapshot] {
     std::lock_guard<std::mutex> lock(target->index_mutex_);
     for (const auto& spec : snapshot->specs) {
+      target->persisted_wildcard_multikey_[spec->id].insert(spec->wildcard_multikey_paths.begin(),
+                                                            spec->wildcard_multikey_paths.end());
       auto& paths = target->persisted_multikey_[spec->id];
       if (paths.size() < spec->multikey_paths.size()) paths.resize(spec->multikey_paths.size());
       for (size_t i = 0; i < spec->multikey_paths.size(); ++i) {

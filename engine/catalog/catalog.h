@@ -39,6 +39,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -178,12 +179,14 @@ struct CollectionEntry {
   // Multikey paths known to be in the committed catalog row, by index id:
   // a write whose keys go beyond them persists the row in its transaction.
   std::map<int64_t, index::MultikeyPaths> persisted_multikey_;
+  std::map<int64_t, std::set<std::string>> persisted_wildcard_multikey_;  // wildcard indexes' paths
 };
 
 // Multikey paths a write found for one index (engine/index/key_generator.h).
 struct MultikeyUpdate {
   int64_t index_id = 0;
   index::MultikeyPaths paths;
+  std::set<std::string> wildcard_paths;  // a wildcard index's array paths
 };
 
 struct CreateCollectionRequest {

@@ -12,6 +12,7 @@
 #include "engine/bson/shell_string.h"
 #include "engine/collation/collator_factory.h"
 #include "engine/bson/type_name.h"
+#include "engine/index/wildcard.h"
 
 namespace tigerdoc::index {
 namespace {
@@ -102,6 +103,15 @@ std::string PluginName(const bson_t* key) {
 Status ValidateKeyPattern(const bson_t* key) {
   if (bson_empty(key)) return CannotCreate("Index keys cannot be empty.");
   const std::string plugin = PluginName(key);
+  // "wildcard" is no plugin name to give as a string: a wildcard index is a
+  // "$**" field with a number.
+  bson_iter_t named;
+  bson_iter_init(&named, key);
+  while (bson_iter_next(&named)) {
+    if (BSON_ITER_HOLDS_UTF8(&named) && Utf8Of(&named) == "wildcard") {
+      return CannotCreate("Unknown index plugin 'wildcard'");
+    }
+  }
   if (!plugin.empty() && !IsKnownPlugin(plugin)) {
     return CannotCreate("Unknown index plugin '" + plugin + "'");
   }
@@ -122,7 +132,12 @@ Status ValidateKeyPattern(const bson_t* key) {
     }
     std::string_view field = bson_iter_key(&it);
     if (field.empty()) return CannotCreate("Index keys cannot be an empty field.");
-    if (field == "$**") continue;  // wildcard or text: refused below by plugin
+    if (IsWildcardField(field) && BSON_ITER_HOLDS_UTF8(&it) && Utf8Of(&it) != "text") {
+      return CannotCreate("The wildcard field '" + std::string(field) +
+                          "' of an index key pattern must be 1 or -1, not \"" + Utf8Of(&it) +
+                          "\"");
+    }
+    if (field == "$**") continue;  // wildcard or text
     bson::FieldPath path(field);
     for (size_t i = 0; i < path.size(); ++i) {
       const std::string& part = path.part(i);
@@ -142,7 +157,7 @@ Status ValidateKeyPattern(const bson_t* key) {
       return CannotCreate("Values in the index key pattern cannot be empty strings");
     }
   }
-  if (!plugin.empty() && plugin != "hashed") {
+  if (!plugin.empty() && plugin != "hashed" && plugin != "wildcard") {
     return CannotCreate("tigerdoc does not support " + plugin +
                         " indexes yet; only ascending, descending and hashed key fields can be "
                         "indexed");
@@ -252,6 +267,7 @@ std::string NumberName(double value) {
 Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, IndexSpec* spec) {
   bool has_key = false;
   bool has_name = false;
+  std::optional<bson_iter_t> wildcard_projection;
   bson_iter_t it;
   bson_iter_init(&it, spec_doc);
   while (bson_iter_next(&it)) {
@@ -352,7 +368,7 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
     } else if (field == "weights" || field == "default_language" ||
                field == "language_override" || field == "textIndexVersion" ||
                field == "2dsphereIndexVersion" || field == "bits" || field == "min" ||
-               field == "max" || field == "bucketSize" || field == "wildcardProjection" ||
+               field == "max" || field == "bucketSize" ||
                field == "coarsestIndexedLevel" || field == "finestIndexedLevel" ||
                field == "columnstoreProjection" || field == "columnstoreCompressor" ||
                field == "clustered" || field == "originalSpec") {
@@ -361,6 +377,7 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
       return CannotCreate("Invalid index specification " + spec_string + "; the field '" +
                           std::string(field) + "' is not supported by tigerdoc");
     }
+    if (field == "wildcardProjection") wildcard_projection = it;
     // "ns" and "storageEngine" are accepted and ignored, as MongoDB drops "ns".
   }
   if (!has_key) {
@@ -373,6 +390,13 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
     return Status(ErrorCode::kBadValue, "The index name '*' is not valid.");
   }
   FillFields(spec);
+  bool wildcard = false;
+  for (const IndexField& f : spec->fields) wildcard = wildcard || IsWildcardField(f.path.dotted());
+  if (wildcard) {
+    RETURN_IF_ERROR(ParseWildcard(wildcard_projection ? &*wildcard_projection : nullptr, spec));
+  } else if (wildcard_projection) {
+    return WildcardProjectionNotAllowed();
+  }
   int hashed = 0;
   for (const IndexField& f : spec->fields) hashed += f.hashed ? 1 : 0;
   if (hashed > 1) {
@@ -412,6 +436,11 @@ bool SameOptionalDoc(const std::optional<bson::BsonDoc>& a, const std::optional<
   return !a || bson::CompareDocuments(a->get(), b->get()) == 0;
 }
 
+const std::optional<bson::BsonDoc>& WildcardProjectionOf(const IndexSpec& spec) {
+  static const std::optional<bson::BsonDoc> kNone;
+  return spec.wildcard ? spec.wildcard->projection_spec : kNone;
+}
+
 Status Malformed(const std::string& what) {
   return Status(ErrorCode::kFailedToParse, "malformed index in catalog entry: " + what);
 }
@@ -433,6 +462,8 @@ IndexSpec IndexSpec::Clone() const {
   out.hidden = hidden;
   out.multikey = multikey;
   out.multikey_paths = multikey_paths;
+  out.wildcard = wildcard;
+  out.wildcard_multikey_paths = wildcard_multikey_paths;
   out.usage = usage;
   out.collator = collator;
   return out;
@@ -448,7 +479,8 @@ bool IndexSpec::hashed() const {
 bool IndexSpec::SameSignature(const IndexSpec& other) const {
   return KeyPatternsEqual(key_pattern.get(), other.key_pattern.get()) &&
          SameOptionalDoc(partial_filter, other.partial_filter) && unique == other.unique &&
-         sparse == other.sparse && bson::SameCollation(collator, other.collator);
+         sparse == other.sparse && bson::SameCollation(collator, other.collator) &&
+         SameOptionalDoc(WildcardProjectionOf(*this), WildcardProjectionOf(other));
 }
 
 bool IndexSpec::Identical(const IndexSpec& other) const {
@@ -474,6 +506,9 @@ bson::BsonDoc IndexSpec::ToListIndexesBson() const {
   }
   if (hidden) BSON_APPEND_BOOL(doc, "hidden", true);
   if (collator != nullptr) BSON_APPEND_DOCUMENT(doc, "collation", collator->spec());
+  if (wildcard && wildcard->projection_spec) {
+    BSON_APPEND_DOCUMENT(doc, "wildcardProjection", wildcard->projection_spec->get());
+  }
   return out;
 }
 
@@ -496,6 +531,16 @@ bson::BsonDoc IndexSpec::ToCatalogBson() const {
     bson_append_array_end(&paths, &components);
   }
   bson_append_array_end(doc, &paths);
+  if (wildcard) {
+    bson_t wildcard_paths;
+    BSON_APPEND_ARRAY_BEGIN(doc, "wildcardMultikeyPaths", &wildcard_paths);
+    int j = 0;
+    for (const std::string& path : wildcard_multikey_paths) {
+      std::string key = std::to_string(j++);
+      bson_append_utf8(&wildcard_paths, key.c_str(), -1, path.data(), static_cast<int>(path.size()));
+    }
+    bson_append_array_end(doc, &wildcard_paths);
+  }
   return out;
 }
 
@@ -506,6 +551,7 @@ StatusWith<IndexSpec> IndexSpec::FromCatalogBson(const bson_t* doc) {
   IndexSpec spec;
   bool has_id = false;
   std::optional<bson::BsonDoc> paths;
+  std::set<std::string> wildcard_paths;
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) return Malformed("not a document");
   while (bson_iter_next(&it)) {
@@ -519,6 +565,13 @@ StatusWith<IndexSpec> IndexSpec::FromCatalogBson(const bson_t* doc) {
     } else if (key == "multikeyPaths") {
       if (!BSON_ITER_HOLDS_ARRAY(&it)) return Malformed("bad multikeyPaths");
       paths = SubDocument(&it);
+    } else if (key == "wildcardMultikeyPaths") {
+      if (!BSON_ITER_HOLDS_ARRAY(&it)) return Malformed("bad wildcardMultikeyPaths");
+      bson_iter_t path_it;
+      bson_iter_recurse(&it, &path_it);
+      while (bson_iter_next(&path_it)) {
+        if (BSON_ITER_HOLDS_UTF8(&path_it)) wildcard_paths.insert(Utf8Of(&path_it));
+      }
     } else {
       bson_append_iter(spec_doc.mutable_get(), nullptr, 0, &it);
     }
@@ -529,6 +582,7 @@ StatusWith<IndexSpec> IndexSpec::FromCatalogBson(const bson_t* doc) {
   IndexSpec out = std::move(parsed).value();
   out.id = spec.id;
   out.multikey = spec.multikey;
+  out.wildcard_multikey_paths = std::move(wildcard_paths);
   if (paths) {
     bson_iter_t field_it;
     bson_iter_init(&field_it, paths->get());

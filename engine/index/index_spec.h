@@ -6,8 +6,9 @@
 // codes and messages (index_key_validate.cpp), each wrapped as the server
 // does: "Error in specification <spec> :: caused by :: <reason>".
 // Key patterns: fields with 1/-1 (any non-zero number; its sign is the
-// direction) or "hashed" (at most one hashed field). Text, 2d, 2dsphere,
-// geoHaystack, columnstore and wildcard ("$**") key patterns are refused with
+// direction) or "hashed" (at most one hashed field), or one wildcard field
+// ("$**" or "a.b.$**", alone; see wildcard.h). Text, 2d, 2dsphere,
+// geoHaystack and columnstore key patterns are refused with
 // CannotCreateIndex (67) until tigerdoc has them.
 //
 // The implicit _id index is not an IndexSpec: it is the record keys (or the
@@ -24,7 +25,9 @@
 //   { v: 2, key: {...}, name: "a_1", [unique: true], [sparse: true],
 //     [partialFilterExpression: {...}], [expireAfterSeconds: n], [hidden: true],
 //     [collation: {<normalized spec, collator_factory.h>}],
-//     id: <int64>, multikey: <bool>, multikeyPaths: [ [<component>...], ... ] }
+//     [wildcardProjection: {...}],
+//     id: <int64>, multikey: <bool>, multikeyPaths: [ [<component>...], ... ],
+//     [wildcardMultikeyPaths: [<dotted path>, ...]] }
 // The listIndexes form is the same without id/multikey/multikeyPaths.
 //
 // Ownership/thread-safety: an IndexSpec is a value (Clone() to copy); a
@@ -65,6 +68,9 @@ struct IndexField {
 // reached through an array at "a.b" itself (e.g. {a: {b: [1, 2]}}).
 using MultikeyPaths = std::vector<std::set<size_t>>;
 
+// A wildcard index's root path and projection (wildcard.h); opaque here.
+struct WildcardInfo;
+
 struct IndexSpec {
   int64_t id = 0;                 // table number, never reused within a collection
   std::string name;
@@ -83,6 +89,10 @@ struct IndexSpec {
   bool collation_given = false;  // the spec named one (else the collection's default)
   bool multikey = false;
   MultikeyPaths multikey_paths;   // size() == fields.size()
+  // Wildcard indexes only (fields then holds the one "$**" field): what
+  // they index, and the dotted paths where some document held an array.
+  std::shared_ptr<const WildcardInfo> wildcard;
+  std::set<std::string> wildcard_multikey_paths;
   // $indexStats accesses; shared by Clone(), so snapshot copies of the spec
   // count into one counter. Give a copy a fresh one when it is a new index
   // (copied for $out) or a modified one (collMod resets it, as MongoDB).

@@ -17,6 +17,7 @@
 
 #include <map>
 
+#include "engine/index/wildcard.h"
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
 
@@ -298,6 +299,11 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) 
   DocumentKeys out;
   if (spec.partial_matcher && !spec.partial_matcher->Matches(doc)) {
     out.multikey_paths.assign(spec.fields.size(), {});
+    return out;
+  }
+  if (spec.wildcard) {
+    out.multikey_paths.assign(spec.fields.size(), {});
+    RETURN_IF_ERROR(GenerateWildcardKeys(spec, doc, &out));
     return out;
   }
   Generator generator(spec, &out);

@@ -32,6 +32,7 @@
 #include <bson/bson.h>
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,9 +56,11 @@ struct DocumentKeys {
   std::vector<IndexKey> keys;   // sorted by `encoded`, no duplicates
   bool multikey = false;        // some key field went through an array
   MultikeyPaths multikey_paths; // per key field, components that were arrays
+  // Wildcard indexes: the dotted paths that held an array (wildcard.h).
+  std::set<std::string> wildcard_multikey_paths;
 };
 
-// The keys of `doc` for `spec`. Errors: CannotIndexParallelArrays (171),
+// The keys of `doc` for `spec` (a wildcard index's: wildcard.h). Errors: CannotIndexParallelArrays (171),
 // Location16766 (array on a hashed field), Location16746 (ambiguous
 // positional component).
 StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc);

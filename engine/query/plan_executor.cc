@@ -280,6 +280,7 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
                             (projection_ && projection_->has_positional());
   request.collection_docs = collection_->store->TotalStats().count;
   request.distinct_key = spec_.distinct_key;
+  request.min_max = !spec_.min.empty() || !spec_.max.empty();
   std::string hint_text;
   if (spec_.hint == IndexHint::kIndex) {
     bson_iter_t it;
@@ -315,7 +316,14 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
       return CountKeys(*session, scan, cap);
     };
   }
-  ASSIGN_OR_RETURN(planner::PlanChoice choice, planner::ChoosePlan(request, counter));
+  StatusWith<planner::PlanChoice> chosen = planner::ChoosePlan(request, counter);
+  if (!chosen.ok()) {
+    const Status& error = chosen.status();
+    // The planner's own failures carry MongoDB's "error processing query" frame.
+    if (error.code() == ErrorCode::kBadValue) return error;
+    return PlannerError(static_cast<int>(error.code()), error.reason());
+  }
+  planner::PlanChoice choice = std::move(chosen).value();
   if (use_cache && !choice.from_cache && !choice.rejected.empty()) {
     context.cache->Store(ident, indexes_, shape, choice.winner.Describe());
   }

@@ -143,7 +143,10 @@ Status CollectionWriter::CheckValidation(const bson_t* old_doc, const bson_t* ne
 StatusWith<index::DocumentKeys> CollectionWriter::KeysOf(const index::IndexSpec& spec,
                                                          const bson_t* doc) {
   ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(spec, doc));
-  if (keys.multikey) multikey_.push_back(catalog::MultikeyUpdate{spec.id, keys.multikey_paths});
+  if (keys.multikey) {
+    multikey_.push_back(
+        catalog::MultikeyUpdate{spec.id, keys.multikey_paths, keys.wildcard_multikey_paths});
+  }
   return keys;
 }
 

@@ -92,7 +92,9 @@ TEST_F(IndexCommandsTest, ConflictsAndInvalidSpecs) {
     BsonDoc r = CreateIndexes("c", std::string(R"([{"key": {"g": ")") + type + R"("}, "name": "g"}])");
     EXPECT_ERROR_REPLY(r, 67, "CannotCreateIndex");
   }
-  EXPECT_ERROR_REPLY(CreateIndexes("c", R"([{"key": {"$**": 1}, "name": "w"}])"), 67, "CannotCreateIndex");
+  // Wildcard indexes exist (wildcard_index_test.cc); a compound one does not yet.
+  EXPECT_ERROR_REPLY(CreateIndexes("c", R"([{"key": {"$**": 1, "b": 1}, "name": "w"}])"), 67,
+                     "CannotCreateIndex");
   EXPECT_ERROR_REPLY(CreateIndexes("c", R"([{"key": {"a": 1}, "name": "q", "bogus": 1}])"), 197,
                      "InvalidIndexSpecificationOption");
   EXPECT_ERROR_REPLY(Run(R"({"createIndexes": "c", "indexes": []})"), 2, "BadValue");

@@ -4,11 +4,13 @@
 #include <tuple>
 
 #include "engine/index/key_generator.h"
+#include "engine/query/planner/wildcard_bounds.h"
 
 namespace tigerdoc::query::planner {
 namespace {
 
 constexpr char kNoSuchIndex[] = "hint provided does not correspond to an existing index";
+constexpr ErrorCode kWildcardMinMaxCode = static_cast<ErrorCode>(51174);
 
 // The paths an inclusion projection needs ({a: 1, "b.c": 1} -> a, b.c, _id);
 // nullopt for anything a covered plan cannot produce from key values
@@ -121,6 +123,26 @@ std::optional<IndexScanPlan> BuildIndexPlan(const std::shared_ptr<const index::I
   return plan;
 }
 
+// A wildcard index's candidates: one scan of the expanded index
+// {$_path, <path>} per path it can answer (wildcard_bounds.h). Never exact
+// nor covered: documents are fetched and filtered.
+std::vector<IndexScanPlan> WildcardIndexPlans(const std::shared_ptr<const index::IndexSpec>& spec,
+                                              const MatchExpression* filter,
+                                              const PlanRequest& request) {
+  std::vector<IndexScanPlan> out;
+  for (WildcardExpansion& expansion : ExpandWildcard(*spec, filter)) {
+    IndexScanPlan plan;
+    plan.index = spec;
+    plan.shape = std::move(expansion.shape);
+    plan.bounds = std::move(expansion.bounds);
+    plan.multikey = true;  // a document may have several keys in the bounds
+    plan.provides_sort = ProvidesSort(plan.shape, plan.bounds, request.sort, &plan.backward);
+    plan.ranges = plan.bounds.ToKeyRanges(plan.shape, &plan.fields_enforced);
+    out.push_back(std::move(plan));
+  }
+  return out;
+}
+
 bool Sorted(const PlanRequest& request) { return request.sort != nullptr && !request.sort->empty(); }
 
 void Cost(QueryPlan* plan, const PlanRequest& request, const KeyCounter& count_keys) {
@@ -162,6 +184,12 @@ std::vector<IndexScanPlan> IndexPlansFor(const MatchExpression* filter, const Pl
   for (const auto& spec : request.indexes->specs) {
     if (spec->hidden) continue;
     if (spec->partial_matcher && !QueryImplies(filter, spec->partial_matcher->root())) continue;
+    if (spec->wildcard) {
+      for (IndexScanPlan& plan : WildcardIndexPlans(spec, filter, request)) {
+        out.push_back(std::move(plan));
+      }
+      continue;
+    }
     if (auto plan = BuildIndexPlan(spec, filter, request, false)) out.push_back(std::move(*plan));
   }
   return out;
@@ -179,7 +207,9 @@ std::string QueryPlan::Describe() const {
     case Kind::kCollScan:
       return "COLLSCAN";
     case Kind::kIndexScan:
-      return "IXSCAN " + scans[0].index->name;
+      // A wildcard index has one candidate per path: the path tells them apart.
+      return "IXSCAN " + scans[0].index->name +
+             (scans[0].index->wildcard ? " " + scans[0].shape.fields.back().path : "");
     case Kind::kOr: {
       std::string out = "OR(";
       for (size_t i = 0; i < scans.size(); ++i) {
@@ -246,6 +276,25 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
     if (!hinted ||
         (hinted->partial_matcher && !QueryImplies(filter, hinted->partial_matcher->root()))) {
       return Status(ErrorCode::kBadValue, kNoSuchIndex);
+    }
+    if (hinted->wildcard) {
+      if (request.min_max) {
+        return Status(kWildcardMinMaxCode, "$min/$max are not supported for wildcard indexes");
+      }
+      std::vector<QueryPlan> options;
+      for (IndexScanPlan& scan : WildcardIndexPlans(hinted, filter, request)) {
+        options.push_back(Single(std::move(scan)));
+        Cost(&options.back(), request, count_keys);
+      }
+      if (options.empty()) {
+        return Status(ErrorCode::kNoQueryExecutionPlans, "No query solutions");
+      }
+      auto best = std::min_element(options.begin(), options.end(), [](const QueryPlan& a,
+                                                                       const QueryPlan& b) {
+        return Rank(a) < Rank(b);
+      });
+      choice.winner = std::move(*best);
+      return choice;
     }
     choice.winner = Single(*BuildIndexPlan(hinted, filter, request, true));
     Cost(&choice.winner, request, count_keys);

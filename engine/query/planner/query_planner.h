@@ -89,6 +89,8 @@ struct PlanRequest {
   const bson_t* projection = nullptr;               // null or empty: whole documents
   // returnKey / showRecordId / positional projections need documents.
   bool needs_documents = false;
+  // find's min/max: a hinted wildcard index refuses them (51174).
+  bool min_max = false;
   // distinct: its key. An index whose leading field it is becomes a
   // candidate, and a DISTINCT_SCAN candidate wins (as MongoDB prefers it).
   std::string distinct_key;
