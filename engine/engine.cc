@@ -1,5 +1,6 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
+#include "engine/plan_summary.h"
 #include "engine/operation_collation.h"
 
 #include "engine/changes/change_log.h"
@@ -62,9 +63,18 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
 void Engine::ReapCursorsUntilStopped() {
   std::unique_lock<std::mutex> lock(reaper_mutex_);
   while (!stopping_) {
-    reaper_wakeup_.wait_for(lock, options_.cursor_reap_interval);
+    // A timeout lowered at run time is checked at least every quarter of it.
+    const auto interval = std::min<std::chrono::milliseconds>(
+        options_.cursor_reap_interval,
+        std::max<std::chrono::milliseconds>(cursors_->idle_timeout() / 4, std::chrono::milliseconds(10)));
+    reaper_wakeup_.wait_for(lock, interval);
     if (!stopping_) cursors_->ReapIdle();
   }
+}
+
+void Engine::SetCursorTimeout(std::chrono::milliseconds timeout) {
+  cursors_->set_idle_timeout(timeout);
+  reaper_wakeup_.notify_all();  // the reaper's next wait uses the new interval
 }
 
 Engine::~Engine() {
@@ -190,6 +200,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
+  RecordReadStats(*exec, 0, 0, static_cast<int64_t>(batch.docs.size()));
   if (!exhausted && !params.single_batch) {
     std::optional<Clock::duration> leftover = query::TimeLeft(exec->spec().deadline);
     batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout, leftover);
@@ -235,8 +246,12 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     // An error destroys the cursor (the Pin is dropped unreturned), as in
     // MongoDB.
     if (cursor->executor) {
+      const int64_t keys_before = cursor->executor->total_keys_examined();
+      const int64_t docs_before = cursor->executor->total_docs_examined();
       RETURN_IF_ERROR(cursor->executor->FillBatch(session, max_docs, kMaxBatchBytes, &batch.docs,
                                                   &exhausted));
+      RecordReadStats(*cursor->executor, keys_before, docs_before,
+                      static_cast<int64_t>(batch.docs.size()));
     } else {
       RETURN_IF_ERROR(cursor->other_source->FillBatch(session, max_docs, kMaxBatchBytes,
                                                       &batch.docs, &exhausted));

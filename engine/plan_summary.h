@@ -1,0 +1,26 @@
+#pragma once
+// MongoDB's planSummary of a plan that ran: what the "Slow query" log line
+// and system.profile show ("COLLSCAN", "IXSCAN { a: 1 }", "IXSCAN { a: 1 },
+// IXSCAN { b: 1 }" for an $or, "IDHACK", "DISTINCT_SCAN { a: 1 }",
+// "CLUSTERED_IXSCAN"), and the recording of a read's execution stats in the
+// running operation (engine/operation_registry.h, OperationStats).
+//
+// Thread-safety: pure functions; RecordReadStats writes the calling
+// thread's current operation only.
+
+#include <cstdint>
+#include <string>
+
+#include "engine/query/plan_executor.h"
+
+namespace tigerdoc::engine {
+
+std::string PlanSummary(const query::PlanExecutor& exec);
+
+// Adds what `exec` examined since `keys_before` / `docs_before` (its totals
+// when the request started using it) and `returned` documents to the
+// current operation's stats; nothing outside a registered operation.
+void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64_t docs_before,
+                     int64_t returned);
+
+}  // namespace tigerdoc::engine
