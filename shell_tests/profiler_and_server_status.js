@@ -55,8 +55,8 @@ assert.commandWorked(tdb.dropDatabase());
   assert.eq(removes.length, 1);
   assert.eq(removes[0].ndeleted, 1);
   // Bad levels are refused, the level stays.
-  assert.commandFailedWithCode(tdb.runCommand({ profile: 5 }), 2);
-  assert.commandFailedWithCode(tdb.runCommand({ profile: 1, sampleRate: 2 }), 2);
+  assert.commandFailedWithCode(() => tdb.runCommand({ profile: 5 }), 2);
+  assert.commandFailedWithCode(() => tdb.runCommand({ profile: 1, sampleRate: 2 }), 2);
   assert.eq(tdb.getProfilingStatus().was, 0);
 }
 
@@ -74,29 +74,33 @@ assert.commandWorked(tdb.dropDatabase());
   assert.gte(s.connections.totalCreated, s.connections.current);
   assert.gte(s.connections.available, 1);
 
-  const before = s.metrics.cursor;
+  // serverStatus counters are longs, as mongod's: compare them as numbers.
+  const counts = (c) => ({ total: Number(c.open.total), noTimeout: Number(c.open.noTimeout),
+                           pinned: Number(c.open.pinned), opened: Number(c.totalOpened),
+                           timedOut: Number(c.timedOut) });
+  const before = counts(s.metrics.cursor);
   const cur = tdb.items.find({}).batchSize(1).noCursorTimeout();
   cur.next();  // opens the server cursor
-  const during = db.serverStatus().metrics.cursor;
-  assert.eq(during.open.total, before.open.total + 1);
-  assert.eq(during.open.noTimeout, before.open.noTimeout + 1);
-  assert.eq(during.totalOpened, before.totalOpened + 1);
-  assert.eq(during.open.pinned, 0);
+  const during = counts(db.serverStatus().metrics.cursor);
+  assert.eq(during.total, before.total + 1);
+  assert.eq(during.noTimeout, before.noTimeout + 1);
+  assert.eq(during.opened, before.opened + 1);
+  assert.eq(during.pinned, 0);
   cur.close();
-  assert.eq(db.serverStatus().metrics.cursor.open.total, before.open.total);
+  assert.eq(counts(db.serverStatus().metrics.cursor).total, before.total);
 }
 
 // --- cursorTimeoutMillis at run time ------------------------------------------
 {
-  const was = db.adminCommand({ getParameter: 1, cursorTimeoutMillis: 1 }).cursorTimeoutMillis;
-  const timedOut = db.serverStatus().metrics.cursor.timedOut;
+  const was = Number(db.adminCommand({ getParameter: 1, cursorTimeoutMillis: 1 }).cursorTimeoutMillis);
+  const timedOut = Number(db.serverStatus().metrics.cursor.timedOut);
   const res = assert.commandWorked(db.adminCommand({ setParameter: 1, cursorTimeoutMillis: 500 }));
-  assert.eq(res.was, was);
-  assert.eq(db.adminCommand({ getParameter: 1, cursorTimeoutMillis: 1 }).cursorTimeoutMillis, 500);
+  assert.eq(Number(res.was), was);
+  assert.eq(Number(db.adminCommand({ getParameter: 1, cursorTimeoutMillis: 1 }).cursorTimeoutMillis), 500);
   const first = tdb.runCommand({ find: "items", batchSize: 1 });
   sleep(1500);
-  assert.commandFailedWithCode(tdb.runCommand({ getMore: first.cursor.id, collection: "items" }), 43);
-  assert.eq(db.serverStatus().metrics.cursor.timedOut, timedOut + 1);
+  assert.commandFailedWithCode(() => tdb.runCommand({ getMore: first.cursor.id, collection: "items" }), 43);
+  assert.eq(Number(db.serverStatus().metrics.cursor.timedOut), timedOut + 1);
   assert.commandWorked(db.adminCommand({ setParameter: 1, cursorTimeoutMillis: was }));
 }
 
