@@ -293,7 +293,9 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   }
   exec->RecordIndexUse();
   storage::Session session = storage_->NewSession();
-  return exec->CountAll(session, /*count_scan=*/true);
+  StatusWith<int64_t> counted = exec->CountAll(session, /*count_scan=*/true);
+  RecordReadStats(*exec, 0, 0, /*returned=*/-1, /*count_scan=*/true);
+  return counted;
 }
 
 }  // namespace tigerdoc::engine

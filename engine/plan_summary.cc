@@ -5,9 +5,11 @@
 
 namespace tigerdoc::engine {
 
-std::string PlanSummary(const query::PlanExecutor& exec) {
+std::string PlanSummary(const query::PlanExecutor& exec, bool count_scan) {
   if (exec.index_plan()) {
-    const char* stage = exec.distinct_scan() ? "DISTINCT_SCAN " : "IXSCAN ";
+    const char* stage = count_scan && exec.CanCountScan() ? "COUNT_SCAN "
+                        : exec.distinct_scan()            ? "DISTINCT_SCAN "
+                                                          : "IXSCAN ";
     std::string out;
     for (const auto& scan : exec.plan()->winner.scans) {
       if (!out.empty()) out += ", ";
@@ -22,14 +24,14 @@ std::string PlanSummary(const query::PlanExecutor& exec) {
 }
 
 void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64_t docs_before,
-                     int64_t returned) {
+                     int64_t returned, bool count_scan) {
   Operation* op = CurrentOperation();
   if (op == nullptr) return;
   OperationStats& stats = op->stats();
-  stats.plan_summary = PlanSummary(exec);
+  stats.plan_summary = PlanSummary(exec, count_scan);
   stats.keys_examined += exec.total_keys_examined() - keys_before;
   stats.docs_examined += exec.total_docs_examined() - docs_before;
-  stats.n_returned = (stats.n_returned < 0 ? 0 : stats.n_returned) + returned;
+  if (returned >= 0) stats.n_returned = (stats.n_returned < 0 ? 0 : stats.n_returned) + returned;
 }
 
 }  // namespace tigerdoc::engine

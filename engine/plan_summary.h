@@ -15,12 +15,15 @@
 
 namespace tigerdoc::engine {
 
-std::string PlanSummary(const query::PlanExecutor& exec);
+// `count_scan`: the plan ran as CountAll(count_scan) does: an exact index
+// plan is a COUNT_SCAN.
+std::string PlanSummary(const query::PlanExecutor& exec, bool count_scan = false);
 
 // Adds what `exec` examined since `keys_before` / `docs_before` (its totals
-// when the request started using it) and `returned` documents to the
-// current operation's stats; nothing outside a registered operation.
+// when the request started using it) and `returned` documents (negative:
+// a command that returns no documents, e.g. count) to the current
+// operation's stats; nothing outside a registered operation.
 void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64_t docs_before,
-                     int64_t returned);
+                     int64_t returned, bool count_scan = false);
 
 }  // namespace tigerdoc::engine

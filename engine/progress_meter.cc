@@ -7,30 +7,26 @@
 #include "engine/operation_registry.h"
 
 namespace tigerdoc::engine {
-namespace {
-
-constexpr auto kLogInterval = std::chrono::seconds(3);
-
-}  // namespace
-
-ProgressMeter::ProgressMeter(std::string name, std::string ns, int64_t total)
+ProgressMeter::ProgressMeter(std::string name, std::string ns, int64_t total,
+                             std::chrono::milliseconds log_interval)
     : name_(std::move(name)), ns_(std::move(ns)), total_(std::max<int64_t>(total, 0)),
-      operation_(CurrentOperation()), last_logged_(std::chrono::steady_clock::now()) {
-  Show(false);
+      operation_(CurrentOperation()), log_interval_(log_interval),
+      last_logged_(std::chrono::steady_clock::now()) {
+  if (operation_ != nullptr) operation_->ReportProgress(name_, done_, total_);
 }
 
 void ProgressMeter::Add(int64_t n) {
   done_ += n;
   total_ = std::max(total_, done_);
-  Show(false);
+  Show();
 }
 
-void ProgressMeter::Finish() { Show(false); }
+void ProgressMeter::Finish() { Show(); }
 
-void ProgressMeter::Show(bool force_log) {
+void ProgressMeter::Show() {
   if (operation_ != nullptr) operation_->ReportProgress(name_, done_, total_);
   const auto now = std::chrono::steady_clock::now();
-  if (!force_log && now - last_logged_ < kLogInterval) return;
+  if (now - last_logged_ < log_interval_) return;
   last_logged_ = now;
   bson::BsonDoc attr;
   BSON_APPEND_UTF8(attr.mutable_get(), "name", name_.c_str());

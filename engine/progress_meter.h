@@ -21,7 +21,10 @@ class Operation;
 
 class ProgressMeter {
  public:
-  ProgressMeter(std::string name, std::string ns, int64_t total);
+  static constexpr std::chrono::milliseconds kLogInterval{3000};
+
+  ProgressMeter(std::string name, std::string ns, int64_t total,
+                std::chrono::milliseconds log_interval = kLogInterval);
   // Counts `n` more units done (done may pass total when documents were
   // added meanwhile; total then follows done).
   void Add(int64_t n);
@@ -30,13 +33,14 @@ class ProgressMeter {
   int64_t done() const { return done_; }
 
  private:
-  void Show(bool force_log);
+  void Show();
 
   const std::string name_;
   const std::string ns_;
   int64_t total_;
   int64_t done_ = 0;
   Operation* operation_;
+  const std::chrono::milliseconds log_interval_;
   std::chrono::steady_clock::time_point last_logged_;
 };
 

@@ -234,13 +234,19 @@ TEST(DiagnosticsStartupTest, SlowQueryLinesCarryPlanFields) {
   ASSERT_OK_REPLY(client.RunCommand("s1", R"({"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]})"));
   ASSERT_OK_REPLY(client.RunCommand("s1", R"({"insert": "c", "documents": [{"a": 1}, {"a": 2}, {"a": 2}]})"));
   ASSERT_OK_REPLY(client.RunCommand("s1", R"({"find": "c", "filter": {"a": 2}, "comment": "ixscan-find"})"));
+  ASSERT_OK_REPLY(client.RunCommand("s1", R"({"count": "c", "query": {"a": 2}, "comment": "count-scan"})"));
   BsonDoc log = client.RunCommand("admin", R"({"getLog": "global"})");
-  std::string line;
+  std::string line, count_line;
   for (size_t i = 0; i < ArrayLength(log, "log"); ++i) {
     std::string l = String(log, "log." + std::to_string(i)).value_or("");
     if (l.find("ixscan-find") != std::string::npos) line = l;
+    if (l.find("count-scan") != std::string::npos) count_line = l;
   }
   ASSERT_FALSE(line.empty());
+  // count: the plan's fields without nreturned (it returns no documents).
+  EXPECT_NE(count_line.find(R"("planSummary" : "COUNT_SCAN { a: 1 }")"), std::string::npos) << count_line;
+  EXPECT_NE(count_line.find(R"("keysExamined" : )"), std::string::npos) << count_line;
+  EXPECT_EQ(count_line.find(R"("nreturned")"), std::string::npos) << count_line;
   EXPECT_NE(line.find(R"("msg":"Slow query")"), std::string::npos) << line;
   EXPECT_NE(line.find(R"("planSummary" : "IXSCAN { a: 1 }")"), std::string::npos) << line;
   EXPECT_NE(line.find(R"("keysExamined" : 2)"), std::string::npos) << line;

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/engine.h"
+#include "engine/log/log.h"
 #include "engine/operation_registry.h"
+#include "engine/progress_meter.h"
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "tests/patterns/pattern_engine.h"
 
@@ -86,6 +88,29 @@ TEST_F(BackfillProgressTest, WorkOutsideAnOperationStillRuns) {
   params.coll = "events";
   params.specs.push_back(BsonDoc::FromJson(R"({"key": {"type": -1}, "name": "type_-1"})"));
   EXPECT_TRUE(engine_->CreateIndexes(params).ok());
+}
+
+TEST_F(BackfillProgressTest, MeterLogsMongodsProgressLineAtItsInterval) {
+  const int64_t before = log::RecentLines("global").total_lines_written;
+  {
+    // Every step logs with no interval; with the default (3 s) none of
+    // these quick steps would.
+    engine::ProgressMeter quick("Index Build: scanning collection", "db.events", 10, std::chrono::milliseconds(0));
+    quick.Add(4);
+    quick.Add(6);
+    engine::ProgressMeter slow_to_log("Index Build: scanning collection", "db.events", 10);
+    slow_to_log.Add(10);
+  }
+  log::Recent recent = log::RecentLines("global");
+  ASSERT_EQ(recent.total_lines_written - before, 2);
+  const std::string& line = recent.lines[recent.lines.size() - 1];
+  EXPECT_NE(line.find(R"("c":"-","id":51773,)"), std::string::npos) << line;
+  EXPECT_NE(line.find(R"("msg":"progress meter","attr":{ "name" : "Index Build: scanning collection", )"
+                      R"("namespace" : "db.events", "done" : 10, "total" : 10, "percent" : 100 })"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(recent.lines[recent.lines.size() - 2].find(R"("done" : 4, "total" : 10, "percent" : 40 })"),
+            std::string::npos);
 }
 
 TEST_F(BackfillProgressTest, CurrentOperationIsTheInnermostScope) {
