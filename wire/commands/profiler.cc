@@ -217,16 +217,25 @@ bson::BsonDoc BuildEntry(const ConnectionInfo& conn, const CommandRequest& reque
   return entry;
 }
 
-void AppendSettings(bson_t* out, int was, const DatabaseSettings& previous, double sample_rate) {
-  BSON_APPEND_INT32(out, "was", was);
+// The profile command's reply: the settings before the command.
+void AppendSettings(bson_t* out, const DatabaseSettings& previous, double sample_rate, bool sets_filter) {
+  BSON_APPEND_INT32(out, "was", previous.level);
   BSON_APPEND_INT32(out, "slowms", static_cast<int32_t>(log::SlowMs()));
   BSON_APPEND_DOUBLE(out, "sampleRate", sample_rate);
-  if (previous.filter_doc) {
-    BSON_APPEND_DOCUMENT(out, "filter", previous.filter_doc->get());
+  if (previous.filter_doc) BSON_APPEND_DOCUMENT(out, "filter", previous.filter_doc->get());
+  if (previous.filter_doc || sets_filter) {
     BSON_APPEND_UTF8(out, "note",
                      "When a filter expression is set, slowms and sampleRate are not used for "
                      "profiling and slow-query log lines.");
   }
+}
+
+// The "Profiler settings changed" line's from / to.
+void AppendState(bson_t* out, const DatabaseSettings& settings, double sample_rate) {
+  BSON_APPEND_INT32(out, "level", settings.level);
+  BSON_APPEND_INT32(out, "slowms", static_cast<int32_t>(log::SlowMs()));
+  BSON_APPEND_DOUBLE(out, "sampleRate", sample_rate);
+  if (settings.filter_doc) BSON_APPEND_DOCUMENT(out, "filter", settings.filter_doc->get());
 }
 
 }  // namespace
@@ -255,10 +264,10 @@ StatusWith<bson::BsonDoc> RunProfile(CommandContext& ctx) {
                                                 std::string(BsonTypeName(bson_iter_type(&it))) +
                                                 "', expected types '[long, int, decimal, double]'");
   }
+  // As mongod: a level outside 0..2 (-1 by convention) only reads the
+  // settings; slowms, sampleRate and filter still apply.
   const int64_t level = bson_iter_as_int64(&it);
-  if (level < -1 || level > 2) {
-    return Status(ErrorCode::kBadValue, "Invalid profiling level: " + std::to_string(level));
-  }
+  const bool sets_level = level >= 0 && level <= 2;
   std::optional<int64_t> slow_ms;
   std::optional<double> sample_rate;
   bool set_filter = false;
@@ -266,20 +275,26 @@ StatusWith<bson::BsonDoc> RunProfile(CommandContext& ctx) {
   while (bson_iter_next(&it)) {
     const std::string key = bson_iter_key(&it);
     if (key == "slowms") {
-      if (!BSON_ITER_HOLDS_NUMBER(&it)) return Status(ErrorCode::kTypeMismatch, "BSON field 'slowms' is the wrong type");
+      if (!BSON_ITER_HOLDS_NUMBER(&it)) {
+        return Status(ErrorCode::kTypeMismatch, "BSON field 'profile.slowms' is the wrong type '" +
+                                                    std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                    "', expected types '[long, int, decimal, double]'");
+      }
       slow_ms = bson_iter_as_int64(&it);
     } else if (key == "sampleRate") {
-      if (!BSON_ITER_HOLDS_NUMBER(&it)) return Status(ErrorCode::kTypeMismatch, "BSON field 'sampleRate' is the wrong type");
+      if (!BSON_ITER_HOLDS_NUMBER(&it)) {
+        return Status(ErrorCode::kTypeMismatch, "BSON field 'profile.sampleRate' is the wrong type '" +
+                                                    std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                    "', expected type 'double'");
+      }
       sample_rate = bson_iter_as_double(&it);
-      if (*sample_rate < 0.0 || *sample_rate > 1.0) {
+      if (!(*sample_rate >= 0.0 && *sample_rate <= 1.0)) {
         return Status(ErrorCode::kBadValue, "'sampleRate' must be between 0.0 and 1.0 inclusive");
       }
     } else if (key == "filter") {
       set_filter = true;
       if (BSON_ITER_HOLDS_UTF8(&it) && std::string_view(bson_iter_utf8(&it, nullptr)) == "unset") continue;
-      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        return Status(ErrorCode::kBadValue, "'filter' must be an object or the string 'unset'");
-      }
+      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return Status(ErrorCode::kBadValue, "Expected an object, or the string 'unset'.");
       uint32_t len = 0;
       const uint8_t* data = nullptr;
       bson_iter_document(&it, &len, &data);
@@ -287,29 +302,31 @@ StatusWith<bson::BsonDoc> RunProfile(CommandContext& ctx) {
       ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> matcher, query::Matcher::Parse(filter.get()));
       next.filter_doc = std::make_shared<const bson::BsonDoc>(std::move(filter));
       next.filter = std::move(matcher);
-    } else if (!IsGenericArgument(key)) {
-      return Status(ErrorCode::kLocation40415, "BSON field 'profile." + key + "' is an unknown field.");
     }
+    // Other fields are ignored, as mongod's (its parser is not strict).
   }
   ProfilerSettings& s = Settings();
   std::lock_guard<std::mutex> lock(s.mutex);
   const DatabaseSettings previous = SettingsOf(s, ctx.db());
   bson::BsonDoc out;
-  AppendSettings(out.mutable_get(), previous.level, previous, s.sample_rate);
-  if (level == -1 && !slow_ms && !sample_rate && !set_filter) return out;
+  AppendSettings(out.mutable_get(), previous, s.sample_rate, set_filter);
+  if (!sets_level && !slow_ms && !sample_rate && !set_filter) return out;
+  bson::BsonDoc from;
+  AppendState(from.mutable_get(), previous, s.sample_rate);
   if (slow_ms) log::SetSlowMs(*slow_ms);
   if (sample_rate) s.sample_rate = *sample_rate;
-  next.level = level == -1 ? previous.level : static_cast<int>(level);
+  next.level = sets_level ? static_cast<int>(level) : previous.level;
   if (!set_filter) {
     next.filter_doc = previous.filter_doc;
     next.filter = previous.filter;
   }
   s.databases[ctx.db()] = next;
   UpdateAnyProfiling(s);
+  bson::BsonDoc to;
+  AppendState(to.mutable_get(), next, s.sample_rate);
   bson::BsonDoc attr;
-  BSON_APPEND_UTF8(attr.mutable_get(), "db", ctx.db().c_str());
-  BSON_APPEND_INT32(attr.mutable_get(), "from", previous.level);
-  BSON_APPEND_INT32(attr.mutable_get(), "to", next.level);
+  BSON_APPEND_DOCUMENT(attr.mutable_get(), "from", from.get());
+  BSON_APPEND_DOCUMENT(attr.mutable_get(), "to", to.get());
   log::Write(log::Severity::kInfo, "COMMAND", 48742, "Profiler settings changed", attr.get());
   return out;
 }

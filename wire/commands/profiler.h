@@ -4,7 +4,8 @@
 // `<db>.system.profile` collection it writes.
 //
 // Levels: 0 off, 1 operations that took slowms or longer (a `sampleRate`
-// fraction of them), 2 every operation. A `filter` (a query on the profile
+// fraction of them), 2 every operation; any other level (-1 by convention)
+// reads the settings without changing the level, as mongod. A `filter` (a query on the profile
 // entry, e.g. {millis: {$gt: 5}} or {op: "query"}) replaces slowms and
 // sampleRate for the database it is set on. The level and filter are per
 // database (the start-up level, --profile / operationProfiling.mode, is every
@@ -39,7 +40,9 @@ inline constexpr int64_t kProfileCollectionBytes = 1024 * 1024;
 // --slowOpSampleRate / operationProfiling.slowOpSampleRate.
 void ConfigureProfiler(int default_level, double sample_rate);
 
-// {profile: <-1|0|1|2>, slowms?, sampleRate?, filter?}.
+// {profile: <level>, slowms?, sampleRate?, filter?}; replies the settings
+// before the change {was, slowms, sampleRate, filter?, note?} and logs
+// mongod's "Profiler settings changed" (48742) when something changes.
 StatusWith<bson::BsonDoc> RunProfile(CommandContext& ctx);
 
 // The database's profiling level now. As mongod, an operation is profiled
