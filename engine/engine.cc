@@ -255,6 +255,7 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     } else {
       RETURN_IF_ERROR(cursor->other_source->FillBatch(session, max_docs, kMaxBatchBytes,
                                                       &batch.docs, &exhausted));
+      RecordReturned(static_cast<int64_t>(batch.docs.size()));
     }
   }
   if (stream != nullptr) batch.post_batch_resume_token = stream->post_batch_resume_token();

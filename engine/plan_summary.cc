@@ -28,10 +28,17 @@ void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64
   Operation* op = CurrentOperation();
   if (op == nullptr) return;
   OperationStats& stats = op->stats();
-  stats.plan_summary = PlanSummary(exec, count_scan);
+  if (stats.plan_summary.empty()) stats.plan_summary = PlanSummary(exec, count_scan);
   stats.keys_examined += exec.total_keys_examined() - keys_before;
   stats.docs_examined += exec.total_docs_examined() - docs_before;
   if (returned >= 0) stats.n_returned = (stats.n_returned < 0 ? 0 : stats.n_returned) + returned;
+}
+
+void RecordReturned(int64_t returned) {
+  Operation* op = CurrentOperation();
+  if (op == nullptr) return;
+  OperationStats& stats = op->stats();
+  stats.n_returned = (stats.n_returned < 0 ? 0 : stats.n_returned) + returned;
 }
 
 }  // namespace tigerdoc::engine

@@ -22,8 +22,14 @@ std::string PlanSummary(const query::PlanExecutor& exec, bool count_scan = false
 // Adds what `exec` examined since `keys_before` / `docs_before` (its totals
 // when the request started using it) and `returned` documents (negative:
 // a command that returns no documents, e.g. count) to the current
-// operation's stats; nothing outside a registered operation.
+// operation's stats; nothing outside a registered operation. The plan
+// summary is the first plan's the operation ran (an aggregation's main
+// scan, not the scans of its $lookup sub-pipelines, which come later).
 void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64_t docs_before,
                      int64_t returned, bool count_scan = false);
+
+// Adds `returned` documents to the current operation's nreturned (an
+// aggregation's batches; its scans record with RecordReadStats(-1)).
+void RecordReturned(int64_t returned);
 
 }  // namespace tigerdoc::engine

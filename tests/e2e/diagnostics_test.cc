@@ -84,11 +84,12 @@ TEST_F(DiagnosticsTest, LevelTwoProfilesEveryOperationWithMongoFields) {
   ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"a": 2}, "u": {"$set": {"b": 1}}, "multi": true}]})"));
   ASSERT_OK_REPLY(Run(R"({"delete": "c", "deletes": [{"q": {"_id": 6}, "limit": 1}]})"));
   EXPECT_EQ(Integer(Run(R"({"find": "nope", "filter": {"$bad": 1}})"), "code"), 2);
+  ASSERT_OK_REPLY(Run(R"({"aggregate": "c", "pipeline": [{"$match": {"a": 3}}, {"$project": {"_id": 1}}], "cursor": {}})"));
   ASSERT_OK_REPLY(Run(R"({"profile": 0})"));
   ASSERT_OK_REPLY(Run(R"({"find": "c"})"));  // not profiled any more
 
   std::vector<BsonDoc> entries = ProfileEntries();
-  ASSERT_EQ(entries.size(), 7u);  // the 6 operations and {profile: 0}
+  ASSERT_EQ(entries.size(), 8u);  // the 7 operations and {profile: 0}
   const BsonDoc& ixscan = entries[0];
   EXPECT_EQ(String(ixscan, "op"), "query");
   EXPECT_EQ(String(ixscan, "ns"), db_ + ".c");
@@ -121,8 +122,15 @@ TEST_F(DiagnosticsTest, LevelTwoProfilesEveryOperationWithMongoFields) {
   EXPECT_EQ(Integer(entries[5], "errCode"), 2);
   EXPECT_EQ(String(entries[5], "errName"), "BadValue");
   EXPECT_TRUE(Has(entries[5], "errMsg"));
+  // An aggregation: its scan's plan, the pipeline's output returned.
   EXPECT_EQ(String(entries[6], "op"), "command");
-  EXPECT_EQ(String(entries[6], "ns"), db_ + ".$cmd");
+  EXPECT_EQ(String(entries[6], "command.aggregate"), "c");
+  EXPECT_EQ(String(entries[6], "planSummary"), "IXSCAN { a: 1 }");
+  EXPECT_EQ(Integer(entries[6], "keysExamined"), 1);
+  EXPECT_EQ(Integer(entries[6], "docsExamined"), 1);
+  EXPECT_EQ(Integer(entries[6], "nreturned"), 1);
+  EXPECT_EQ(String(entries[7], "op"), "command");
+  EXPECT_EQ(String(entries[7], "ns"), db_ + ".$cmd");
 }
 
 TEST_F(DiagnosticsTest, GetMoreEntriesCountTheirOwnBatch) {
