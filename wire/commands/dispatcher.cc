@@ -127,6 +127,7 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   if (!replica_set) {
     reply = RunCommandReply(*spec, ctx);
   } else {
+    engine::repl::LogicalClock::ResetThreadTick();
     reply = RunInSession(*spec, ctx);
     AppendClusterTime(ctx, reply.mutable_get());
   }
