@@ -1,4 +1,5 @@
 #include "engine/aggregate_cursor.h"
+#include "engine/plan_summary.h"
 
 #include "engine/agg/match_pushdown.h"
 #include "engine/agg/timeseries/bucket_pushdown.h"
@@ -40,7 +41,10 @@ class ScanSource : public agg::DocumentSource {
       INVARIANT(slot_->session != nullptr);
       exec_->SetInterrupt(slot_->interrupt);
       std::vector<bson::BsonDoc> batch;
+      const int64_t keys_before = exec_->total_keys_examined();
+      const int64_t docs_before = exec_->total_docs_examined();
       RETURN_IF_ERROR(exec_->FillBatch(*slot_->session, kReadAhead, kMaxBatchBytes, &batch, &exhausted_));
+      RecordReadStats(*exec_, keys_before, docs_before, /*returned=*/-1);
       for (bson::BsonDoc& doc : batch) buffer_.push_back(std::move(doc));
     }
     if (buffer_.empty()) return std::optional<bson::BsonDoc>();
@@ -362,6 +366,7 @@ StatusWith<CursorBatch> Engine::Aggregate(AggregateParams params) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(cursor->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
+  RecordReturned(static_cast<int64_t>(batch.docs.size()));
   // What is left of maxTimeMS carries over to the getMores (GetMore).
   if (!exhausted) {
     std::optional<std::chrono::steady_clock::duration> left = query::TimeLeft(cursor->deadline());

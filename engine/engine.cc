@@ -1,6 +1,7 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
 #include "engine/id_point_read.h"
+#include "engine/plan_summary.h"
 #include "engine/operation_collation.h"
 
 #include "engine/changes/change_log.h"
@@ -63,9 +64,18 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
 void Engine::ReapCursorsUntilStopped() {
   std::unique_lock<std::mutex> lock(reaper_mutex_);
   while (!stopping_) {
-    reaper_wakeup_.wait_for(lock, options_.cursor_reap_interval);
+    // A timeout lowered at run time is checked at least every quarter of it.
+    const auto interval = std::min<std::chrono::milliseconds>(
+        options_.cursor_reap_interval,
+        std::max<std::chrono::milliseconds>(cursors_->idle_timeout() / 4, std::chrono::milliseconds(10)));
+    reaper_wakeup_.wait_for(lock, interval);
     if (!stopping_) cursors_->ReapIdle();
   }
+}
+
+void Engine::SetCursorTimeout(std::chrono::milliseconds timeout) {
+  cursors_->set_idle_timeout(timeout);
+  reaper_wakeup_.notify_all();  // the reaper's next wait uses the new interval
 }
 
 Engine::~Engine() {
@@ -204,6 +214,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
+  RecordReadStats(*exec, 0, 0, static_cast<int64_t>(batch.docs.size()));
   if (!exhausted && !params.single_batch) {
     std::optional<Clock::duration> leftover = query::TimeLeft(exec->spec().deadline);
     batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout, leftover);
@@ -249,11 +260,16 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     // An error destroys the cursor (the Pin is dropped unreturned), as in
     // MongoDB.
     if (cursor->executor) {
+      const int64_t keys_before = cursor->executor->total_keys_examined();
+      const int64_t docs_before = cursor->executor->total_docs_examined();
       RETURN_IF_ERROR(cursor->executor->FillBatch(session, max_docs, kMaxBatchBytes, &batch.docs,
                                                   &exhausted));
+      RecordReadStats(*cursor->executor, keys_before, docs_before,
+                      static_cast<int64_t>(batch.docs.size()));
     } else {
       RETURN_IF_ERROR(cursor->other_source->FillBatch(session, max_docs, kMaxBatchBytes,
                                                       &batch.docs, &exhausted));
+      RecordReturned(static_cast<int64_t>(batch.docs.size()));
     }
   }
   if (stream != nullptr) batch.post_batch_resume_token = stream->post_batch_resume_token();
@@ -298,7 +314,9 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   }
   exec->RecordIndexUse();
   storage::Session session = storage_->NewSession();
-  return exec->CountAll(session, /*count_scan=*/true);
+  StatusWith<int64_t> counted = exec->CountAll(session, /*count_scan=*/true);
+  RecordReadStats(*exec, 0, 0, /*returned=*/-1, /*count_scan=*/true);
+  return counted;
 }
 
 }  // namespace tigerdoc::engine

@@ -197,6 +197,9 @@ class Engine {
   // ttlMonitorSleepSecs, settable at run time (setParameter); 0 pauses.
   void SetTtlMonitorSleep(int64_t seconds);
   int64_t ttl_monitor_sleep_secs() const { return ttl_monitor_sleep_secs_.load(); }
+  // cursorTimeoutMillis, settable at run time (setParameter): idle cursors
+  // are reaped against the new timeout within a quarter of it.
+  void SetCursorTimeout(std::chrono::milliseconds timeout);
 
   // Archive moves (archive/engine_archive.cc): moves the documents `spec`
   // selects from spec.db.spec.coll into its archive, one WiredTiger

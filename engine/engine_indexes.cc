@@ -20,6 +20,7 @@
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
+#include "engine/progress_meter.h"
 #include "engine/write/write_unit.h"
 
 namespace tigerdoc::engine {
@@ -30,9 +31,13 @@ constexpr char kNotFoundPrefix[] = "ns does not exist: ";
 
 // Builds `specs` (tables already created) over every document of `coll`.
 // REQUIRES: coll.write_mutex() held exclusively.
+// Progress shows in currentOp ({msg, progress: {done, total}}, total the
+// collection's document count when the build started) and in the log.
 Status BuildIndexes(storage::StorageEngine& storage, const catalog::CollectionEntry& coll,
                     std::vector<index::IndexSpec>& specs) {
   storage::Session session = storage.NewUnboundSession();
+  ProgressMeter progress("Index Build: scanning collection", coll.metadata.ns,
+                         coll.store->TotalStats().count);
   for (int shard = 0; shard < coll.store->num_shards(); ++shard) {
     const std::string table = coll.store->TableName(shard);
     std::string lower;
@@ -73,11 +78,13 @@ Status BuildIndexes(storage::StorageEngine& storage, const catalog::CollectionEn
         }
         return Status::OK();
       }));
+      progress.Add(static_cast<int64_t>(batch.size()));
       if (batch.size() < kBuildBatchDocuments) break;
       lower = last_key;
       lower.push_back('\0');  // the smallest key after last_key
     }
   }
+  progress.Finish();
   return Status::OK();
 }
 

@@ -21,7 +21,25 @@ std::string IsoTime(std::chrono::system_clock::time_point t) {
   return buf;
 }
 
+thread_local Operation* t_current_operation = nullptr;
+
 }  // namespace
+
+Operation* CurrentOperation() { return t_current_operation; }
+
+void Operation::ReportProgress(const std::string& msg, int64_t done, int64_t total) {
+  bson::BsonDoc fields;
+  const int64_t percent = total > 0 ? done * 100 / total : 0;
+  const std::string text = msg + ": " + std::to_string(done) + "/" + std::to_string(total) + " " +
+                           std::to_string(percent) + "%";
+  BSON_APPEND_UTF8(fields.mutable_get(), "msg", text.c_str());
+  bson_t progress;
+  bson_append_document_begin(fields.mutable_get(), "progress", -1, &progress);
+  BSON_APPEND_INT64(&progress, "done", done);
+  BSON_APPEND_INT64(&progress, "total", total);
+  bson_append_document_end(fields.mutable_get(), &progress);
+  Report(std::move(fields));
+}
 
 Status Operation::CheckInterrupt() const {
   RETURN_IF_ERROR(query::CheckShutdown());
@@ -104,12 +122,15 @@ bool OperationRegistry::Kill(int64_t opid) {
 
 ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo info)
     : registry_(registry), operation_(registry.Start(std::move(info))),
-      previous_kill_flag_(query::current_operation_killed) {
+      previous_kill_flag_(query::current_operation_killed),
+      previous_operation_(t_current_operation) {
   query::current_operation_killed = operation_->kill_flag();
+  t_current_operation = operation_.get();
 }
 
 ScopedOperation::~ScopedOperation() {
   query::current_operation_killed = previous_kill_flag_;
+  t_current_operation = previous_operation_;
   registry_.Finish(operation_->opid());
 }
 

@@ -17,6 +17,17 @@
 // flag as query::current_operation_killed), so reads stop at their next
 // check too.
 //
+// Execution stats: a command that runs a query plan records what it did in
+// its operation's stats() (plan summary, keys and documents examined,
+// documents returned), for the "Slow query" log line and system.profile.
+// Only the thread running the operation writes them, and the dispatcher
+// reads them on that thread after the command.
+//
+// CurrentOperation(): the operation registered by the innermost
+// ScopedOperation of this thread (null outside one), so engine code deep in
+// a command (an index build) can report progress or stats without the
+// command passing it down.
+//
 // Ownership: the registry holds shared_ptrs to its operations; an operation
 // leaves the registry when its ScopedOperation ends. The `command` document
 // an operation shows is borrowed from the request and must outlive the
@@ -51,6 +62,14 @@ struct OperationInfo {
   std::optional<std::chrono::steady_clock::time_point> deadline;  // maxTimeMS
 };
 
+// MongoDB's OpDebug fields of one operation (see the header comment).
+struct OperationStats {
+  std::string plan_summary;  // "COLLSCAN", "IXSCAN { a: 1 }", "IDHACK"; empty: no plan ran
+  int64_t keys_examined = 0;
+  int64_t docs_examined = 0;
+  int64_t n_returned = -1;  // -1: not a read
+};
+
 class Operation {
  public:
   Operation(int64_t opid, OperationInfo info)
@@ -69,6 +88,11 @@ class Operation {
 
   // Replaces the fields this operation adds to its currentOp document.
   void Report(bson::BsonDoc fields);
+  // Reports {progress: {done, total}} and a message (MongoDB's currentOp
+  // `msg` and `progress` of a long operation).
+  void ReportProgress(const std::string& msg, int64_t done, int64_t total);
+
+  OperationStats& stats() { return stats_; }
 
   // Its currentOp document (MongoDB's shape: type, host, desc, connectionId,
   // client, active, currentOpTime, opid, secs_running, microsecs_running,
@@ -83,6 +107,7 @@ class Operation {
   std::atomic<bool> killed_{false};
   mutable std::mutex report_mutex_;
   bson::BsonDoc reported_;
+  OperationStats stats_;
 };
 
 class OperationRegistry {
@@ -114,6 +139,10 @@ class ScopedOperation {
   OperationRegistry& registry_;
   std::shared_ptr<Operation> operation_;
   const std::atomic<bool>* previous_kill_flag_;
+  Operation* previous_operation_;
 };
+
+// This thread's innermost registered operation; null outside one.
+Operation* CurrentOperation();
 
 }  // namespace tigerdoc::engine

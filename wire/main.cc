@@ -25,6 +25,7 @@
 #include "patterns/outlier/outlier_pattern.h"
 #include "patterns/size_limits/size_limits_pattern.h"
 #include "patterns/subset/subset_pattern.h"
+#include "wire/commands/profiler.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/config/server_config.h"
 #include "wire/server/server.h"
@@ -141,6 +142,7 @@ int main(int argc, char** argv) {
   log_options.quiet = flags.quiet;
   log_options.slow_ms = flags.slow_ms;
   if (Status logging = log::Configure(log_options); !logging.ok()) Die(logging.reason());
+  wire::ConfigureProfiler(flags.profile_level, flags.slow_op_sample_rate);
   RotateLogOnSigusr1();
   LogStarting(flags, argc, argv);
 

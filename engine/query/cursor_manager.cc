@@ -61,6 +61,7 @@ int64_t CursorManager::Add(std::unique_ptr<ClientCursor> cursor) {
   while (idle_.count(id) || pinned_.count(id)) id = RandomCursorId();
   cursor->id = id;
   idle_.emplace(id, std::move(cursor));
+  ++total_opened_;
   return id;
 }
 
@@ -141,17 +142,19 @@ bool CursorManager::Kill(int64_t id, const std::string& ns) {
 
 int CursorManager::ReapIdle() {
   auto now = std::chrono::steady_clock::now();
+  const std::chrono::milliseconds timeout = idle_timeout();
   std::vector<std::unique_ptr<ClientCursor>> doomed;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto it = idle_.begin(); it != idle_.end();) {
-      if (!it->second->no_timeout && now - it->second->last_used > idle_timeout_) {
+      if (!it->second->no_timeout && now - it->second->last_used > timeout) {
         doomed.push_back(std::move(it->second));
         it = idle_.erase(it);
       } else {
         ++it;
       }
     }
+    timed_out_ += static_cast<int64_t>(doomed.size());
   }
   return static_cast<int>(doomed.size());
 }
@@ -159,6 +162,18 @@ int CursorManager::ReapIdle() {
 size_t CursorManager::open_count() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return idle_.size() + pinned_.size();
+}
+
+CursorStats CursorManager::Stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  CursorStats stats;
+  stats.open_pinned = static_cast<int64_t>(pinned_.size());
+  stats.open_total = static_cast<int64_t>(idle_.size()) + stats.open_pinned;
+  for (const auto& entry : idle_) stats.open_no_timeout += entry.second->no_timeout ? 1 : 0;
+  for (const auto& entry : pinned_) stats.open_no_timeout += entry.second->no_timeout ? 1 : 0;
+  stats.total_opened = total_opened_;
+  stats.timed_out = timed_out_;
+  return stats;
 }
 
 }  // namespace tigerdoc::query

@@ -12,7 +12,11 @@
 //
 // Cursors idle (not pinned) for longer than the timeout (10 minutes,
 // MongoDB's cursorTimeoutMillis default) are reaped, unless opened with
-// noCursorTimeout.
+// noCursorTimeout. The timeout can change at run time (setParameter
+// cursorTimeoutMillis); the next ReapIdle applies it to every idle cursor.
+//
+// Stats() answers serverStatus's metrics.cursor: open cursors (all, with
+// noCursorTimeout, pinned), cursors ever opened and cursors timed out.
 //
 // maxTimeMS: a find's time limit covers the cursor's whole life of work, as
 // in MongoDB (not the idle time between getMores): the time left after each
@@ -63,10 +67,19 @@ struct ClientCursor {
   std::string owner;
 };
 
+// serverStatus's metrics.cursor.
+struct CursorStats {
+  int64_t open_total = 0;
+  int64_t open_no_timeout = 0;
+  int64_t open_pinned = 0;
+  int64_t total_opened = 0;
+  int64_t timed_out = 0;
+};
+
 class CursorManager {
  public:
   explicit CursorManager(std::chrono::milliseconds idle_timeout = std::chrono::minutes(10))
-      : idle_timeout_(idle_timeout) {}
+      : idle_timeout_ms_(idle_timeout.count()) {}
   ~CursorManager();
 
   // A pinned cursor. Return() checks it back in for the next getMore;
@@ -119,6 +132,14 @@ class CursorManager {
   int ReapIdle();
   // Open cursors, pinned or not.
   size_t open_count() const;
+  CursorStats Stats() const;
+
+  std::chrono::milliseconds idle_timeout() const {
+    return std::chrono::milliseconds(idle_timeout_ms_.load(std::memory_order_relaxed));
+  }
+  void set_idle_timeout(std::chrono::milliseconds timeout) {
+    idle_timeout_ms_.store(timeout.count(), std::memory_order_relaxed);
+  }
 
  private:
   void CheckIn(std::unique_ptr<ClientCursor> cursor);
@@ -130,7 +151,9 @@ class CursorManager {
   // Pinned cursors, owned by their Pin; entries are removed (under mutex_)
   // before the Pin lets go of the cursor, so Kill may touch them safely.
   std::unordered_map<int64_t, ClientCursor*> pinned_;
-  std::chrono::milliseconds idle_timeout_;
+  std::atomic<int64_t> idle_timeout_ms_;
+  int64_t total_opened_ = 0;  // guarded by mutex_
+  int64_t timed_out_ = 0;     // guarded by mutex_
 };
 
 }  // namespace tigerdoc::query

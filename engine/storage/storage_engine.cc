@@ -68,7 +68,8 @@ int HandleMessage(WT_EVENT_HANDLER*, WT_SESSION*, const char* message) {
 WT_EVENT_HANDLER kEventHandler = {HandleError, HandleMessage, nullptr, nullptr};
 
 std::string OpenConfig(const StorageOptions& options) {
-  std::string config = "create,cache_size=" + std::to_string(options.cache_size_mb) + "M" +
+  // statistics=(fast): serverStatus reads wiredTiger.cache (wt_statistics.h).
+  std::string config = "create,statistics=(fast),cache_size=" + std::to_string(options.cache_size_mb) + "M" +
                        ",session_max=" + std::to_string(options.session_max);
   if (options.in_memory) {
     config += ",in_memory=true";

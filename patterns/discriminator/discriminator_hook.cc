@@ -1,4 +1,5 @@
 #include "patterns/discriminator/discriminator_hook.h"
+#include "patterns/common/backfill_walk.h"
 
 #include <atomic>
 #include <map>
@@ -216,7 +217,7 @@ StatusWith<ShardBuckets> CountDocuments(storage::Session& session,
                                         const catalog::CollectionEntry& coll,
                                         const DiscriminatorHook& hook, bool check) {
   ShardBuckets out;
-  RETURN_IF_ERROR(coll.store->ForEachDocument(session, [&](int shard, const bson_t* doc) -> Status {
+  RETURN_IF_ERROR(ForEachDocumentWithProgress(session, coll, "discriminator", [&](int shard, const bson_t* doc) -> Status {
     if (check) {
       Status broken = hook.Check(doc);
       if (!broken.ok()) {

@@ -1,6 +1,7 @@
 // The "<ident>-sizes" table (format in the header).
 
 #include "patterns/size_limits/size_table.h"
+#include "patterns/common/backfill_walk.h"
 
 #include "engine/bson/shell_string.h"
 #include "engine/storage/sharded_record_store.h"
@@ -62,7 +63,7 @@ StatusWith<Recount> CountDocuments(storage::Session& session,
   Recount out;
   const storage::ShardedRecordStore& store = *coll.store;
   out.shards.resize(store.num_shards());
-  RETURN_IF_ERROR(store.ForEachDocument(session, [&](int shard, const bson_t* doc) -> Status {
+  RETURN_IF_ERROR(ForEachDocumentWithProgress(session, coll, "sizeLimits", [&](int shard, const bson_t* doc) -> Status {
     ASSIGN_OR_RETURN(bson::BsonDoc value, store.ShardKeyOf(doc));
     bson_iter_t it;
     bson_iter_init(&it, value.get());

@@ -1,4 +1,5 @@
 #include "patterns/subset/subset_sync.h"
+#include "patterns/common/backfill_walk.h"
 
 #include <algorithm>
 #include <map>
@@ -311,7 +312,7 @@ Status RebuildStates(storage::Session& session, const catalog::CollectionEntry& 
   RETURN_IF_ERROR(session.Begin());
   auto body = [&]() -> Status {
     std::map<std::string, KeyRow> rows;
-    RETURN_IF_ERROR(child.store->ForEachDocument(session, [&](int, const bson_t* doc) -> Status {
+    RETURN_IF_ERROR(ForEachDocumentWithProgress(session, child, "subset", [&](int, const bson_t* doc) -> Status {
       ASSIGN_OR_RETURN(std::optional<ParentKey> key, KeyOf(config, child.metadata.ns, doc));
       if (!key) return Status::OK();
       auto [it, inserted] = rows.try_emplace(key->row);

@@ -1,4 +1,5 @@
 #include "wire/commands/command_registry.h"
+#include "wire/commands/profiler.h"
 
 #include <algorithm>
 #include <array>
@@ -62,6 +63,9 @@ constexpr std::array kCommands = {
     CommandSpec{"logRotate", RunLogRotate, true, kUndeclared},
     CommandSpec{"logout", RunLogout, false, kNoAuth},
     CommandSpec{"ping", RunPing, false, kNoAuth},
+    // profile: mongod's enableProfiler action (dbAdmin); tigerdoc has no such
+    // action yet, so root only.
+    CommandSpec{"profile", RunProfile, false, kUndeclared},
     CommandSpec{"refreshSessions", RunRefreshSessions, false, kAuthenticated},
     // replSetGetConfig/Status: cluster actions clusterMonitor holds, as serverStatus.
     CommandSpec{"renameCollection", RunRenameCollection, true, kUndeclared},

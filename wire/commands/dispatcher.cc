@@ -7,6 +7,7 @@
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_redaction.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/profiler.h"
 #include "wire/commands/server_metrics.h"
 #include "wire/reply/reply_builder.h"
 
@@ -64,10 +65,19 @@ bool IsLoopback(const std::string& remote_address) {
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
   SetLogContext(conn);
+  ActiveRequest active;
   const auto start = std::chrono::steady_clock::now();
-  bson::BsonDoc reply = Dispatch(conn, request);
+  engine::OperationInfo info;
+  engine::OperationStats stats;
+  const int profiling_level = ProfilingLevelOf(request.db);
+  bson::BsonDoc reply = Dispatch(conn, request, &info, &stats);
   const auto duration = std::chrono::steady_clock::now() - start;
-  LogIfSlow(request, duration, reply);
+  LogIfSlow(request, stats, duration, reply);
+  if (profiling_level > 0 && !info.ns.empty()) {
+    auto* session = static_cast<auth::AuthSession*>(conn.handler_state.get());
+    const std::string user = session != nullptr && session->user ? session->user->FullName() : "";
+    ProfileIfWanted(*engine_, profiling_level, conn, request, user, info, stats, duration, reply);
+  }
   bson_iter_t first;
   if (bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)) {
     RecordCommand(bson_iter_key(&first), request, reply, duration);
@@ -75,7 +85,8 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
   return reply;
 }
 
-bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request) {
+bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
+                                   engine::OperationInfo* info, engine::OperationStats* stats) {
   bson_iter_t it;
   if (!bson_iter_init(&it, request.body.get()) || !bson_iter_next(&it)) {
     return ErrorReply(Status(ErrorCode::kCommandNotFound, "no such command: ''"));
@@ -115,10 +126,17 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   ScopedOperation op(engine_->operations(),
                      OperationInfoOf(conn, request, name, redacted ? redacted->get() : request.body.get()));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
-  if (!replica_set) return RunCommandReply(*spec, ctx);
-  engine::repl::LogicalClock::ResetThreadTick();
-  bson::BsonDoc reply = RunInSession(*spec, ctx);
-  AppendClusterTime(ctx, reply.mutable_get());
+  bson::BsonDoc reply;
+  if (!replica_set) {
+    reply = RunCommandReply(*spec, ctx);
+  } else {
+    engine::repl::LogicalClock::ResetThreadTick();
+    reply = RunInSession(*spec, ctx);
+    AppendClusterTime(ctx, reply.mutable_get());
+  }
+  *info = op.operation().info();
+  info->command = nullptr;  // borrowed from the request
+  *stats = op.operation().stats();
   return reply;
 }
 

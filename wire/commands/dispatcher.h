@@ -36,8 +36,10 @@ class Dispatcher : public RequestHandler {
   void OnServerStopping() override { query::RequestShutdown(); }
 
  private:
-  // Handle() without its log lines.
-  bson::BsonDoc Dispatch(const ConnectionInfo& conn, const CommandRequest& request);
+  // Handle() without its log lines; fills what the command's operation
+  // showed and did (empty when it was refused before it ran).
+  bson::BsonDoc Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
+                         engine::OperationInfo* info, engine::OperationStats* stats);
 
   engine::Engine* engine_;
   ServerInfo* server_;

@@ -160,13 +160,15 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   BSON_APPEND_INT64(doc, "uptimeMillis", uptime_ms);
   BSON_APPEND_INT64(doc, "uptimeEstimate", uptime_ms / 1000);
   BSON_APPEND_DATE_TIME(doc, "localTime", NowMillis());
-  bson_t connections, storage_engine, metrics, cursor, open;
+  bson_t connections, storage_engine, metrics;
   bson_append_document_begin(doc, "connections", -1, &connections);
   BSON_APPEND_INT32(&connections, "current", static_cast<int32_t>(ctx.server->current_connections.load()));
   BSON_APPEND_INT32(&connections, "available",
                     static_cast<int32_t>(std::max<int64_t>(
                         0, ctx.server->max_connections - ctx.server->current_connections.load())));
   BSON_APPEND_INT32(&connections, "totalCreated", static_cast<int32_t>(ctx.server->total_connections.load()));
+  // Connections running a request now (this serverStatus among them).
+  BSON_APPEND_INT32(&connections, "active", static_cast<int32_t>(ActiveRequests()));
   bson_append_document_end(doc, &connections);
   bson_append_document_begin(doc, "storageEngine", -1, &storage_engine);
   BSON_APPEND_UTF8(&storage_engine, "name", "wiredTiger");
@@ -174,13 +176,10 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   BSON_APPEND_BOOL(&storage_engine, "persistent", !ctx.engine->storage().options().in_memory);
   bson_append_document_end(doc, &storage_engine);
   bson_append_document_begin(doc, "metrics", -1, &metrics);
-  bson_append_document_begin(&metrics, "cursor", -1, &cursor);
-  bson_append_document_begin(&cursor, "open", -1, &open);
-  BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(ctx.engine->cursors().open_count()));
-  bson_append_document_end(&cursor, &open);
-  bson_append_document_end(&metrics, &cursor);
+  AppendCursorMetrics(&metrics, ctx.engine->cursors().Stats());
   AppendDocumentMetrics(&metrics);
   bson_append_document_end(doc, &metrics);
+  AppendWiredTigerMetrics(ctx.engine->storage(), doc);
   AppendServerMetrics(doc);
   return out;
 }

@@ -44,8 +44,8 @@ void SetLogContext(const ConnectionInfo& conn) {
   log::SetThreadContext("conn" + std::to_string(conn.connection_id));
 }
 
-void LogIfSlow(const CommandRequest& request, std::chrono::steady_clock::duration duration,
-               const bson::BsonDoc& reply) {
+void LogIfSlow(const CommandRequest& request, const engine::OperationStats& stats,
+               std::chrono::steady_clock::duration duration, const bson::BsonDoc& reply) {
   const int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(duration).count();
   const int64_t slow_ms = log::SlowMs();
   // An awaitable hello (drivers' streaming monitor) waits on purpose. Looked
@@ -72,6 +72,13 @@ void LogIfSlow(const CommandRequest& request, std::chrono::steady_clock::duratio
     BSON_APPEND_INT32(&truncated, "size", static_cast<int32_t>(request.body.get()->len));
     bson_append_document_end(attr.mutable_get(), &truncated);
   }
+  // mongod's order: planSummary, keysExamined, docsExamined, ..., nreturned.
+  if (!stats.plan_summary.empty()) {
+    BSON_APPEND_UTF8(attr.mutable_get(), "planSummary", stats.plan_summary.c_str());
+    BSON_APPEND_INT64(attr.mutable_get(), "keysExamined", stats.keys_examined);
+    BSON_APPEND_INT64(attr.mutable_get(), "docsExamined", stats.docs_examined);
+  }
+  if (stats.n_returned >= 0) BSON_APPEND_INT64(attr.mutable_get(), "nreturned", stats.n_returned);
   bson_iter_t it;
   if (bson_iter_init_find(&it, reply.get(), "code") && BSON_ITER_HOLDS_INT32(&it)) {
     BSON_APPEND_INT32(attr.mutable_get(), "errCode", bson_iter_int32(&it));

@@ -7,7 +7,9 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "engine/storage/wt_statistics.h"
 #include "wire/protocol/op_compressed.h"
 
 namespace tigerdoc::wire {
@@ -168,6 +170,52 @@ int64_t Statements(const CommandRequest& request, const char* field) {
 }
 
 }  // namespace
+
+namespace {
+std::atomic<int64_t> g_active_requests{0};
+}  // namespace
+
+ActiveRequest::ActiveRequest() { g_active_requests.fetch_add(1, std::memory_order_relaxed); }
+ActiveRequest::~ActiveRequest() { g_active_requests.fetch_sub(1, std::memory_order_relaxed); }
+int64_t ActiveRequests() { return g_active_requests.load(std::memory_order_relaxed); }
+
+void AppendCursorMetrics(bson_t* metrics, const query::CursorStats& stats) {
+  bson_t cursor, open;
+  bson_append_document_begin(metrics, "cursor", -1, &cursor);
+  BSON_APPEND_INT64(&cursor, "timedOut", stats.timed_out);
+  BSON_APPEND_INT64(&cursor, "totalOpened", stats.total_opened);
+  bson_append_document_begin(&cursor, "open", -1, &open);
+  BSON_APPEND_INT64(&open, "noTimeout", stats.open_no_timeout);
+  BSON_APPEND_INT64(&open, "pinned", stats.open_pinned);
+  BSON_APPEND_INT64(&open, "total", stats.open_total);
+  bson_append_document_end(&cursor, &open);
+  bson_append_document_end(metrics, &cursor);
+}
+
+void AppendWiredTigerMetrics(storage::StorageEngine& storage, bson_t* out) {
+  storage::Session session = storage.NewUnboundSession();
+  auto statistics = storage::ReadConnectionStatistics(session);
+  if (!statistics.ok()) return;
+  // Grouped by section, sections in the order WiredTiger first lists them.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const storage::WtStatistic*>> sections;
+  for (const storage::WtStatistic& stat : statistics.value()) {
+    auto& list = sections[stat.section];
+    if (list.empty()) order.push_back(stat.section);
+    list.push_back(&stat);
+  }
+  bson_t wired_tiger;
+  bson_append_document_begin(out, "wiredTiger", -1, &wired_tiger);
+  for (const std::string& name : order) {
+    bson_t section;
+    bson_append_document_begin(&wired_tiger, name.c_str(), -1, &section);
+    for (const storage::WtStatistic* stat : sections[name]) {
+      BSON_APPEND_INT64(&section, stat->name.c_str(), stat->value);
+    }
+    bson_append_document_end(&wired_tiger, &section);
+  }
+  bson_append_document_end(out, &wired_tiger);
+}
 
 void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
                    std::chrono::steady_clock::duration duration) {

@@ -13,6 +13,8 @@
 #include <string_view>
 
 #include "engine/bson/bson_doc.h"
+#include "engine/query/cursor_manager.h"
+#include "engine/storage/storage_engine.h"
 #include "wire/protocol/message.h"
 
 namespace tigerdoc::wire {
@@ -21,6 +23,26 @@ namespace tigerdoc::wire {
 // `top`).
 void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
                    std::chrono::steady_clock::duration duration);
+
+// Counts a request while it runs, for connections.active (a connection runs
+// one request at a time, so running requests are active connections).
+class ActiveRequest {
+ public:
+  ActiveRequest();
+  ~ActiveRequest();
+  ActiveRequest(const ActiveRequest&) = delete;
+  ActiveRequest& operator=(const ActiveRequest&) = delete;
+};
+int64_t ActiveRequests();
+
+// Appends metrics.cursor (inside `metrics`): timedOut, totalOpened and
+// open {noTimeout, pinned, total}, from the engine's cursor manager.
+void AppendCursorMetrics(bson_t* metrics, const query::CursorStats& stats);
+
+// Appends wiredTiger: {cache: {...}, log: {...}, ...} from WiredTiger's
+// statistics cursor, every statistic by section as mongod names them;
+// nothing when the statistics cannot be read.
+void AppendWiredTigerMetrics(storage::StorageEngine& storage, bson_t* out);
 
 // Appends opcounters, opLatencies, network and mem to a serverStatus reply.
 void AppendServerMetrics(bson_t* out);

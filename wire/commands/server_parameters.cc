@@ -34,10 +34,19 @@ void GetMaxBsonObjectSize(CommandContext&, bson_t* out, const char* name) {
   BSON_APPEND_INT32(out, name, kMaxBsonObjectSize);
 }
 
-// The value the server started with (--setParameter cursorTimeoutMillis=N,
-// the config file, or MongoDB's default of 10 minutes).
+// Starts as --setParameter cursorTimeoutMillis=N, the config file, or
+// MongoDB's default of 10 minutes; setParameter changes it at run time.
 void GetCursorTimeoutMillis(CommandContext& ctx, bson_t* out, const char* name) {
-  BSON_APPEND_INT64(out, name, static_cast<int64_t>(ctx.engine->options().cursor_timeout.count()));
+  BSON_APPEND_INT64(out, name, static_cast<int64_t>(ctx.engine->cursors().idle_timeout().count()));
+}
+
+// mongod's AtomicWord<long long> parameter: any number, converted.
+Status SetCursorTimeoutMillis(CommandContext& ctx, const bson_iter_t* value) {
+  if (!BSON_ITER_HOLDS_NUMBER(value)) {
+    return Status(ErrorCode::kBadValue, "cursorTimeoutMillis must be a number");
+  }
+  ctx.engine->SetCursorTimeout(std::chrono::milliseconds(bson_iter_as_int64(value)));
+  return Status::OK();
 }
 
 void GetTtlMonitorSleepSecs(CommandContext& ctx, bson_t* out, const char* name) {
@@ -80,12 +89,10 @@ Status SetTtlMonitorSleepSecs(CommandContext& ctx, const bson_iter_t* value) {
 }
 
 // In the order getParameter: "*" lists them.
-// TODO(#16): cursorTimeoutMillis at run time (mongod allows it) needs the
-// cursor manager's timeout to become settable.
 constexpr ServerParameter kParameters[] = {
     {"changeLogRetentionHours", GetChangeLogRetentionHours, SetChangeLogRetention},
     {"changeLogRetentionMB", GetChangeLogRetentionMB, SetChangeLogRetention},
-    {"cursorTimeoutMillis", GetCursorTimeoutMillis, nullptr},
+    {"cursorTimeoutMillis", GetCursorTimeoutMillis, SetCursorTimeoutMillis},
     {"featureCompatibilityVersion", GetFeatureCompatibilityVersion, nullptr},
     {"maxBsonObjectSize", GetMaxBsonObjectSize, nullptr},
     {"transactionLifetimeLimitSeconds", GetTransactionLifetimeLimitSeconds,

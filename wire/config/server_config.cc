@@ -49,6 +49,8 @@ Usage: tigerdoc [options]
   -v, -vv ... -vvvvv        debug lines D1..D5 (--verbose: -v)
   --quiet                   no connection accepted/ended lines
   --slowms N                log operations that take N ms or more (default 100)
+  --profile N               profiling level of every database: 0 off, 1 slow operations, 2 all
+  --slowOpSampleRate X      fraction of slow operations profiled (0 to 1, default 1)
   --auth                    require authentication (SCRAM-SHA-256/SCRAM-SHA-1 users
                             in admin.system.users) and check every command's privileges
   --networkMessageCompressors LIST
@@ -142,6 +144,16 @@ StatusWith<std::string> ScalarText(const YAML::Node& node, const std::string& pa
 StatusWith<int64_t> IntegerAt(const YAML::Node& node, const std::string& path, int64_t min, int64_t max) {
   ASSIGN_OR_RETURN(std::string text, ScalarText(node, path));
   return ParseNumber(path, text, min, max);
+}
+
+// operationProfiling.slowOpSampleRate, --slowOpSampleRate: 0 to 1.
+StatusWith<double> ParseSampleRate(const std::string& name, const std::string& value) {
+  char* end = nullptr;
+  const double rate = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0' || !(rate >= 0.0 && rate <= 1.0)) {
+    return Bad("invalid value for " + name + ": '" + value + "' (expected a number from 0 to 1)");
+  }
+  return rate;
 }
 
 StatusWith<bool> BoolAt(const YAML::Node& node, const std::string& path) {
@@ -246,14 +258,18 @@ const std::map<std::string, Setter>& Keys() {
          ASSIGN_OR_RETURN(f->slow_ms, IntegerAt(n, p, -1, INT32_MAX));
          return Status::OK();
        }},
-      {"operationProfiling.mode", [](const YAML::Node& n, const std::string& p, Flags*) -> Status {
+      {"operationProfiling.mode", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
          ASSIGN_OR_RETURN(std::string mode, ScalarText(n, p));
-         if (mode == "off") return Status::OK();
-         if (mode == "slowOp" || mode == "all") {
-           return Bad(p + ": " + mode + " is not supported: tigerdoc has no profiler yet (slow operations "
-                          "are logged: slowOpThresholdMs)");
-         }
-         return Bad(p + " must be off, slowOp or all, got '" + mode + "'");
+         if (mode == "off") f->profile_level = 0;
+         else if (mode == "slowOp") f->profile_level = 1;
+         else if (mode == "all") f->profile_level = 2;
+         else return Bad(p + " must be off, slowOp or all, got '" + mode + "'");
+         return Status::OK();
+       }},
+      {"operationProfiling.slowOpSampleRate", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(std::string text, ScalarText(n, p));
+         ASSIGN_OR_RETURN(f->slow_op_sample_rate, ParseSampleRate(p, text));
+         return Status::OK();
        }},
       {"security.authorization", [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
          ASSIGN_OR_RETURN(std::string value, ScalarText(n, p));
@@ -441,6 +457,14 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       flags.verbosity = std::max(flags.verbosity, 1);
     } else if (arg.size() >= 2 && arg.size() <= 6 && arg[0] == '-' && arg.find_first_not_of('v', 1) == std::string::npos) {
       flags.verbosity = static_cast<int>(arg.size()) - 1;  // -v .. -vvvvv
+    } else if (arg == "--profile") {
+      auto n = ParseNumber(arg, next(), 0, 2);
+      if (n.ok()) flags.profile_level = static_cast<int>(n.value());
+      st = n.status();
+    } else if (arg == "--slowOpSampleRate") {
+      auto rate = ParseSampleRate(arg, next());
+      if (rate.ok()) flags.slow_op_sample_rate = rate.value();
+      st = rate.status();
     } else if (arg == "--slowms") {
       auto n = ParseNumber(arg, next(), -1, INT32_MAX);
       if (n.ok()) flags.slow_ms = n.value();

@@ -12,8 +12,8 @@
 // only: tigerdoc always journals), processManagement.fork (false only),
 // setParameter.<name>, systemLog.destination (file / stdout; syslog refused),
 // systemLog.path, systemLog.logAppend, systemLog.verbosity, systemLog.quiet,
-// operationProfiling.slowOpThresholdMs, operationProfiling.mode ("off" only:
-// no profiler yet), security.authorization, net.compression.compressors,
+// operationProfiling.slowOpThresholdMs, operationProfiling.mode,
+// operationProfiling.slowOpSampleRate, security.authorization, net.compression.compressors,
 // net.tls.mode, net.tls.certificateKeyFile, net.tls.CAFile,
 // net.tls.allowConnectionsWithoutCertificates, and tigerdoc's own section `tigerdoc:` (shards,
 // cacheSizeMB, diskReserveMB).
@@ -46,6 +46,8 @@ struct Flags {
   int verbosity = 0;        // -v .. -vvvvv, --verbose
   bool quiet = false;       // --quiet
   int64_t slow_ms = 100;    // --slowms
+  int profile_level = 0;            // --profile; operationProfiling.mode
+  double slow_op_sample_rate = 1.0;  // --slowOpSampleRate; operationProfiling.slowOpSampleRate
   std::string repl_set_name;  // --replSet, replication.replSetName; empty: a standalone
   int64_t transaction_lifetime_limit_secs = 60;  // setParameter transactionLifetimeLimitSeconds
   // The change log's retention (setParameter changeLogRetentionMB / Hours).

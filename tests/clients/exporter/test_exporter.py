@@ -1,7 +1,7 @@
 """Debian's prometheus-mongodb-exporter scraping a real tigerdoc server:
 the exporter (an mgo-based client) connects, reads serverStatus and top, and
 its /metrics shows the values this test caused (operations, documents,
-connections, network, memory, per-collection top), cross-checked with
+connections, network, memory, WiredTiger's cache, per-collection top), cross-checked with
 serverStatus and top themselves."""
 
 import os
@@ -87,6 +87,13 @@ class ExporterScrapesTigerdoc(unittest.TestCase):
         self.assertGreater(metric(text, "mongodb_memory", 'type="resident"'), 0)
         self.assertGreater(status["mem"]["resident"], 0)
         self.assertGreaterEqual(status["opLatencies"]["writes"]["ops"], 3)
+        # WiredTiger's cache, from its statistics cursor: the configured
+        # size (the server runs with --cacheSizeMB 64) and what it holds now.
+        cache = status["wiredTiger"]["cache"]
+        self.assertEqual(cache["maximum bytes configured"], 64 * 1024 * 1024)
+        self.assertEqual(metric(text, "mongodb_wiredtiger_cache_max_bytes"), 64 * 1024 * 1024)
+        self.assertGreater(cache["bytes currently in the cache"], 0)
+        self.assertGreater(metric(text, "mongodb_wiredtiger_cache_bytes", 'type="total"'), 0)
         # top, per collection: one insert command, one update, one delete.
         top = self.client.admin.command("top")["totals"]["exporter_db.items"]
         self.assertEqual((top["insert"]["count"], top["update"]["count"], top["remove"]["count"]), (1, 1, 1))

@@ -256,9 +256,29 @@ TEST(ServerConfigTest, LogSettingsFromFlagsAndFile) {
   EXPECT_EQ(ErrorOf("systemLog:\n  component:\n    query:\n      verbosity: 2\n"),
             "config file test.yaml: unknown option systemLog.component.query.verbosity (tigerdoc supports: see "
             "README.md \"Config file\")");
-  EXPECT_EQ(ErrorOf("operationProfiling:\n  mode: slowOp\n"),
-            "config file test.yaml: operationProfiling.mode: slowOp is not supported: tigerdoc has no profiler "
-            "yet (slow operations are logged: slowOpThresholdMs)");
+  EXPECT_EQ(ErrorOf("operationProfiling:\n  mode: sometimes\n"),
+            "config file test.yaml: operationProfiling.mode must be off, slowOp or all, got 'sometimes'");
+  EXPECT_EQ(ErrorOf("operationProfiling:\n  slowOpSampleRate: 1.5\n"),
+            "config file test.yaml: invalid value for operationProfiling.slowOpSampleRate: '1.5' (expected a "
+            "number from 0 to 1)");
+}
+
+TEST(ServerConfigTest, ProfilingFromFileAndFlags) {
+  Flags flags;
+  ASSERT_TRUE(ApplyConfigYaml("operationProfiling:\n  mode: slowOp\n  slowOpSampleRate: 0.5\n", "t", &flags).ok());
+  EXPECT_EQ(flags.profile_level, 1);
+  EXPECT_DOUBLE_EQ(flags.slow_op_sample_rate, 0.5);
+  ASSERT_TRUE(ApplyConfigYaml("operationProfiling:\n  mode: all\n", "t", &flags).ok());
+  EXPECT_EQ(flags.profile_level, 2);
+  ASSERT_TRUE(ApplyConfigYaml("operationProfiling:\n  mode: off\n", "t", &flags).ok());
+  EXPECT_EQ(flags.profile_level, 0);
+  auto parsed = Parse({"--profile", "2", "--slowOpSampleRate", "0.25"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed.value().flags.profile_level, 2);
+  EXPECT_DOUBLE_EQ(parsed.value().flags.slow_op_sample_rate, 0.25);
+  EXPECT_FALSE(Parse({"--profile", "3"}).ok());
+  EXPECT_FALSE(Parse({"--profile", "-1"}).ok());
+  EXPECT_FALSE(Parse({"--slowOpSampleRate", "-0.1"}).ok());
 }
 
 TEST(ServerConfigTest, EmptyFileAndEmptySectionsChangeNothing) {
