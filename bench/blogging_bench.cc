@@ -95,7 +95,8 @@ class Bench {
   }
   // Reads every document of the find; returns how many (-1 on error).
   int64_t ReadAll(mongoc_collection_t* coll, Find find, int64_t limit = 0);
-  bool React(const char* type);
+  // A comment or like on `post_id` (a random post when empty).
+  bool React(const char* type, std::string post_id = "");
   bool InsertOne(mongoc_collection_t* coll, bson_t* doc);  // destroys doc
   int64_t NowMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -109,6 +110,7 @@ class Bench {
   mongoc_collection_t *users_, *posts_, *feed_;
   mongoc_client_session_t* session_;
   int64_t next_id_ = 0;
+  std::vector<std::string> created_posts_;  // by C2, newest last: the feed
 };
 
 int64_t Bench::ReadAll(mongoc_collection_t* coll, Find find, int64_t limit) {
@@ -176,8 +178,8 @@ bool ReactionCallback(mongoc_client_session_t* session, void* ctx, bson_t** repl
   return ok;
 }
 
-bool Bench::React(const char* type) {
-  const std::string post_id = RandomPost();
+bool Bench::React(const char* type, std::string post_id) {
+  if (post_id.empty()) post_id = RandomPost();
   const int who = RandomUser();
   const std::string id = std::string(type[0] == 'c' ? "bc" : "bl") + std::to_string(next_id_++);
   bson_t* doc = ReactionDoc(type, id, post_id, UserId(who), Username(who, 0), NowMs());
@@ -227,8 +229,8 @@ std::vector<Request> Bench::Requests() {
       {"C2", "create a post", 9, 8.76,
        [this] {
          const int who = RandomUser();
-         return InsertOne(posts_, PostDoc("bp" + std::to_string(next_id_++), UserId(who), Username(who, 0),
-                                          NowMs(), 0, 0));
+         created_posts_.push_back("bp" + std::to_string(next_id_++));
+         return InsertOne(posts_, PostDoc(created_posts_.back(), UserId(who), Username(who, 0), NowMs(), 0, 0));
        },
        nullptr},
       {"Q2", "retrieve a post", 2, 1, [this, post_point] { return ReadAll(posts_, post_point(), 1) == 1; },
@@ -236,6 +238,15 @@ std::vector<Request> Bench::Requests() {
       {"Q3", "a user's posts, short form", 4, 6.46,
        [this, user_posts] { return ReadAll(users_, user_posts()) >= 5; }, user_posts},
       {"C3", "create a comment (+count)", 7, 15.27, [this] { return React("comment"); }, post_point},
+      // Not in the article: a comment on one of the 100 newest posts (made by
+      // C2) also rebuilds the feed's document (the subset pattern rereads
+      // its best 100 when a member changes).
+      {"C3f", "comment on a post in the feed", 7, 15.27,
+       [this] {
+         const size_t n = created_posts_.size(), newest = std::min<size_t>(n, kFeedSize);
+         return React("comment", created_posts_[n - 1 - std::uniform_int_distribution<size_t>(0, newest - 1)(rng_)]);
+       },
+       post_point},
       {"Q4", "a post's comments", 4, 7.72,
        [this, by_post] { return ReadAll(posts_, by_post("comment")()) >= 0; }, by_post("comment")},
       {"C4", "like a post (+count)", 7, 14.67, [this] { return React("like"); }, post_point},

@@ -99,8 +99,7 @@ bool CreateContainers(mongoc_client_t* client) {
              "subset": {"parent": "feed", "localField": "feed", "foreignField": "_id", "as": "posts",
                         "sort": {"creationDate": -1}, "limit": )" + std::to_string(kFeedSize) + R"(,
                         "project": {"postId": 1, "userId": 1, "userUsername": 1, "title": 1,
-                                    "summary": 1, "commentCount": 1, "likeCount": 1, "creationDate": 1},
-                        "counters": {"postCount": {"$sum": 1}}}})") &&
+                                    "summary": 1, "commentCount": 1, "likeCount": 1, "creationDate": 1}}})") &&
          // Q3, Q4, Q5 read only what they return, in the order they list it.
          RunJson(client, R"({"createIndexes": "users", "indexes": [{"key": {"userId": 1, "type": 1,
              "creationDate": -1}, "name": "userId_1_type_1_creationDate_-1"}]})") &&

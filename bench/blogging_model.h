@@ -9,8 +9,10 @@
 //          likeCount, creationDate}, comments and likes {_id, type, postId,
 //          userId, userUsername, [content], creationDate};
 //   feed   shardKey {type}: one document {_id: "recent", type: "post",
-//          posts: [the 100 newest posts, short form], postCount}, kept by the
-//          subset option of posts in the transaction of each post write.
+//          posts: [the 100 newest posts, short form]}, kept by the subset
+//          option of posts in the transaction of each post write that
+//          changes the 100 newest (no counter: one would make every post
+//          write rewrite the feed).
 // Indexes: users {userId, type, creationDate: -1} (Q3), posts {postId,
 // type, creationDate} (Q4, Q5), so each reads only what it returns.
 // The data set follows the article's: 5 to 50 posts per user, up to 25
