@@ -82,7 +82,10 @@ void BlogWatcher::Apply(const bson_t* event) {
   bson_t full;
   uint32_t len = 0;
   const uint8_t* data = nullptr;
-  if (!bson_iter_init_find(&it, event, "fullDocument") || !BSON_ITER_HOLDS_DOCUMENT(&it)) return;
+  if (!bson_iter_init_find(&it, event, "fullDocument") || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    ++events_;
+    return;
+  }
   bson_iter_document(&it, &len, &data);
   if (!bson_init_static(&full, data, len)) return;
   const std::string type = Utf8At(&full, "type");
@@ -124,6 +127,7 @@ void BlogWatcher::Apply(const bson_t* event) {
     std::fprintf(stderr, "watcher write: %s\n", error.message);
     ++errors_;
   }
+  ++events_;
 }
 
 }  // namespace tigerdoc::bench::blogging

@@ -31,6 +31,8 @@ class BlogWatcher {
   int64_t copies() const { return copies_.load(); }
   int64_t fan_outs() const { return fan_outs_.load(); }
   int64_t errors() const { return errors_.load(); }
+  // Events applied (or skipped) so far: unchanged for a while = caught up.
+  int64_t events() const { return events_.load(); }
 
  private:
   void Run();
@@ -41,7 +43,7 @@ class BlogWatcher {
   mongoc_change_stream_t* stream_ = nullptr;
   std::thread thread_;
   std::atomic<bool> stop_{false};
-  std::atomic<int64_t> copies_{0}, fan_outs_{0}, errors_{0};
+  std::atomic<int64_t> copies_{0}, fan_outs_{0}, errors_{0}, events_{0};
 };
 
 }  // namespace tigerdoc::bench::blogging
