@@ -5,9 +5,12 @@
 //   paced   one writer, one insert every 10 ms (the lag of a quiet server)
 //   load    --writers connections inserting flat out (the lag under load,
 //           and the write rate the log sustains)
+//   txn     --writers connections committing transactions of 2 inserts
+//           flat out (events of a transaction appear at its commit)
 //
 // Each document carries the sender's steady-clock time (same process), so
-// the lag needs no clock agreement. Prints p50/p99 lag and writes/s.
+// the lag needs no clock agreement. Prints p50/p99 lag and writes/s
+// (documents inserted per second; a transaction counts its two).
 
 #include <mongoc/mongoc.h>
 
@@ -39,6 +42,23 @@ int64_t NowNs() {
       .count();
 }
 
+// A transaction of two inserts (the writer's documents), for the txn cell.
+struct TxnInserts {
+  mongoc_collection_t* coll;
+  const bson_t* docs[2];
+};
+
+bool InsertTwo(mongoc_client_session_t* session, void* ctx, bson_t** reply, bson_error_t* error) {
+  (void)reply;
+  auto* t = static_cast<TxnInserts*>(ctx);
+  bson_t opts = BSON_INITIALIZER;
+  bool ok = mongoc_client_session_append(session, &opts, error) &&
+            mongoc_collection_insert_one(t->coll, t->docs[0], &opts, nullptr, error) &&
+            mongoc_collection_insert_one(t->coll, t->docs[1], &opts, nullptr, error);
+  bson_destroy(&opts);
+  return ok;
+}
+
 struct CellResult {
   LatencySummary lag;
   double writes_per_sec = 0;
@@ -46,8 +66,9 @@ struct CellResult {
 };
 
 // Runs writers (paced or flat out) for `seconds` while one watcher measures.
+// With `transactions`, each write is a transaction of two inserts.
 CellResult RunCell(const Options& options, const char* coll, int writers,
-                   std::chrono::microseconds pace) {
+                   std::chrono::microseconds pace, bool transactions) {
   CellResult result;
   auto watcher_client = ConnectMongo(options.uri);
   if (!watcher_client.ok()) {
@@ -71,18 +92,31 @@ CellResult RunCell(const Options& options, const char* coll, int writers,
       auto client = ConnectMongo(options.uri);
       if (!client.ok()) return;
       mongoc_collection_t* c = mongoc_client_get_collection(client.value(), "cs_bench", coll);
+      mongoc_client_session_t* session =
+          transactions ? mongoc_client_start_session(client.value(), nullptr, nullptr) : nullptr;
       int64_t n = 0;
       auto next = Clock::now();
       while (!stop.load()) {
-        bson_t* doc = BCON_NEW("w", BCON_INT32(w), "n", BCON_INT64(n++), "sent", BCON_INT64(NowNs()));
+        const int64_t sent = NowNs();
+        bson_t* doc = BCON_NEW("w", BCON_INT32(w), "n", BCON_INT64(n++), "sent", BCON_INT64(sent));
         bson_error_t error;
-        if (mongoc_collection_insert_one(c, doc, nullptr, nullptr, &error)) ++acknowledged;
+        if (session != nullptr) {
+          bson_t* second = BCON_NEW("w", BCON_INT32(w), "n", BCON_INT64(n++), "sent", BCON_INT64(sent));
+          TxnInserts txn{c, {doc, second}};
+          if (mongoc_client_session_with_transaction(session, InsertTwo, nullptr, &txn, nullptr, &error)) {
+            acknowledged += 2;
+          }
+          bson_destroy(second);
+        } else if (mongoc_collection_insert_one(c, doc, nullptr, nullptr, &error)) {
+          ++acknowledged;
+        }
         bson_destroy(doc);
         if (pace.count() > 0) {
           next += pace;
           std::this_thread::sleep_until(next);
         }
       }
+      if (session != nullptr) mongoc_client_session_destroy(session);
       mongoc_collection_destroy(c);
       mongoc_client_destroy(client.value());
     });
@@ -140,11 +174,14 @@ int Main(int argc, char** argv) {
     const char* coll;
     int writers;
     std::chrono::microseconds pace;
+    bool transactions;
   };
   const std::string load_name = "load (" + std::to_string(options.writers) + " writers)";
-  for (const Cell& cell : {Cell{"paced (1 write / 10 ms)", "paced", 1, std::chrono::milliseconds(10)},
-                           Cell{load_name.c_str(), "load", options.writers, std::chrono::microseconds(0)}}) {
-    CellResult r = RunCell(options, cell.coll, cell.writers, cell.pace);
+  const std::string txn_name = "txn of 2 (" + std::to_string(options.writers) + " writers)";
+  for (const Cell& cell : {Cell{"paced (1 write / 10 ms)", "paced", 1, std::chrono::milliseconds(10), false},
+                           Cell{load_name.c_str(), "load", options.writers, std::chrono::microseconds(0), false},
+                           Cell{txn_name.c_str(), "txn", options.writers, std::chrono::microseconds(0), true}}) {
+    CellResult r = RunCell(options, cell.coll, cell.writers, cell.pace, cell.transactions);
     std::printf("%-28s %12.0f %12.2f %12.2f %10lld\n", cell.name, r.writes_per_sec,
                 r.lag.p50_us / 1000.0, r.lag.p99_us / 1000.0, static_cast<long long>(r.missing));
   }
