@@ -114,6 +114,10 @@ assert.commandWorked(es.insertMany([
 es.createIndex({ t: "text" }, { default_language: "spanish", language_override: "idioma" });
 assert.eq(es.find({ $text: { $search: "casa" } }).toArray().map((d) => d._id), [1]);
 assert.eq(es.find({ $text: { $search: "house", $language: "en" } }).toArray().map((d) => d._id), [2]);
+// A language field must name a language the index knows (writes refused).
+assert.commandFailedWithCode(() => es.insertOne({ _id: 3, t: "x", idioma: "klingon" }), 17262);
+assert.commandFailedWithCode(() => es.insertOne({ _id: 3, t: "x", idioma: 5 }), 17261);
+assert.eq(es.countDocuments({}), 2);
 // "las" is a Spanish stop word: nothing to search for.
 assert.eq(es.find({ $text: { $search: "las" } }).toArray().length, 0);
 

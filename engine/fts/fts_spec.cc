@@ -231,7 +231,7 @@ StatusWith<TextIndexSpec> TextIndexSpec::FromStored(const bson_t* spec) {
 }
 
 bool TextIndexSpec::MayHoldIndexed(const std::string& path) const {
-  if (wildcard_) return true;
+  if (wildcard_ || path.empty()) return true;
   const std::string prefix = path + ".";
   for (const auto& [field, weight] : weights_) {
     if (field.compare(0, prefix.size(), prefix) == 0) return true;
@@ -277,6 +277,48 @@ void TextIndexSpec::Walk(
     const std::string path = prefix.empty() ? bson_iter_key(&it) : prefix + "." + bson_iter_key(&it);
     WalkValue(&it, path, language, visit);
   }
+}
+
+Status TextIndexSpec::CheckValue(const bson_iter_t* it, const std::string& path) const {
+  if (BSON_ITER_HOLDS_DOCUMENT(it)) {
+    if (!MayHoldIndexed(path)) return Status::OK();
+    bson_t sub;
+    uint32_t len = 0;
+    const uint8_t* data = nullptr;
+    bson_iter_document(it, &len, &data);
+    bson_init_static(&sub, data, len);
+    bson_iter_t field;
+    bson_iter_init(&field, &sub);
+    if (bson_iter_find(&field, language_override_.c_str())) {
+      if (!BSON_ITER_HOLDS_UTF8(&field)) {
+        return Error(17261, "found language override field in document with non-string type");
+      }
+      if (!FindLanguage(Utf8(&field)).ok()) {
+        return Error(17262, "language override unsupported: " + Utf8(&field));
+      }
+    }
+    bson_iter_init(&field, &sub);
+    while (bson_iter_next(&field)) {
+      const std::string child = path.empty() ? bson_iter_key(&field) : path + "." + bson_iter_key(&field);
+      RETURN_IF_ERROR(CheckValue(&field, child));
+    }
+  } else if (BSON_ITER_HOLDS_ARRAY(it)) {
+    bson_iter_t elements;
+    bson_iter_recurse(it, &elements);
+    while (bson_iter_next(&elements)) RETURN_IF_ERROR(CheckValue(&elements, path));
+  }
+  return Status::OK();
+}
+
+Status TextIndexSpec::CheckLanguageOverrides(const bson_t* doc) const {
+  // The document itself is the value at the empty path, which every
+  // indexed path lies below.
+  bson::BsonDoc wrapper;
+  BSON_APPEND_DOCUMENT(wrapper.mutable_get(), "", doc);
+  bson_iter_t it;
+  bson_iter_init(&it, wrapper.get());
+  bson_iter_next(&it);
+  return CheckValue(&it, "");
 }
 
 void TextIndexSpec::ForEachString(

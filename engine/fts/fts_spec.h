@@ -57,6 +57,11 @@ class TextIndexSpec {
   void ForEachString(const bson_t* doc,
                      const std::function<void(std::string_view text, const Language& language,
                                               double weight)>& visit) const;
+  // The language_override fields of `doc` (and of the subdocuments it
+  // indexes) name languages: 17261 "found language override field in
+  // document with non-string type", 17262 "language override unsupported:
+  // <name>". Checked when a document is written to the collection.
+  Status CheckLanguageOverrides(const bson_t* doc) const;
   // term -> score of `doc` (terms case- and diacritic-folded).
   TermScores ScoreDocument(const bson_t* doc) const;
 
@@ -71,6 +76,7 @@ class TextIndexSpec {
   void WalkValue(const bson_iter_t* it, const std::string& path, const Language* language,
                  const std::function<void(std::string_view, const Language&, double)>& visit) const;
   bool MayHoldIndexed(const std::string& path) const;
+  Status CheckValue(const bson_iter_t* it, const std::string& path) const;
 
   std::map<std::string, double> weights_;  // without "$**"
   bool wildcard_ = false;

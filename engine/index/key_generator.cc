@@ -300,6 +300,8 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) 
     out.multikey_paths.assign(spec.fields.size(), {});
     return out;
   }
+  // A text index refuses documents whose language field it cannot read.
+  if (spec.text) RETURN_IF_ERROR(spec.text->CheckLanguageOverrides(doc));
   Generator generator(spec, &out);
   RETURN_IF_ERROR(generator.Run(doc));
   return out;

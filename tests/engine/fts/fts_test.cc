@@ -165,6 +165,20 @@ TEST(FtsScoreTest, LanguageOverrideChoosesTheStemmer) {
   EXPECT_GT(ScoreOf(spec, R"({"a": "las casas"})", "las"), 0);
 }
 
+TEST(FtsSpecTest, LanguageOverridesMustNameALanguage) {
+  TextIndexSpec spec = SpecFor(R"({"key": {"a": "text", "s.b": "text"}})");
+  auto check = [&spec](const char* json) {
+    BsonDoc doc = BsonDoc::FromJson(json);
+    return spec.CheckLanguageOverrides(doc.get());
+  };
+  EXPECT_TRUE(check(R"({"a": "x", "language": "fr"})").ok());
+  EXPECT_EQ(check(R"({"a": "x", "language": 1})").code_number(), 17261);
+  EXPECT_EQ(check(R"({"a": "x", "language": "klingon"})").code_number(), 17262);
+  EXPECT_EQ(check(R"({"s": [{"b": "x", "language": "klingon"}]})").code_number(), 17262);
+  // Subdocuments the index does not read are not checked.
+  EXPECT_TRUE(check(R"({"other": {"language": "klingon"}})").ok());
+}
+
 std::shared_ptr<const TextQuery> QueryFor(const char* text_json, const char* index_json) {
   BsonDoc operand = BsonDoc::FromJson(text_json);
   bson_iter_t it;
