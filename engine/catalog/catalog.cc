@@ -4,6 +4,10 @@
 #include "engine/catalog/change_event.h"
 
 #include <algorithm>
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <vector>
 #include <cstdio>
 #include <optional>
 #include <set>
@@ -387,6 +391,35 @@ Status Catalog::DropDatabase(std::string_view db) {
   return session.Commit();
 }
 
+namespace {
+
+// A collection entry removed from the catalog (dropped, renamed away,
+// replaced) stays allocated for a while: a write that started before the
+// removal may still commit (a client's transaction lives up to
+// transactionLifetimeLimitSeconds, a retryable write's between its
+// statement and its commit), and its commit callbacks reach the entry and
+// its record store through raw pointers (size counters, multikey paths).
+// Freeing at once crashed such commits. Ten minutes covers the default 60
+// s lifetime many times over; never freed at exit (no destructor runs
+// after the engine closed).
+constexpr auto kKeepRemovedEntriesFor = std::chrono::minutes(10);
+
+void KeepAfterRemoval(std::shared_ptr<CollectionEntry> entry) {
+  using Clock = std::chrono::steady_clock;
+  static std::mutex* mu = new std::mutex();
+  static auto* kept = new std::deque<std::pair<Clock::time_point, std::shared_ptr<CollectionEntry>>>();
+  std::vector<std::shared_ptr<CollectionEntry>> expired;  // freed outside the lock
+  std::lock_guard<std::mutex> lock(*mu);
+  const Clock::time_point now = Clock::now();
+  while (!kept->empty() && now - kept->front().first > kKeepRemovedEntriesFor) {
+    expired.push_back(std::move(kept->front().second));
+    kept->pop_front();
+  }
+  kept->emplace_back(now, std::move(entry));
+}
+
+}  // namespace
+
 Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_db,
                                  std::string_view to_name, bool drop_target) {
   std::lock_guard<std::mutex> ddl(ddl_mutex_);
@@ -451,6 +484,8 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
     collections_.erase(from->metadata.ns);
     collections_[to_ns] = renamed;
   }
+  KeepAfterRemoval(from);
+  if (replaced != nullptr) KeepAfterRemoval(replaced);
   if (replaced != nullptr) {
     Status dropped = DropIdentTables(session, replaced->metadata.ident);
     if (!dropped.ok()) {
@@ -484,6 +519,7 @@ Status Catalog::DropLocked(const std::string& ns) {
     std::unique_lock<std::shared_mutex> lock(map_mutex_);
     collections_.erase(ns);
   }
+  KeepAfterRemoval(entry);
   Status dropped = DropIdentTables(session, entry->metadata.ident);
   if (!dropped.ok()) {
     // The collection is gone for clients; its tables are reaped at the next start.

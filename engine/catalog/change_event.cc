@@ -2,6 +2,8 @@
 
 #include "engine/catalog/change_event.h"
 
+#include "engine/catalog/transaction_ddl_events.h"
+
 #include <string>
 #include <vector>
 
@@ -223,9 +225,30 @@ bson::BsonDoc RenameEvent(std::string_view db, std::string_view coll, std::strin
   return out;
 }
 
+namespace {
+thread_local storage::Session* ddl_events_txn = nullptr;
+thread_local bool silent_drops = false;
+}  // namespace
+
+TransactionDdlEvents::TransactionDdlEvents(storage::Session* txn) { ddl_events_txn = txn; }
+TransactionDdlEvents::~TransactionDdlEvents() { ddl_events_txn = nullptr; }
+storage::Session* TransactionDdlEvents::Current() { return ddl_events_txn; }
+SilentDropEvents::SilentDropEvents() { silent_drops = true; }
+SilentDropEvents::~SilentDropEvents() { silent_drops = false; }
+bool SilentDropEvents::Active() { return silent_drops; }
+
 Status RecordChange(const Catalog& catalog, storage::Session& session, bson::BsonDoc event) {
   ChangeRecorder* recorder = catalog.change_recorder();
   if (recorder == nullptr) return Status::OK();
+  bson_iter_t op;
+  if (bson_iter_init_find(&op, event.get(), "op") && BSON_ITER_HOLDS_UTF8(&op)) {
+    const std::string_view name = bson_iter_utf8(&op, nullptr);
+    if (name == "drop" && SilentDropEvents::Active()) return Status::OK();
+    storage::Session* txn = TransactionDdlEvents::Current();
+    if ((name == "create" || name == "createIndexes") && txn != nullptr && txn->in_transaction()) {
+      return recorder->Record(*txn, std::move(event));
+    }
+  }
   return recorder->Record(session, std::move(event));
 }
 

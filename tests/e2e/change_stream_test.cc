@@ -366,6 +366,98 @@ TEST_F(ChangeStreamTest, ExpandedEventsOutInvalidatesAndStartOptions) {
   EXPECT_EQ(testutil::ArrayLength(at, "cursor.firstBatch"), 4u) << Json(at);
 }
 
+// renameCollection: the source's watchers see rename then invalidate, a
+// replaced target's watchers drop then invalidate, the database's watchers
+// the drop and the rename (with operationDescription when expanded) and
+// then writes under the new name.
+TEST_F(ChangeStreamTest, RenameCollectionGivesRenameAndInvalidate) {
+  InsertJson("c", R"([{"_id": 1}])");
+  InsertJson("t", R"([{"_id": "replaced"}])");
+  auto open = [&](const std::string& target, const std::string& options) {
+    BsonDoc opened = Run("{\"aggregate\": " + target + ", \"pipeline\": [{\"$changeStream\": " + options +
+                         "}], \"cursor\": {}}");
+    EXPECT_OK_REPLY(opened);
+    return *Integer(opened, "cursor.id");
+  };
+  const int64_t on_c = open("\"c\"", "{}");
+  const int64_t on_t = open("\"t\"", "{}");
+  const int64_t on_db = open("1", "{\"showExpandedEvents\": true}");
+  ASSERT_OK_REPLY(RunAdmin("{\"renameCollection\": \"" + db_ + ".c\", \"to\": \"" + db_ +
+                           ".t\", \"dropTarget\": true}"));
+  InsertJson("t", R"([{"_id": 2}])");
+  auto more = [&](int64_t id, const std::string& coll) {
+    return Run("{\"getMore\": {\"$numberLong\": \"" + std::to_string(id) + "\"}, \"collection\": \"" + coll +
+               "\", \"maxTimeMS\": 1000}");
+  };
+  auto ops = [](const BsonDoc& got) {
+    std::vector<std::string> out;
+    for (const BsonDoc& e : testutil::DocArray(got, "cursor.nextBatch")) out.push_back(Op(e));
+    return out;
+  };
+  BsonDoc from_c = more(on_c, "c");
+  ASSERT_EQ(ops(from_c), (std::vector<std::string>{"rename", "invalidate"})) << Json(from_c);
+  EXPECT_EQ(String(from_c, "cursor.nextBatch.0.ns.coll"), std::string("c"));
+  EXPECT_EQ(String(from_c, "cursor.nextBatch.0.to.db"), db_);
+  EXPECT_EQ(String(from_c, "cursor.nextBatch.0.to.coll"), std::string("t"));
+  EXPECT_FALSE(testutil::Has(from_c, "cursor.nextBatch.0.operationDescription")) << "not expanded";
+  EXPECT_EQ(*Integer(from_c, "cursor.id"), 0) << "the stream ends after invalidate";
+
+  BsonDoc from_t = more(on_t, "t");
+  EXPECT_EQ(ops(from_t), (std::vector<std::string>{"drop", "invalidate"})) << Json(from_t);
+
+  BsonDoc from_db = more(on_db, "$cmd.aggregate");
+  ASSERT_EQ(ops(from_db), (std::vector<std::string>{"drop", "rename", "insert"})) << Json(from_db);
+  EXPECT_EQ(String(from_db, "cursor.nextBatch.0.ns.coll"), std::string("t"));
+  EXPECT_EQ(String(from_db, "cursor.nextBatch.1.operationDescription.to.coll"), std::string("t"));
+  EXPECT_EQ(String(from_db, "cursor.nextBatch.2.ns.coll"), std::string("t"));
+  EXPECT_EQ(Integer(from_db, "cursor.nextBatch.2.documentKey._id"), 2);
+  EXPECT_NE(*Integer(from_db, "cursor.id"), 0) << "a database stream goes on";
+
+  // A rename to another database: the source database's stream sees it.
+  const int64_t on_db2 = open("1", "{}");
+  ASSERT_OK_REPLY(RunAdmin("{\"renameCollection\": \"" + db_ + ".t\", \"to\": \"" + db_ + "_away.t\"}"));
+  BsonDoc away = more(on_db2, "$cmd.aggregate");
+  ASSERT_EQ(ops(away), (std::vector<std::string>{"rename"})) << Json(away);
+  EXPECT_EQ(String(away, "cursor.nextBatch.0.to.db"), db_ + "_away");
+}
+
+// A collection created in a transaction is part of it, as in MongoDB 7:
+// after an abort its watchers saw nothing (no create, and no drop or
+// invalidate when it goes away); after a commit the create comes first,
+// with the transaction's other events.
+TEST_F(ChangeStreamTest, CollectionsCreatedInTransactionsAppearOnlyOnCommit) {
+  InsertJson("other", R"([{"_id": 0}])");
+  const std::string lsid = R"("lsid": {"id": {"$binary": {"base64": "EjRWeJASNFZ4kBI0VniQEg==", "subType": "04"}}})";
+  auto txn = [&](int n, bool start) {
+    return lsid + R"(, "txnNumber": {"$numberLong": ")" + std::to_string(n) + R"("}, "autocommit": false)" +
+           (start ? R"(, "startTransaction": true)" : "");
+  };
+  BsonDoc on_coll = Run(R"({"aggregate": "born", "pipeline": [{"$changeStream": {}}], "cursor": {}})");
+  BsonDoc on_db = Run(R"({"aggregate": 1, "pipeline": [{"$changeStream": {"showExpandedEvents": true}}], "cursor": {}})");
+  ASSERT_OK_REPLY(on_coll);
+  ASSERT_OK_REPLY(on_db);
+  ASSERT_OK_REPLY(Run(R"({"insert": "born", "documents": [{"_id": "aborted"}], )" + txn(1, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + txn(1, false) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"create": "born", )" + txn(2, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "born", "documents": [{"_id": "kept"}], )" + txn(2, false) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + txn(2, false) + "}"));
+  auto more = [&](const BsonDoc& opened, const std::string& coll) {
+    return Run("{\"getMore\": {\"$numberLong\": \"" + std::to_string(*Integer(opened, "cursor.id")) +
+               "\"}, \"collection\": \"" + coll + "\", \"maxTimeMS\": 1000}");
+  };
+  BsonDoc coll_events = more(on_coll, "born");
+  std::vector<BsonDoc> events = testutil::DocArray(coll_events, "cursor.nextBatch");
+  ASSERT_EQ(events.size(), 1u) << Json(coll_events);
+  EXPECT_EQ(Op(events[0]), "insert");
+  EXPECT_EQ(String(events[0], "documentKey._id"), std::string("kept"));
+  BsonDoc db_events = more(on_db, "$cmd.aggregate");
+  std::vector<std::string> ops;
+  for (const BsonDoc& e : testutil::DocArray(db_events, "cursor.nextBatch")) ops.push_back(Op(e));
+  EXPECT_EQ(ops, (std::vector<std::string>{"create", "insert"})) << Json(db_events);
+  EXPECT_EQ(String(db_events, "cursor.nextBatch.0.ns.coll"), std::string("born"));
+  EXPECT_TRUE(testutil::Has(db_events, "cursor.nextBatch.0.txnNumber")) << Json(db_events);
+}
+
 TEST_F(ChangeStreamTest, BadOptionsAnswerMongoDbCodes) {
   InsertJson("c", R"([{"_id": 0}])");
   EXPECT_ERROR_REPLY(Run(R"({"aggregate": "c", "pipeline": [{"$changeStream": {"fullDocument": "x"}}], "cursor": {}})"),

@@ -489,5 +489,252 @@ TEST_F(TransactionTest, Kill9DuringCommitsLeavesEachTransactionAllOrNothing) {
   }
 }
 
+// ---- DDL, $out/$merge and reads inside a transaction (MongoDB 7) ----------
+
+// The collection names of this test's database.
+std::vector<std::string> CollectionNames(MongoClient& client, const std::string& db) {
+  BsonDoc listed = client.RunCommand(db, R"({"listCollections": 1, "nameOnly": true})");
+  std::vector<std::string> names;
+  for (const BsonDoc& c : testutil::DocArray(listed, "cursor.firstBatch")) {
+    names.push_back(String(c, "name").value_or("?"));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST_F(TransactionTest, CollectionsAndIndexesCreatedInAnAbortedTransactionDisappear) {
+  InsertJson("kept", R"([{"_id": 1}])");
+  // Explicit create, an index on it, an implicit create by insert.
+  ASSERT_OK_REPLY(Run(R"({"create": "made", )" + Txn(1, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "made", "indexes": [{"key": {"a": 1}, "name": "a_1"}], )" + Txn(1) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "made", "documents": [{"_id": 1, "a": 1}], )" + Txn(1) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "implicit", "documents": [{"_id": 1}], )" + Txn(1) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "byindex", "indexes": [{"key": {"b": 1}, "name": "b_1"}], )" + Txn(1) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"));
+  EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"kept"}));
+
+  // A statement that fails aborts the transaction: its creations go too.
+  ASSERT_OK_REPLY(Run(R"({"insert": "made2", "documents": [{"_id": 1}], )" + Txn(2, true) + "}"));
+  BsonDoc dup = Run(R"({"insert": "made2", "documents": [{"_id": 1}], )" + Txn(2) + "}");
+  EXPECT_TRUE(Has(dup, "writeErrors")) << Json(dup);
+  EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"kept"}));
+
+  // The lifetime reaper's abort as well.
+  ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "transactionLifetimeLimitSeconds": 1})"));
+  ASSERT_OK_REPLY(Run(R"({"create": "made3", )" + Txn(3, true) + "}"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "transactionLifetimeLimitSeconds": 60})"));
+  EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"kept"}));
+
+  // Committed, they stay, with their indexes.
+  ASSERT_OK_REPLY(Run(R"({"create": "made", )" + Txn(4, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "made", "indexes": [{"key": {"a": 1}, "name": "a_1"}], )" + Txn(4) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "made", "documents": [{"_id": 1, "a": 1}], )" + Txn(4) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(4) + "}"));
+  EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"kept", "made"}));
+  BsonDoc indexes = Run(R"({"listIndexes": "made"})");
+  EXPECT_EQ(String(indexes, "cursor.firstBatch.1.name"), std::string("a_1")) << Json(indexes);
+  EXPECT_EQ(CountAll("made"), 1);
+}
+
+// A write outside transactions to a collection a transaction is creating
+// waits for that transaction (as MongoDB's waits for its lock); after the
+// abort it runs, and what it acknowledged is there. A statement of another
+// transaction gets 112 with TransientTransactionError instead of waiting.
+TEST_F(TransactionTest, OthersWaitForACollectionATransactionIsCreating) {
+  ASSERT_OK_REPLY(Run(R"({"create": "shared", )" + Txn(1, true) + "}"));
+  std::atomic<bool> done{false};
+  BsonDoc theirs;
+  std::thread other([&] {
+    MongoClient client(server_->uri());
+    theirs = client.RunCommand(db_, R"({"insert": "shared", "documents": [{"_id": "theirs"}]})");
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(done.load()) << "the write did not wait for the creating transaction";
+  // Another session's transaction does not wait: 112, transient.
+  const std::string other_session =
+      R"("lsid": {"id": {"$binary": {"base64": "AAAAAAAAAAAAAAAAAAAAAA==", "subType": "04"}}}, "txnNumber": {"$numberLong": "1"}, "autocommit": false, "startTransaction": true)";
+  BsonDoc conflict = Run(R"({"insert": "shared", "documents": [{"_id": "txn"}], )" + other_session + "}");
+  EXPECT_ERROR_REPLY(conflict, 112, "WriteConflict");
+  EXPECT_TRUE(HasLabel(conflict, "TransientTransactionError")) << Json(conflict);
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"));
+  other.join();
+  EXPECT_OK_REPLY(theirs);
+  BsonDoc found = Run(R"({"find": "shared", "filter": {}})");
+  EXPECT_EQ(String(found, "cursor.firstBatch.0._id"), std::string("theirs")) << Json(found);
+  EXPECT_EQ(CountAll("shared"), 1);
+}
+
+TEST_F(TransactionTest, CreateIndexesInATransactionFollowsMongoDb7) {
+  InsertJson("old", R"([{"_id": 1}])");
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "old", "indexes": [{"key": {"x": 1}, "name": "x_1"}]})"));
+  // An index that exists already: nothing to build, allowed.
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "old", "indexes": [{"key": {"x": 1}, "name": "x_1"}], )" + Txn(1, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}"));
+  // A new index on a collection the transaction did not create.
+  BsonDoc existing = Run(R"({"createIndexes": "old", "indexes": [{"key": {"y": 1}, "name": "y_1"}], )" + Txn(2, true) + "}");
+  EXPECT_ERROR_REPLY(existing, 263, "OperationNotSupportedInTransaction");
+  EXPECT_EQ(String(existing, "errmsg"),
+            "Cannot create new indexes on existing collection " + db_ + ".old in a multi-document transaction.");
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(2) + "}"), 251, "NoSuchTransaction");
+  // On a collection it created but already wrote to.
+  ASSERT_OK_REPLY(Run(R"({"insert": "young", "documents": [{"_id": 1}], )" + Txn(3, true) + "}"));
+  BsonDoc nonempty = Run(R"({"createIndexes": "young", "indexes": [{"key": {"y": 1}, "name": "y_1"}], )" + Txn(3) + "}");
+  EXPECT_ERROR_REPLY(nonempty, 263, "OperationNotSupportedInTransaction");
+  EXPECT_EQ(String(nonempty, "errmsg"),
+            "Cannot create new indexes on non-empty collection " + db_ + ".young in a multi-document transaction.");
+  EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"old"}));
+  // Views and time-series collections are not created in a transaction.
+  BsonDoc view = Run(R"({"create": "v", "viewOn": "old", "pipeline": [], )" + Txn(4, true) + "}");
+  EXPECT_ERROR_REPLY(view, 263, "OperationNotSupportedInTransaction");
+  EXPECT_EQ(String(view, "errmsg"), std::string("Cannot create a view in a multi-document transaction."));
+  BsonDoc ts = Run(R"({"create": "ts", "timeseries": {"timeField": "t"}, )" + Txn(5, true) + "}");
+  EXPECT_ERROR_REPLY(ts, 263, "OperationNotSupportedInTransaction");
+  EXPECT_EQ(String(ts, "errmsg"),
+            std::string("Cannot create a time-series collection in a multi-document transaction."));
+}
+
+TEST_F(TransactionTest, OutAndMergeAreRefusedInATransaction) {
+  InsertJson("src", R"([{"_id": 1}])");
+  for (const std::string stage : {R"({"$out": "target"})", R"({"$merge": {"into": "target"}})"}) {
+    const bool out = stage.find("$out") != std::string::npos;
+    const int64_t txn = out ? 1 : 2;
+    ASSERT_OK_REPLY(Run(R"({"insert": "src", "documents": [{"_id": )" + std::to_string(10 + txn) + "}], " +
+                        Txn(txn, true) + "}"));
+    BsonDoc refused = Run(R"({"aggregate": "src", "pipeline": [{"$match": {}}, )" + stage +
+                          R"(], "cursor": {}, )" + Txn(txn) + "}");
+    EXPECT_ERROR_REPLY(refused, 263, "OperationNotSupportedInTransaction");
+    EXPECT_EQ(String(refused, "errmsg"),
+              std::string(out ? "$out" : "$merge") + " cannot be used in a transaction");
+    // Refused statements abort the transaction, as in MongoDB.
+    EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"), 251, "NoSuchTransaction");
+  }
+  EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"src"}));
+  EXPECT_EQ(CountAll("src"), 1);
+}
+
+// aggregate, its getMore, $lookup and $unionWith read the transaction's
+// snapshot: its own uncommitted writes, not writes committed after it began.
+TEST_F(TransactionTest, AggregationsReadTheTransactionsSnapshotAndOwnWrites) {
+  InsertJson("orders", R"([{"_id": 1, "c": 1}, {"_id": 2, "c": 1}])");
+  InsertJson("customers", R"([{"_id": 1, "name": "a"}])");
+  ASSERT_OK_REPLY(Run(R"({"insert": "orders", "documents": [{"_id": 3, "c": 1}], )" + Txn(1, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"update": "customers", "updates": [{"q": {"_id": 1}, "u": {"$set": {"name": "b"}}}], )" +
+                      Txn(1) + "}"));
+  // Committed by another client after the transaction's snapshot.
+  InsertJson("orders", R"([{"_id": 4, "c": 1}])");
+
+  BsonDoc grouped = Run(R"({"aggregate": "orders", "pipeline": [{"$group": {"_id": "$c", "n": {"$sum": 1}}}], "cursor": {}, )" +
+                        Txn(1) + "}");
+  ASSERT_OK_REPLY(grouped);
+  EXPECT_EQ(Integer(grouped, "cursor.firstBatch.0.n"), 3) << Json(grouped);
+  BsonDoc joined = Run(R"({"aggregate": "orders", "pipeline": [{"$match": {"_id": 3}}, {"$lookup": {"from": "customers", "localField": "c", "foreignField": "_id", "as": "who"}}], "cursor": {}, )" +
+                       Txn(1) + "}");
+  EXPECT_EQ(String(joined, "cursor.firstBatch.0.who.0.name"), std::string("b")) << Json(joined);
+  BsonDoc unioned = Run(R"({"aggregate": "orders", "pipeline": [{"$unionWith": "customers"}, {"$count": "n"}], "cursor": {}, )" +
+                        Txn(1) + "}");
+  EXPECT_EQ(Integer(unioned, "cursor.firstBatch.0.n"), 4) << Json(unioned);
+  // A cursor of the transaction: every getMore reads the same snapshot.
+  BsonDoc first = Run(R"({"aggregate": "orders", "pipeline": [{"$sort": {"_id": 1}}], "cursor": {"batchSize": 1}, )" +
+                      Txn(1) + "}");
+  ASSERT_OK_REPLY(first);
+  std::vector<int64_t> ids = Ids(first);
+  const int64_t cursor = *Integer(first, "cursor.id");
+  for (int i = 0; i < 5 && ids.size() < 4; ++i) {
+    BsonDoc more = Run(R"({"getMore": {"$numberLong": ")" + std::to_string(cursor) +
+                       R"("}, "collection": "orders", "batchSize": 1, )" + Txn(1) + "}");
+    ASSERT_OK_REPLY(more);
+    for (int64_t id : Ids(more, "cursor.nextBatch")) ids.push_back(id);
+    if (*Integer(more, "cursor.id") == 0) break;
+  }
+  EXPECT_EQ(ids, (std::vector<int64_t>{1, 2, 3}));
+  // Outside: the committed state only.
+  BsonDoc outside = Run(R"({"aggregate": "orders", "pipeline": [{"$count": "n"}], "cursor": {}})");
+  EXPECT_EQ(Integer(outside, "cursor.firstBatch.0.n"), 3) << Json(outside);
+  ASSERT_OK_REPLY(RunAdmin(R"({"abortTransaction": 1, )" + Txn(1) + "}"));
+}
+
+// The retry window survives a restart: the session's newest txnNumber comes
+// back from its record, so an older retry is refused rather than re-run.
+TEST_F(TransactionTest, AfterARestartAnOlderRetryIsTooOldAndTheNewestAnswersItsFirstReply) {
+  InsertJson("c", R"([{"_id": 1, "n": 0}])");
+  auto inc = [&](int64_t txn) {
+    return R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" + std::string(kLsid) +
+           R"(, "txnNumber": {"$numberLong": ")" + std::to_string(txn) + R"("}})";
+  };
+  ASSERT_OK_REPLY(Run(inc(4)));
+  ASSERT_OK_REPLY(Run(inc(5)));
+  client_.reset();
+  ASSERT_TRUE(server_->Stop().ok()) << server_->LogTail();
+  ASSERT_TRUE(server_->Restart().ok()) << server_->LogTail();
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  BsonDoc old = Run(inc(4));
+  EXPECT_ERROR_REPLY(old, 225, "TransactionTooOld");
+  EXPECT_NE(String(old, "errmsg").value_or("").find("txnNumber 5"), std::string::npos) << Json(old);
+  BsonDoc newest = Run(inc(5));
+  ASSERT_OK_REPLY(newest);
+  EXPECT_EQ(Integer(newest, "nModified"), 1) << Json(newest);
+  EXPECT_EQ(FieldOf("c", 1, "n"), 2);
+  // A transaction older than the record is too old as well; a newer one runs.
+  EXPECT_ERROR_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 2}], )" + Txn(3, true) + "}"), 225,
+                     "TransactionTooOld");
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 2}], )" + Txn(6, true) + "}"));
+  ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(6) + "}"));
+  // And a committed transaction's commit, retried after a restart, answers ok.
+  client_.reset();
+  ASSERT_TRUE(server_->Stop().ok()) << server_->LogTail();
+  ASSERT_TRUE(server_->Restart().ok()) << server_->LogTail();
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  EXPECT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(6) + "}"));
+  EXPECT_ERROR_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 3}], )" + Txn(6) + "}"), 256,
+                     "TransactionCommitted");
+  EXPECT_EQ(CountAll("c"), 2);
+}
+
+// A collection a transaction wrote to is not dropped, renamed or replaced
+// under it: the DDL waits for the commit (as MongoDB's waits for the
+// transaction's lock). Dropping it at once crashed the commit, whose
+// callbacks updated the dropped collection's counters.
+TEST_F(TransactionTest, DdlWaitsForOpenTransactionsThatWroteTheCollection) {
+  const std::vector<std::string> ddls = {
+      R"({"drop": "x"})", R"({"dropIndexes": "x", "index": "*"})", R"({"dropDatabase": 1})",
+      R"({"aggregate": "src", "pipeline": [{"$out": "x"}], "cursor": {}})", "rename"};
+  int64_t txn = 10;
+  for (const std::string& ddl : ddls) {
+    SCOPED_TRACE(ddl);
+    InsertJson("x", R"([{"_id": 0}])");
+    InsertJson("src", R"([{"_id": "s"}])");
+    InsertJson("counter", R"([{"_id": 1, "n": 0}])");
+    ++txn;
+    ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": 1}], )" + Txn(txn, true) + "}"));
+    ASSERT_OK_REPLY(Run(R"({"update": "counter", "updates": [{"q": {"_id": 1}, "u": {"$inc": {"n": 1}}}], )" +
+                        Txn(txn) + "}"));
+    std::atomic<bool> done{false};
+    BsonDoc ddl_reply;
+    std::thread other([&] {
+      MongoClient client(server_->uri());
+      ddl_reply = ddl == "rename"
+                      ? client.RunCommand("admin", "{\"renameCollection\": \"" + db_ + ".x\", \"to\": \"" + db_ + ".y\"}")
+                      : client.RunCommand(db_, ddl);
+      done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(done.load()) << "the DDL did not wait for the transaction";
+    ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": 2}], )" + Txn(txn) + "}"));
+    ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"));
+    other.join();
+    EXPECT_OK_REPLY(ddl_reply);
+    if (ddl != R"({"dropDatabase": 1})") EXPECT_EQ(FieldOf("counter", 1, "n"), 1);
+    ASSERT_OK_REPLY(Run(R"({"dropDatabase": 1})"));
+  }
+  // The DDL's own session's open transaction is aborted instead of waited for.
+  InsertJson("x", R"([{"_id": 0}])");
+  ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": 1}], )" + Txn(++txn, true) + "}"));
+  ASSERT_OK_REPLY(Run(R"({"drop": "x", )" + std::string(kLsid) + "}"));
+  EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"), 251, "NoSuchTransaction");
+  EXPECT_EQ(CollectionNames(*client_, db_), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

@@ -64,6 +64,7 @@ constexpr std::array kCommands = {
     CommandSpec{"ping", RunPing, false, kNoAuth},
     CommandSpec{"refreshSessions", RunRefreshSessions, false, kAuthenticated},
     // replSetGetConfig/Status: cluster actions clusterMonitor holds, as serverStatus.
+    CommandSpec{"renameCollection", RunRenameCollection, true, kUndeclared},
     CommandSpec{"replSetGetConfig", RunReplSetGetConfig, true, kServerStatus},
     CommandSpec{"replSetGetStatus", RunReplSetGetStatus, true, kServerStatus},
     CommandSpec{"replSetInitiate", RunReplSetInitiate, true, kUndeclared},

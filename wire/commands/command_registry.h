@@ -92,6 +92,7 @@ StatusWith<bson::BsonDoc> RunLogRotate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPatternCommand(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunPing(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunRefreshSessions(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunRenameCollection(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunReplSetGetConfig(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunReplSetGetStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunReplSetInitiate(CommandContext& ctx);

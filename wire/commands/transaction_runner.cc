@@ -27,9 +27,11 @@
 #include <string>
 #include <thread>
 
+#include "engine/catalog/transaction_ddl_events.h"
 #include "engine/session/logical_session_catalog.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/transaction_ddl.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
@@ -200,6 +202,21 @@ Status NoSuchTransaction(int64_t txn_number) {
                 "Transaction with { txnNumber: " + std::to_string(txn_number) + " } has been aborted.");
 }
 
+// A session the server has just met again (after a restart, or after it
+// forgot an idle one) knows its txnNumber only from its record: without
+// this, a retry of an older write would run a second time instead of
+// answering 225, and a retried commit would not know it committed.
+Status CatchUpWithRecord(LogicalSessionCatalog& sessions, LogicalSession& s) {
+  if (s.record_loaded) return Status::OK();  // s.txn_number already follows the record
+  StatusWith<std::optional<TxnRecord>> record = sessions.LastRecord(s);
+  if (!record.ok()) return record.status();
+  if (record.value() && record.value()->txn_number > s.txn_number) {
+    s.txn_number = record.value()->txn_number;
+    s.state = record.value()->kind == TxnRecord::Kind::kCommit ? TxnState::kCommitted : TxnState::kNone;
+  }
+  return Status::OK();
+}
+
 // ---- retryable writes ----------------------------------------------------
 
 bson::BsonDoc RunRetryableWrite(const CommandSpec& spec, CommandContext& ctx, LogicalSession& s,
@@ -358,11 +375,23 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
                              "Cannot run '" + std::string(ctx.name) +
                                  "' in a multi-document transaction."));
   }
+  if (Status refused = CheckTransactionStatement(ctx, s); !refused.ok()) {
+    sessions.AbortTransaction(s, "an operation not supported in a transaction");
+    return ErrorReply(refused);
+  }
+  StatusWith<ClaimedCollection> claim = ClaimCollection(ctx, s);
+  if (!claim.ok()) {
+    sessions.AbortTransaction(s, "a write conflict");
+    return TransientError(claim.status());
+  }
   bson::BsonDoc reply;
   {
     storage::TransactionBinding bind(&*s.txn);
+    catalog::TransactionDdlEvents ddl_events(&*s.txn);
     reply = RunCommandReply(spec, ctx);
   }
+  SettleClaim(ctx, s, claim.value());
+  NoteTransactionWrites(ctx, s);
   RememberCursor(s, reply.get());
   const bool rolled_back = !s.txn->in_transaction();
   const bool failed = !ReplyOk(reply.get()) || ReplyHasWriteErrors(reply.get());
@@ -381,7 +410,7 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
 
 }  // namespace
 
-bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx) {
+static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandContext& ctx) {
   SessionFields f;
   if (StatusWith<bool> parsed = ParseSessionFields(ctx.body(), &f); !parsed.ok()) {
     return ErrorReply(parsed.status());
@@ -389,6 +418,10 @@ bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx) {
   if (!f.txn_number && (ctx.name == "commitTransaction" || ctx.name == "abortTransaction")) {
     return ErrorReply(Status(ErrorCode::kInvalidOptions,
                              std::string(ctx.name) + " must be run within a transaction"));
+  }
+  if (!f.autocommit_false) {
+    AwaitPendingCreations(ctx, f.lsid);
+    AwaitTransactionsUsing(ctx, f.lsid);
   }
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
@@ -406,8 +439,19 @@ bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx) {
   StatusWith<LogicalSessionCatalog::CheckedOut> checked = ctx.engine->sessions().CheckOut(f.lsid);
   if (!checked.ok()) return ErrorReply(checked.status());
   LogicalSession& s = *checked.value();
+  if (Status caught = CatchUpWithRecord(ctx.engine->sessions(), s); !caught.ok()) return ErrorReply(caught);
   if (f.autocommit_false) return RunTransactionStatement(spec, ctx, s, f);
   return RunRetryableWrite(spec, ctx, s, *f.txn_number);
+}
+
+// Collections that transactions rolled back since the last command (by
+// this command, or by the lifetime reaper or endSessions meanwhile) are
+// dropped here, outside every lock (transaction_ddl.h).
+bson::BsonDoc RunInSession(const CommandSpec& spec, CommandContext& ctx) {
+  DropAbandonedCollections(ctx.engine);
+  bson::BsonDoc reply = RunInSessionUnchecked(spec, ctx);
+  DropAbandonedCollections(ctx.engine);
+  return reply;
 }
 
 }  // namespace tigerdoc::wire

@@ -130,6 +130,33 @@ TEST_F(CatalogTest, DropAlsoRemovesTablesOtherLayersAddedUnderTheIdent) {
   EXPECT_EQ(Tables(engine_.get()), std::set<std::string>{"_catalog"});
 }
 
+// A transaction that wrote to a collection commits after the collection
+// was dropped or renamed away: its commit callbacks (the store's size
+// counters) still reach a live entry. Freed at once, this was a
+// use-after-free (a crash under AddressSanitizer, and a SIGSEGV of the
+// server in practice).
+TEST_F(CatalogTest, WritesCommittedAfterADropOrRenameReachALiveEntry) {
+  for (bool rename : {false, true}) {
+    SCOPED_TRACE(rename ? "rename" : "drop");
+    auto created = catalog_->CreateCollection(Request("db", "c"));
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    std::weak_ptr<CollectionEntry> weak = created.value();
+    Session txn = engine_->NewUnboundSession();
+    ASSERT_TRUE(txn.Begin().ok());
+    BsonDoc doc = BsonDoc::FromJson(R"({"_id": 1})");
+    ASSERT_TRUE(created.value()->store->Insert(txn, doc.get()).ok());
+    created = StatusWith<std::shared_ptr<CollectionEntry>>(std::shared_ptr<CollectionEntry>());
+    if (rename) {
+      ASSERT_TRUE(catalog_->RenameCollection("db.c", "db", "renamed", false).ok());
+    } else {
+      ASSERT_TRUE(catalog_->DropCollection("db.c").ok());
+    }
+    EXPECT_FALSE(weak.expired()) << "the removed entry was freed under an open transaction";
+    EXPECT_TRUE(txn.Commit().ok());  // runs the store's commit callback
+    if (rename) ASSERT_TRUE(catalog_->DropCollection("db.renamed").ok());
+  }
+}
+
 TEST_F(CatalogTest, ExistingAndMissingNamespaces) {
   ASSERT_TRUE(catalog_->CreateCollection(Request("db", "c")).ok());
   auto again = catalog_->CreateCollection(Request("db", "c"));
