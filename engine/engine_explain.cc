@@ -11,6 +11,8 @@
 //   [LIMIT limitAmount]                          unsorted with a limit
 //   [SKIP skipAmount]                            one shard only (else the merge skips)
 //   [SORT sortPattern memLimit [limitAmount]]    blocking sort (top-k with a limit)
+//   [TEXT_MATCH indexName parsedTextQuery]       $text (MongoDB's TEXT_OR and IXSCAN
+//                                                 of terms below it: not yet, tigerdoc scans)
 //   IDHACK filter                                 point reads (shard key and _id fixed)
 //   | COLLSCAN filter direction                   (CLUSTERED_IXSCAN with idBounds when
 //                                                 the filter bounds _id: record keys
@@ -74,6 +76,33 @@ class PlanWriter {
       BSON_APPEND_DOCUMENT(outer.mutable_get(), "inputStage", top.get());
       top = std::move(outer);
     };
+    if (const fts::TextQuery* text = exec_.text_query()) {
+      // MongoDB reads the terms from the index (TEXT_MATCH <- FETCH <-
+      // TEXT_OR <- IXSCAN per term); tigerdoc scans and scores each
+      // document, so the TEXT_MATCH sits on the scan.
+      wrap("TEXT_MATCH", [&](bson_t* d) {
+        BSON_APPEND_DOCUMENT(d, "indexPrefix", bson::BsonDoc().get());
+        BSON_APPEND_UTF8(d, "indexName", exec_.text_index_name().c_str());
+        bson_t parsed;
+        BSON_APPEND_DOCUMENT_BEGIN(d, "parsedTextQuery", &parsed);
+        auto list = [&parsed](const char* name, const auto& values) {
+          bson_t array;
+          bson_append_array_begin(&parsed, name, -1, &array);
+          int i = 0;
+          for (const std::string& v : values) {
+            const std::string key = std::to_string(i++);
+            bson_append_utf8(&array, key.c_str(), -1, v.data(), static_cast<int>(v.size()));
+          }
+          bson_append_array_end(&parsed, &array);
+        };
+        list("terms", text->terms());
+        list("negatedTerms", text->negated_terms());
+        list("phrases", text->phrases());
+        list("negatedPhrases", text->negated_phrases());
+        bson_append_document_end(d, &parsed);
+        BSON_APPEND_INT32(d, "textIndexVersion", fts::kTextIndexVersion);
+      });
+    }
     const bool is_count = params_.explained == ExplainedCommand::kCount;
     int64_t shard_limit = spec.limit > 0 ? (single_shard_ ? spec.limit : spec.skip + spec.limit) : 0;
     if (exec_.blocking_sort()) {

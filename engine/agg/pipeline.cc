@@ -51,6 +51,31 @@ Pipeline::Pipeline(Pipeline&&) noexcept = default;
 Pipeline& Pipeline::operator=(Pipeline&&) noexcept = default;
 Pipeline::~Pipeline() = default;
 
+namespace {
+
+// Whether a $match filter holds $text (at its top level or in the clauses
+// of $and, $or, $nor, where the matcher finds it).
+bool FilterHasText(const bson_iter_t* filter) {
+  bson_iter_t it;
+  if (!BSON_ITER_HOLDS_DOCUMENT(filter) || !bson_iter_recurse(filter, &it)) return false;
+  while (bson_iter_next(&it)) {
+    const std::string_view key = bson_iter_key(&it);
+    if (key == "$text") return true;
+    if ((key == "$and" || key == "$or" || key == "$nor") && BSON_ITER_HOLDS_ARRAY(&it)) {
+      bson_iter_t clause;
+      bson_iter_recurse(&it, &clause);
+      while (bson_iter_next(&clause)) {
+        if (FilterHasText(&clause)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool MatchHasText(const bson_iter_t* stage) { return FilterHasText(stage); }
+
+}  // namespace
+
 StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const ExpressionContext& ctx) {
   Pipeline p;
   // Stages keep pointers to this context; the one flag Parse learns
@@ -85,6 +110,13 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
       return Error(40324, "Unrecognized pipeline stage name: '" + std::string(name) + "'");
     }
     ASSIGN_OR_RETURN(StageSpecPtr spec, fn(&s, *p.ctx_));
+    if (name == "$match" && MatchHasText(&s)) {
+      // The leading $match's $text runs in the scan (stages/match.cc).
+      if (!p.stages_.empty()) {
+        return Error(17313, "$match with $text is only allowed as the first pipeline stage");
+      }
+      p.leads_with_text_ = true;
+    }
     int64_t count = 0;
     if (name == "$skip" || name == "$limit") Value(&s).AsInt64Exact(&count);  // parsed: exact
     counts.push_back(count);

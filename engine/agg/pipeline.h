@@ -76,6 +76,9 @@ class Pipeline {
   int64_t sort_limit(size_t i) const;
 
   size_t size() const { return stages_.size(); }
+  // The first stage is a $match with $text, which only a collection scan
+  // can run (stages/match.cc): sub-pipelines refuse it.
+  bool leads_with_text() const { return leads_with_text_; }
   // True when the last stage is $out or $merge (which produce nothing).
   bool ends_with_writer() const;
   const StageSpec& stage(size_t i) const { return *stages_[i]; }
@@ -85,6 +88,7 @@ class Pipeline {
   Pipeline() = default;
 
   std::shared_ptr<const ExpressionContext> ctx_;
+  bool leads_with_text_ = false;
   std::vector<StageSpecPtr> stages_;
   std::optional<bson::BsonDoc> leading_match_;
   std::optional<bson::BsonDoc> leading_sort_;

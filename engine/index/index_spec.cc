@@ -157,7 +157,7 @@ Status ValidateKeyPattern(const bson_t* key) {
       return CannotCreate("Values in the index key pattern cannot be empty strings");
     }
   }
-  if (!plugin.empty() && plugin != "hashed" && plugin != "wildcard") {
+  if (!plugin.empty() && plugin != "hashed" && plugin != "wildcard" && plugin != "text") {
     return CannotCreate("tigerdoc does not support " + plugin +
                         " indexes yet; only ascending, descending and hashed key fields can be "
                         "indexed");
@@ -245,7 +245,7 @@ void FillFields(IndexSpec* spec) {
     IndexField field;
     field.path = bson::FieldPath(bson_iter_key(&it));
     if (BSON_ITER_HOLDS_UTF8(&it)) {
-      field.hashed = true;
+      field.hashed = Utf8Of(&it) == "hashed";  // else _fts: "text", no key of its own
     } else if (NumberOf(&it) < 0) {
       field.dir = keystring::Direction::kDescending;
     }
@@ -264,10 +264,7 @@ std::string NumberName(double value) {
   return buf;
 }
 
-Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, IndexSpec* spec) {
-  bool has_key = false;
-  bool has_name = false;
-  std::optional<bson_iter_t> wildcard_projection;
+Status CheckAllowedFields(const bson_t* spec_doc, const std::string& spec_string) {
   bson_iter_t it;
   bson_iter_init(&it, spec_doc);
   while (bson_iter_next(&it)) {
@@ -279,6 +276,15 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
                         spec_string);
     }
   }
+  return Status::OK();
+}
+
+Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, IndexSpec* spec) {
+  bool has_key = false;
+  bool has_name = false;
+  std::optional<bson_iter_t> wildcard_projection;
+  RETURN_IF_ERROR(CheckAllowedFields(spec_doc, spec_string));
+  bson_iter_t it;
   bson_iter_init(&it, spec_doc);
   while (bson_iter_next(&it)) {
     std::string_view field = bson_iter_key(&it);
@@ -365,6 +371,12 @@ Status ParseSpecFields(const bson_t* spec_doc, const std::string& spec_string, I
       bson::BsonDoc collation = SubDocument(&it);
       ASSIGN_OR_RETURN(spec->collator, collation::CollatorFor(collation.get()));
       spec->collation_given = true;
+    } else if ((field == "weights" || field == "default_language" ||
+                field == "language_override" || field == "textIndexVersion") &&
+               fts::IsTextIndexSpec(spec_doc)) {
+      // Already validated by fts::FixTextIndexSpec (ParseIndexSpec).
+      if (!spec->text_options) spec->text_options.emplace();
+      bson_append_iter(spec->text_options->mutable_get(), nullptr, 0, &it);
     } else if (field == "weights" || field == "default_language" ||
                field == "language_override" || field == "textIndexVersion" ||
                field == "2dsphereIndexVersion" || field == "bits" || field == "min" ||
@@ -460,6 +472,8 @@ IndexSpec IndexSpec::Clone() const {
   out.partial_matcher = partial_matcher;
   out.expire_after_seconds = expire_after_seconds;
   out.hidden = hidden;
+  if (text_options) out.text_options = text_options->Copy();
+  out.text = text;
   out.multikey = multikey;
   out.multikey_paths = multikey_paths;
   out.wildcard = wildcard;
@@ -480,7 +494,8 @@ bool IndexSpec::SameSignature(const IndexSpec& other) const {
   return KeyPatternsEqual(key_pattern.get(), other.key_pattern.get()) &&
          SameOptionalDoc(partial_filter, other.partial_filter) && unique == other.unique &&
          sparse == other.sparse && bson::SameCollation(collator, other.collator) &&
-         SameOptionalDoc(WildcardProjectionOf(*this), WildcardProjectionOf(other));
+         SameOptionalDoc(WildcardProjectionOf(*this), WildcardProjectionOf(other)) &&
+         SameOptionalDoc(text_options, other.text_options);
 }
 
 bool IndexSpec::Identical(const IndexSpec& other) const {
@@ -509,6 +524,7 @@ bson::BsonDoc IndexSpec::ToListIndexesBson() const {
   if (wildcard && wildcard->projection_spec) {
     BSON_APPEND_DOCUMENT(doc, "wildcardProjection", wildcard->projection_spec->get());
   }
+  if (text_options) bson_concat(doc, text_options->get());
   return out;
 }
 
@@ -618,9 +634,25 @@ StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec_doc,
                                      const bson::Collator* collection_default) {
   const std::string spec_string = bson::ToShellString(spec_doc);
   IndexSpec spec;
+  // A text index is validated and rewritten to its stored form first, as
+  // MongoDB's FTSSpec::fixSpec runs before the generic checks.
+  std::optional<bson::BsonDoc> text_spec;
+  if (fts::IsTextIndexSpec(spec_doc)) {
+    Status allowed = CheckAllowedFields(spec_doc, spec_string);
+    if (!allowed.ok()) return allowed;
+    StatusWith<bson::BsonDoc> fixed = fts::FixTextIndexSpec(spec_doc);
+    if (!fixed.ok()) return fixed.status();
+    text_spec = std::move(fixed).value();
+    spec_doc = text_spec->get();
+  }
   Status status = ParseSpecFields(spec_doc, spec_string, &spec);
   if (!status.ok()) {
     return status.WithContext("Error in specification " + spec_string + " :: caused by :: ");
+  }
+  if (text_spec) {
+    StatusWith<fts::TextIndexSpec> text = fts::TextIndexSpec::FromStored(spec_doc);
+    if (!text.ok()) return text.status();
+    spec.text = std::make_shared<const fts::TextIndexSpec>(std::move(text).value());
   }
   if (!spec.collation_given) spec.collator = collection_default;
   return spec;
@@ -711,6 +743,10 @@ StatusWith<bool> CheckNewIndex(const IndexSpec& candidate, const IndexSet& exist
     return true;
   }
   for (const auto& spec : existing.specs) {
+    if (candidate.text && spec->text && !candidate.SameSignature(*spec)) {
+      return CannotCreate("only one text index per collection allowed, found existing text index \"" +
+                          spec->name + "\"");
+    }
     if (!candidate.SameSignature(*spec)) continue;
     if (!candidate.Identical(*spec)) {
       return Status(ErrorCode::kIndexOptionsConflict,

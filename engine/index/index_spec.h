@@ -6,10 +6,16 @@
 // codes and messages (index_key_validate.cpp), each wrapped as the server
 // does: "Error in specification <spec> :: caused by :: <reason>".
 // Key patterns: fields with 1/-1 (any non-zero number; its sign is the
-// direction) or "hashed" (at most one hashed field), or one wildcard field
-// ("$**" or "a.b.$**", alone; see wildcard.h). Text, 2d, 2dsphere,
-// geoHaystack and columnstore key patterns are refused with
+// direction), "hashed" (at most one hashed field), one wildcard field
+// ("$**" or "a.b.$**", alone; see wildcard.h) or "text" (text indexes,
+// stored in MongoDB's form {_fts: "text", _ftsx: 1} with weights,
+// default_language, language_override, textIndexVersion: engine/fts/
+// fts_spec.h; one per collection, else 67). 2d, 2dsphere, geoHaystack and
+// columnstore key patterns are refused with
 // CannotCreateIndex (67) until tigerdoc has them.
+// A text index's table holds one entry per document (its key fields are
+// missing, so null): $text queries scan the collection and score each
+// document (engine/query/text_search.h) rather than read terms from it.
 //
 // The implicit _id index is not an IndexSpec: it is the record keys (or the
 // "<ident>-id" table); listIndexes shows it first as kIdIndexDocument.
@@ -46,6 +52,7 @@
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/bson/field_path.h"
+#include "engine/fts/fts_spec.h"
 #include "engine/index/index_usage.h"
 #include "engine/keystring/key_string.h"
 #include "engine/query/matcher/matcher.h"
@@ -87,6 +94,10 @@ struct IndexSpec {
   // grammar); nullptr = simple. Part of the signature, as in MongoDB.
   const bson::Collator* collator = nullptr;
   bool collation_given = false;  // the spec named one (else the collection's default)
+  // Text indexes: {weights, default_language, language_override,
+  // textIndexVersion} as stored (part of the signature), and parsed.
+  std::optional<bson::BsonDoc> text_options;
+  std::shared_ptr<const fts::TextIndexSpec> text;
   bool multikey = false;
   MultikeyPaths multikey_paths;   // size() == fields.size()
   // Wildcard indexes only (fields then holds the one "$**" field): what

@@ -301,6 +301,8 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) 
     out.multikey_paths.assign(spec.fields.size(), {});
     return out;
   }
+  // A text index refuses documents whose language field it cannot read.
+  if (spec.text) RETURN_IF_ERROR(spec.text->CheckLanguageOverrides(doc));
   if (spec.wildcard) {
     out.multikey_paths.assign(spec.fields.size(), {});
     RETURN_IF_ERROR(GenerateWildcardKeys(spec, doc, &out));

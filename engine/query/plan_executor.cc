@@ -1,6 +1,8 @@
 #include "engine/bson/aligned_iter.h"
 #include "engine/query/plan_executor.h"
 
+#include "engine/query/text_search.h"
+
 #include <cstring>
 
 #include <algorithm>
@@ -186,12 +188,34 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
   std::unique_ptr<PlanExecutor> exec(new PlanExecutor());
   ASSIGN_OR_RETURN(exec->matcher_,
                    Matcher::Parse(spec.filter.get(), spec.expressions.get(), spec.collator));
+  ASSIGN_OR_RETURN(exec->text_query_,
+                   BindTextQuery(exec->matcher_.get(),
+                                 collection ? collection->indexes().get() : nullptr));
+  if (exec->text_query_) {
+    for (const auto& index : collection->indexes()->specs) {
+      if (index->text) exec->text_index_name_ = index->name;
+    }
+    if (spec.hint == IndexHint::kIndex) {
+      return Status(ErrorCode::kBadValue, "text and hint not allowed in same query");
+    }
+  } else if (!collection && HasTextQuery(*exec->matcher_)) {
+    // MongoDB adds " (no such collection '<ns>')", which the executor
+    // cannot name.
+    return Status(ErrorCode::kIndexNotFound, "text index required for $text query");
+  }
   if (!spec.projection.empty()) {
+    ASSIGN_OR_RETURN(MetaProjection split, SplitMetaProjection(spec.projection.get()));
+    exec->text_score_fields_ = std::move(split.score_fields);
+    if (!exec->text_score_fields_.empty() && !HasTextQuery(*exec->matcher_)) {
+      return TextScoreUnavailable();
+    }
     // The query goes along for the positional ($) projection.
-    ASSIGN_OR_RETURN(Projection projection,
-                     Projection::Parse(spec.projection.get(), spec.filter.get(),
-                                       spec.expressions.get()));
-    exec->projection_.emplace(std::move(projection));
+    if (!split.rest.empty()) {
+      ASSIGN_OR_RETURN(Projection projection,
+                       Projection::Parse(split.rest.get(), spec.filter.get(),
+                                         spec.expressions.get()));
+      exec->projection_.emplace(std::move(projection));
+    }
   }
   if (std::optional<int> natural = NaturalSortDirection(spec.sort)) {
     // {$natural: 1} / {$natural: -1}: the collection scan in that direction,
@@ -203,7 +227,13 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
     spec.sort = bson::BsonDoc();
   }
   if (!spec.sort.empty()) {
-    ASSIGN_OR_RETURN(SortSpec sort, SortSpec::Parse(spec.sort.get(), spec.collator));
+    ASSIGN_OR_RETURN(SortSpec sort, SortSpec::Parse(spec.sort.get(), spec.collator,
+                                                    /*allow_text_score=*/true));
+    if (sort.has_text_score()) {
+      if (!HasTextQuery(*exec->matcher_)) return TextScoreUnavailable();
+      std::shared_ptr<const fts::TextQuery> text = exec->text_query_;
+      sort.SetTextScorer([text](const bson_t* doc) { return text ? text->Score(doc) : 0.0; });
+    }
     exec->sort_.emplace(std::move(sort));
   }
   if (spec.deadline) exec->interrupt_.set_deadline(spec.deadline);
@@ -271,6 +301,8 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   }
   // Point reads of the record keys the filter fixes beat any index.
   if (spec_.hint == IndexHint::kNone && point_reads_) return Status::OK();
+  // $text scans the collection (the text index holds no terms yet).
+  if (text_query_) return Status::OK();
   planner::PlanRequest request;
   request.matcher = matcher_.get();
   request.indexes = indexes_;
@@ -686,7 +718,7 @@ void PlanExecutor::ChooseAccess() {
   if (!collection_) return;
   const std::string& shard_key = collection_->store->shard_key_field();
   auto on = [](const SortSpec::Field& f, const std::string& path, keystring::Direction d) {
-    return f.direction == d && f.path.dotted() == path;
+    return !f.text_score && f.direction == d && f.path.dotted() == path;
   };
   if (sort_) {
     // Shard key values are never arrays and a missing one is null, exactly
@@ -940,10 +972,14 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
     }
   } else if (projection_) {
     ASSIGN_OR_RETURN(out, projection_->Apply(doc.get(), nullptr));
-  } else if (!record_id) {
+  } else if (!record_id && text_score_fields_.empty()) {
     return doc;
   } else {
-    out = std::move(doc);
+    out = doc.Copy();
+  }
+  if (!text_score_fields_.empty() && !spec_.return_key) {
+    const double score = text_query_ ? text_query_->Score(doc.get()) : 0.0;
+    out = WithTextScore(out.get(), text_score_fields_, score);
   }
   if (record_id) {
     // $recordId goes last, whatever the projection made of it.

@@ -80,6 +80,7 @@
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
 #include "engine/catalog/catalog.h"
+#include "engine/fts/fts_query.h"
 #include "engine/query/interrupt.h"
 #include "engine/index/index_spec.h"
 #include "engine/query/matcher/matcher.h"
@@ -209,6 +210,10 @@ class PlanExecutor {
   // The filter's _id bounds that narrowed the ranges; null when none did.
   const planner::IndexBounds* id_bounds() const { return id_bounds_ ? &*id_bounds_ : nullptr; }
   bool sorted() const { return sort_.has_value(); }
+  // The filter's $text bound to the text index (null: no $text), and that
+  // index's name (explain's TEXT_MATCH).
+  const fts::TextQuery* text_query() const { return text_query_.get(); }
+  const std::string& text_index_name() const { return text_index_name_; }
   Access access() const { return access_; }
   // Record keys (collection scans, ordered merges) or index entries (index
   // plans) are read in descending key order: {$natural: -1}, a record-key
@@ -324,6 +329,11 @@ class PlanExecutor {
   std::unique_ptr<Matcher> matcher_;
   std::optional<Projection> projection_;
   std::optional<SortSpec> sort_;
+  // The filter's $text bound to the text index (text_search.h); the
+  // projection's {$meta: "textScore"} fields, filled from its Score().
+  std::shared_ptr<const fts::TextQuery> text_query_;
+  std::string text_index_name_;
+  std::vector<std::string> text_score_fields_;
   std::vector<ScanRange> ranges_;
   bool targeted_ = false;
   bool point_reads_ = false;

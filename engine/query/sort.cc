@@ -32,10 +32,10 @@ Status CheckSortPath(const std::string& path) {
   return Status::OK();
 }
 
-// {field: {$meta: ...}}: SortPattern's checks in MongoDB's order; the valid
-// names need metadata (text score, random value, search scores) tigerdoc
-// does not produce, so they answer NotImplemented.
-Status ParseMetaSort(const bson_iter_t* it) {
+// {field: {$meta: ...}}: SortPattern's checks in MongoDB's order. OK for
+// textScore; the other valid names need metadata (random value, search
+// scores) tigerdoc does not produce, so they answer NotImplemented.
+Status ParseMetaSort(const bson_iter_t* it, bool allow_text_score) {
   bson_t meta_doc;
   bson::OpenSubdocument(it, &meta_doc);
   bson_iter_t meta;
@@ -51,6 +51,7 @@ Status ParseMetaSort(const bson_iter_t* it) {
   const char* name = BSON_ITER_HOLDS_UTF8(&meta) ? bson_iter_utf8(&meta, nullptr) : "";
   static constexpr const char* kValidMetaSorts[] = {"textScore", "randVal", "geoNearDistance",
                                                     "searchScore"};
+  if (std::strcmp(name, "textScore") == 0 && allow_text_score) return Status::OK();
   for (const char* valid : kValidMetaSorts) {
     if (std::strcmp(name, valid) == 0) {
       return Status(ErrorCode::kNotImplemented,
@@ -170,7 +171,8 @@ void Collect(const bson_t* doc, const bson::FieldPath& path, size_t i, Collector
 
 }  // namespace
 
-StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort, const bson::Collator* collator) {
+StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort, const bson::Collator* collator,
+                                     bool allow_text_score) {
   SortSpec spec;
   spec.collator_ = collator;
   bson_iter_t it;
@@ -178,7 +180,11 @@ StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort, const bson::Collator* c
   while (bson_iter_next(&it)) {
     const std::string name = bson_iter_key(&it);
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      return ParseMetaSort(&it);  // always an error, see there
+      RETURN_IF_ERROR(ParseMetaSort(&it, allow_text_score));
+      RETURN_IF_ERROR(CheckSortPath(name));
+      spec.fields_.push_back(
+          Field{bson::FieldPath(name), keystring::Direction::kDescending, /*text_score=*/true});
+      continue;
     }
     if (!IsNumber(&it)) {
       return Status(static_cast<ErrorCode>(15974), "Illegal key in $sort specification: " +
@@ -201,6 +207,13 @@ StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort, const bson::Collator* c
 std::string SortSpec::KeyFor(const bson_t* doc) const {
   keystring::KeyBuilder key(collator_);
   for (const Field& field : fields_) {
+    if (field.text_score) {
+      bson_value_t score;
+      score.value_type = BSON_TYPE_DOUBLE;
+      score.value.v_double = text_scorer_ ? text_scorer_(doc) : 0.0;
+      key.Append(&score, field.direction);
+      continue;
+    }
     Collector collector(field.direction == keystring::Direction::kDescending, collator_);
     Collect(doc, field.path, 0, &collector);
     const Candidate& best = *collector.best();  // Collect always offers something
@@ -208,6 +221,13 @@ std::string SortSpec::KeyFor(const bson_t* doc) const {
     key.Append(&value, field.direction);
   }
   return key.Release();
+}
+
+bool SortSpec::has_text_score() const {
+  for (const Field& field : fields_) {
+    if (field.text_score) return true;
+  }
+  return false;
 }
 
 }  // namespace tigerdoc::query

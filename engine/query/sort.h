@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include "engine/base/status.h"
 #include "engine/bson/field_path.h"
 #include "engine/keystring/key_string.h"
@@ -33,6 +35,9 @@ class SortSpec {
   struct Field {
     bson::FieldPath path;
     keystring::Direction direction;
+    // {path: {$meta: "textScore"}}: the document's text score, highest
+    // first (the value at `path` plays no part).
+    bool text_score = false;
   };
 
   // Errors as MongoDB: 15974 for a non-number; 15975 for a number whose
@@ -40,14 +45,23 @@ class SortSpec {
   // unless the first field is $meta, FailedToParse (9) "Cannot have
   // additional keys in a $meta sort specification", 31138 "Illegal $meta
   // sort: $meta: <value>" for names other than textScore, randVal,
-  // geoNearDistance, searchScore (those answer NotImplemented 238: tigerdoc
-  // has no text or search scores); FieldPath errors 40352 (empty), 15998
+  // geoNearDistance, searchScore (textScore sorts by SetTextScorer's
+  // scores; the others answer NotImplemented 238); FieldPath errors 40352 (empty), 15998
   // (empty component), 40353 (trailing '.'), 16410 ('$' prefix).
   // With a `collator`, strings sort under it (their keys are collation
   // keys, see keystring); nullptr: binary.
-  static StatusWith<SortSpec> Parse(const bson_t* sort, const bson::Collator* collator = nullptr);
+  // `allow_text_score`: textScore fields are accepted (find, whose
+  // executor scores them); otherwise they answer NotImplemented as well.
+  static StatusWith<SortSpec> Parse(const bson_t* sort, const bson::Collator* collator = nullptr,
+                                    bool allow_text_score = false);
 
   std::string KeyFor(const bson_t* doc) const;
+
+  // Some field is {$meta: "textScore"}.
+  bool has_text_score() const;
+  // Where textScore fields get their values. REQUIRES: before KeyFor()
+  // when has_text_score().
+  void SetTextScorer(std::function<double(const bson_t*)> scorer) { text_scorer_ = std::move(scorer); }
 
   const std::vector<Field>& fields() const { return fields_; }
   bool empty() const { return fields_.empty(); }
@@ -56,6 +70,7 @@ class SortSpec {
  private:
   std::vector<Field> fields_;
   const bson::Collator* collator_ = nullptr;
+  std::function<double(const bson_t*)> text_scorer_;
 };
 
 }  // namespace tigerdoc::query

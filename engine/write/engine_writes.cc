@@ -23,6 +23,7 @@
 #include "engine/query/matcher/matcher.h"
 #include "engine/query/interrupt.h"
 #include "engine/query/plan_executor.h"
+#include "engine/query/text_search.h"
 #include "engine/query/projection.h"
 #include "engine/update/update_driver.h"
 #include "engine/write/write_unit.h"
@@ -319,6 +320,9 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
                    CommandExpressions::Make(db, statement.let.get(), collator));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
                                                        collator));
+  // Its $text (if any) checks each target again, bound like the plan's.
+  RETURN_IF_ERROR(
+      query::BindTextQuery(matcher.get(), coll ? coll->indexes().get() : nullptr).status());
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
                    ParseUpdateDriver(statement.update, statement.update_is_pipeline,
                                      statement.array_filters, statement.constants, expressions));
@@ -371,6 +375,9 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
                    CommandExpressions::Make(db, statement.let.get(), collator));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
                                                        collator));
+  // Its $text (if any) checks each target again, bound like the plan's.
+  RETURN_IF_ERROR(
+      query::BindTextQuery(matcher.get(), coll ? coll->indexes().get() : nullptr).status());
   DeleteResult result;
   if (!coll) return result;
   storage::Session session = storage_->NewSession();
@@ -388,12 +395,14 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
 StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams& params) {
   if (auto view = TimeseriesView(params.db, params.coll)) return FindAndModifyMeasurements(*view, params);
   RETURN_IF_ERROR(RefuseView(params.db, params.coll));
-  const bson::Collator* collator = OperationCollator(
-      params.collation, catalog_->Lookup(Namespace(params.db, params.coll)).get());
+  std::shared_ptr<catalog::CollectionEntry> target = catalog_->Lookup(Namespace(params.db, params.coll));
+  const bson::Collator* collator = OperationCollator(params.collation, target.get());
   ASSIGN_OR_RETURN(CommandExpressions expressions,
                    CommandExpressions::Make(params.db, params.let.get(), collator));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get(), expressions.parser.get(),
                                                        collator));
+  RETURN_IF_ERROR(
+      query::BindTextQuery(matcher.get(), target ? target->indexes().get() : nullptr).status());
   std::optional<update::UpdateDriver> driver;
   if (params.update) {
     ASSIGN_OR_RETURN(update::UpdateDriver parsed,

@@ -88,7 +88,7 @@ TEST_F(IndexCommandsTest, ConflictsAndInvalidSpecs) {
   EXPECT_ERROR_REPLY(renamed, 85, "IndexOptionsConflict");
   EXPECT_EQ(String(renamed, "errmsg"), "Index already exists with a different name: a_1");
   EXPECT_ERROR_REPLY(CreateIndexes("c", R"([{"key": {"a": 0}, "name": "z"}])"), 67, "CannotCreateIndex");
-  for (const char* type : {"text", "2d", "2dsphere"}) {
+  for (const char* type : {"2d", "2dsphere"}) {
     BsonDoc r = CreateIndexes("c", std::string(R"([{"key": {"g": ")") + type + R"("}, "name": "g"}])");
     EXPECT_ERROR_REPLY(r, 67, "CannotCreateIndex");
   }

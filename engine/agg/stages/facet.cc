@@ -26,6 +26,10 @@ StatusWith<StageSpecPtr> ParseFacetStage(const bson_iter_t* spec, const Expressi
     }
     bson_t arr = bson::SubDocumentView(&it);
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(&arr, ctx));
+    if (p.leads_with_text()) {
+      // $text needs the collection scan of a top-level pipeline.
+      return Status(ErrorCode::kNotImplemented, "$text in a sub-pipeline is not supported by tigerdoc");
+    }
     for (size_t i = 0; i < p.size(); ++i) {
       std::string_view sn = p.stage(i).name();
       if (sn == "$facet" || sn == "$out" || sn == "$merge" || sn == "$documents") {

@@ -95,6 +95,10 @@ StatusWith<Value> LookupOne(const LookupSpec& spec, const ExpressionContext& ctx
       sub.variables.emplace_back(name, std::move(v));
     }
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec.pipeline->get(), sub));
+    if (p.leads_with_text()) {
+      // $text needs the collection scan of a top-level pipeline.
+      return Status(ErrorCode::kNotImplemented, "$text in a sub-pipeline is not supported by tigerdoc");
+    }
     std::unique_ptr<DocumentSource> src;
     if (!spec.from.empty()) {
       // The equality on foreignField, else the sub-pipeline's leading
@@ -187,6 +191,10 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
     ExpressionContext check = ctx;
     for (const auto& [name, e] : spec->let) check.variables.emplace_back(name, Value::Null());
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec->pipeline->get(), check));
+    if (p.leads_with_text()) {
+      // $text needs the collection scan of a top-level pipeline.
+      return Status(ErrorCode::kNotImplemented, "$text in a sub-pipeline is not supported by tigerdoc");
+    }
     for (size_t i = 0; i < p.size(); ++i) {
       if (IsWriterStage(p.stage(i).name())) {
         return Error(51047, std::string(p.stage(i).name()) + " is not allowed within a $lookup's sub-pipeline");

@@ -6,6 +6,7 @@
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
 #include "engine/query/matcher/matcher.h"
+#include "engine/query/matcher/text.h"
 
 namespace tigerdoc::agg {
 
@@ -21,6 +22,19 @@ StatusWith<StageSpecPtr> ParseMatchStage(const bson_iter_t* spec, const Expressi
   std::shared_ptr<const query::ExpressionParser> expressions = MakeQueryExpressionParser(ctx);
   ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> m,
                    query::Matcher::Parse(&filter, expressions.get(), ctx.collator));
+  if (query::ContainsText(m->root())) {
+    // Only the first stage may hold $text (pipeline.cc, 17313), and the
+    // leading $match is the collection scan's query, where the plan
+    // executor binds $text to the text index and filters: this stage then
+    // has nothing left to remove.
+    // TODO(#19): {$meta: "textScore"} in later stages.
+    return MakeSpec("$match", [](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
+      return MakeMapStage(std::move(input), c,
+                          [](bson::BsonDoc doc, Variables*) -> StatusWith<std::optional<bson::BsonDoc>> {
+                            return std::optional<bson::BsonDoc>(std::move(doc));
+                          });
+    });
+  }
   std::shared_ptr<query::Matcher> matcher = std::move(m);
   return MakeSpec("$match", [matcher](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
     return MakeMapStage(std::move(input), c,

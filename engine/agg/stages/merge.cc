@@ -232,6 +232,10 @@ class MergeStage : public Stage {
     }
     if (!have_new) sub.variables.emplace_back("new", input);
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec_->pipeline->get(), sub));
+    if (p.leads_with_text()) {
+      // $text needs the collection scan of a top-level pipeline.
+      return Status(ErrorCode::kNotImplemented, "$text in a sub-pipeline is not supported by tigerdoc");
+    }
     std::vector<bson::BsonDoc> one;
     one.push_back(existing.Copy());
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> out,
@@ -433,6 +437,10 @@ StatusWith<StageSpecPtr> ParseMergeStage(const bson_iter_t* it, const Expression
     check.variables.emplace_back("new", Value::Null());
     for (const auto& [name, e] : spec->let) check.variables.emplace_back(name, Value::Null());
     ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(spec->pipeline->get(), check));
+    if (p.leads_with_text()) {
+      // $text needs the collection scan of a top-level pipeline.
+      return Status(ErrorCode::kNotImplemented, "$text in a sub-pipeline is not supported by tigerdoc");
+    }
     for (size_t i = 0; i < p.size(); ++i) {
       if (!AllowedInUpdate(p.stage(i).name())) {
         return Error(static_cast<int>(ErrorCode::kInvalidOptions),

@@ -55,6 +55,10 @@ StatusWith<StageSpecPtr> ParseUnionWithStage(const bson_iter_t* spec, const Expr
         }
         bson_t arr = bson::SubDocumentView(&it);
         ASSIGN_OR_RETURN(Pipeline p, Pipeline::Parse(&arr, ctx));
+        if (p.leads_with_text()) {
+          // $text needs the collection scan of a top-level pipeline.
+          return Status(ErrorCode::kNotImplemented, "$text in a sub-pipeline is not supported by tigerdoc");
+        }
         for (size_t i = 0; i < p.size(); ++i) {
           if (IsWriterStage(p.stage(i).name())) {
             return Error(31441, std::string(p.stage(i).name()) + " is not allowed within a $unionWith's sub-pipeline");

@@ -45,6 +45,7 @@ enum class MatchKind {
   kBitsAllSet, kBitsAllClear, kBitsAnySet, kBitsAnyClear,  // bitwise
   kExpr,                                             // $expr (expr.h)
   kJsonSchema,                                       // $jsonSchema (json_schema.h)
+  kText,                                             // $text (text.h)
 };
 
 class MatchExpression {

@@ -16,6 +16,7 @@
 #include "engine/query/matcher/integer_argument.h"
 #include "engine/query/matcher/json_schema.h"
 #include "engine/query/matcher/logical.h"
+#include "engine/query/matcher/text.h"
 
 // Messages below are MongoDB's own (expression_parser.cpp); clients and
 // drivers match on some of them.
@@ -425,12 +426,13 @@ Result ParseJsonSchema(std::string_view, const bson_iter_t* operand, ParseLevel)
   return MatchExpressionPtr(std::move(schema));
 }
 
-Result ParseText(std::string_view, const bson_iter_t*, ParseLevel level) {
+Result ParseText(std::string_view, const bson_iter_t* operand, ParseLevel level) {
   if (level == ParseLevel::kSubDocument) {
     return BadValue("$text can only be applied to the top-level document");
   }
-  // tigerdoc has no text indexes, and MongoDB answers this without one.
-  return Status(ErrorCode::kIndexNotFound, "text index required for $text query");
+  // Bound to the collection's text index by the plan executor (text.h).
+  ASSIGN_OR_RETURN(fts::TextQueryOptions options, fts::TextQueryOptions::Parse(operand));
+  return MatchExpressionPtr(std::make_unique<TextMatchExpression>(std::move(options)));
 }
 
 // Alphabetical. Binary-searched.

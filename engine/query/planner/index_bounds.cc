@@ -27,6 +27,7 @@ const std::string* PredicatePath(const MatchExpression* expr) {
     // Whole-document predicates: not PathMatchExpressions, no bounds.
     case MatchKind::kExpr:
     case MatchKind::kJsonSchema:
+    case MatchKind::kText:
       return nullptr;
     default:
       return &static_cast<const PathMatchExpression*>(expr)->path().dotted();

@@ -112,13 +112,46 @@ TEST(IndexSpecTest, KeyPatternErrorsUseMongoCodesAndMessages) {
 }
 
 TEST(IndexSpecTest, UnsupportedIndexTypesAreCannotCreateIndex) {
-  for (const char* json : {R"({"key": {"a": "text"}, "name": "x"})",
-                           R"({"key": {"a": "2d"}, "name": "x"})",
+  for (const char* json : {R"({"key": {"a": "2d"}, "name": "x"})",
                            R"({"key": {"a": "2dsphere"}, "name": "x"})"}) {
     Status status = ParseError(json);
     EXPECT_EQ(status.code(), ErrorCode::kCannotCreateIndex) << json << status.ToString();
     EXPECT_NE(status.reason().find("does not support"), std::string::npos) << status.reason();
   }
+}
+
+TEST(IndexSpecTest, TextIndexesTakeMongoDBsStoredForm) {
+  BsonDoc doc = BsonDoc::FromJson(R"({"key": {"a": "text", "b": "text"}, "name": "t",
+                                       "weights": {"b": 3}, "default_language": "french"})");
+  StatusWith<IndexSpec> spec = ParseIndexSpec(doc.get());
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_NE(spec.value().text, nullptr);
+  EXPECT_FALSE(spec.value().hashed());
+  EXPECT_EQ(spec.value().ToListIndexesBson().ToJson(),
+            BsonDoc::FromJson(R"({"v": 2, "key": {"_fts": "text", "_ftsx": 1}, "name": "t",
+                "weights": {"a": 1, "b": 3}, "default_language": "french",
+                "language_override": "language", "textIndexVersion": 3})").ToJson());
+  // The catalog form reads back as the same index.
+  StatusWith<IndexSpec> back = IndexSpec::FromCatalogBson(spec.value().ToCatalogBson().get());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(back.value().Identical(spec.value()));
+  ASSERT_NE(back.value().text, nullptr);
+  EXPECT_STREQ(back.value().text->default_language().name, "french");
+}
+
+TEST(IndexSpecTest, OneTextIndexPerCollection) {
+  IndexSet set;
+  BsonDoc first = BsonDoc::FromJson(R"({"key": {"a": "text"}, "name": "t"})");
+  set.specs.push_back(std::make_shared<const IndexSpec>(ParseIndexSpec(first.get()).value()));
+  BsonDoc other = BsonDoc::FromJson(R"({"key": {"b": "text"}, "name": "u"})");
+  StatusWith<bool> refused = CheckNewIndex(ParseIndexSpec(other.get()).value(), set);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kCannotCreateIndex);
+  EXPECT_EQ(refused.status().reason(),
+            "only one text index per collection allowed, found existing text index \"t\"");
+  StatusWith<bool> again = CheckNewIndex(ParseIndexSpec(first.get()).value(), set);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again.value());  // identical: a no-op
 }
 
 TEST(IndexSpecTest, OptionErrors) {

@@ -555,7 +555,10 @@ INSTANTIATE_TEST_SUITE_P(Errors, MatchErrorTest, testing::Values(
               "to integral type"},
     ErrorCase{R"({"a": {"$where": "1"}})", 2, "$where cannot be applied to a field"},
     ErrorCase{R"({"$where": "this.a == 1"})", 2, "no globalScriptEngine in $where parsing"},
-    ErrorCase{R"({"$text": {"$search": "x"}})", 27, "text index required for $text query"},
+    // A well-formed $text parses (the plan executor binds it to the text
+    // index, or answers 27); its operand is checked here.
+    ErrorCase{R"({"$text": {"$search": 1}})", 14, "$search requires a string value"},
+    ErrorCase{R"({"$text": {"$search": "x", "y": 1}})", 2, "extra fields in $text"},
     ErrorCase{R"({"$expr": {"$eq": ["$a", 1]}})", 238, "$expr is not supported by tigerdoc yet"},
     ErrorCase{R"({"a": {"$near": [0, 0]}})", 238, "$near is not supported by tigerdoc yet"},
     ErrorCase{R"({"$alwaysTrue": 2})", 9, "$alwaysTrue must be an integer value of 1"},

@@ -148,5 +148,22 @@ TEST(SortSpecTest, EmptySpecIsEmpty) {
   EXPECT_TRUE(spec.value().empty());
 }
 
+TEST(SortTextScoreTest, HighestScoreFirstThenTheNextKey) {
+  BsonDoc spec_doc = BsonDoc::FromJson(R"({"s": {"$meta": "textScore"}, "_id": 1})");
+  auto spec = SortSpec::Parse(spec_doc.get(), nullptr, /*allow_text_score=*/true);
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  ASSERT_TRUE(spec.value().has_text_score());
+  // The score comes from the scorer (here the field "score"), not from "s".
+  spec.value().SetTextScorer([](const bson_t* doc) {
+    bson_iter_t it;
+    return bson_iter_init_find(&it, doc, "score") ? bson_iter_as_double(&it) : 0.0;
+  });
+  BsonDoc high = BsonDoc::FromJson(R"({"_id": 3, "score": 2.5, "s": -100})");
+  BsonDoc low_first = BsonDoc::FromJson(R"({"_id": 1, "score": 0.75, "s": 100})");
+  BsonDoc low_second = BsonDoc::FromJson(R"({"_id": 2, "score": 0.75})");
+  EXPECT_LT(spec.value().KeyFor(high.get()), spec.value().KeyFor(low_first.get()));
+  EXPECT_LT(spec.value().KeyFor(low_first.get()), spec.value().KeyFor(low_second.get()));
+}
+
 }  // namespace
 }  // namespace tigerdoc::query

@@ -1,0 +1,135 @@
+// Binding $text to the collection's text index and the find side of
+// {$meta: "textScore"}; see text_search.h.
+
+#include "engine/query/text_search.h"
+
+#include <cstring>
+
+#include "engine/query/matcher/text.h"
+
+namespace tigerdoc::query {
+namespace {
+
+struct TextNodes {
+  std::vector<TextMatchExpression*> allowed;  // top level or under top-level $and
+  bool under_or = false;
+  bool under_nor = false;
+  int total = 0;
+};
+
+void Collect(const MatchExpression* node, bool top_level, TextNodes* out) {
+  if (node->kind() == MatchKind::kText) {
+    ++out->total;
+    // The executor owns the freshly parsed tree; binding happens before
+    // any evaluation (text.h), hence the one cast.
+    if (top_level) out->allowed.push_back(const_cast<TextMatchExpression*>(
+                       static_cast<const TextMatchExpression*>(node)));
+    return;
+  }
+  const bool and_node = node->kind() == MatchKind::kAnd;
+  for (size_t i = 0; i < node->num_children(); ++i) {
+    const MatchExpression* child = node->child(i);
+    if (node->kind() == MatchKind::kOr && child->kind() == MatchKind::kText) out->under_or = true;
+    if (node->kind() == MatchKind::kNor && child->kind() == MatchKind::kText) out->under_nor = true;
+    Collect(child, top_level && and_node, out);
+  }
+}
+
+// $meta names MongoDB 7 accepts in a find projection.
+bool IsKnownMeta(std::string_view name) {
+  static constexpr const char* kKnown[] = {
+      "textScore",  "randVal",        "searchScore", "searchHighlights", "geoNearDistance",
+      "geoNearPoint", "recordId",     "indexKey",    "sortKey",          "searchScoreDetails",
+      "searchSortValues", "vectorSearchScore"};
+  for (const char* known : kKnown) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status TextScoreUnavailable() {
+  return Status(static_cast<ErrorCode>(40218),
+                "query requires text score metadata, but it is not available");
+}
+
+bool HasTextQuery(const Matcher& matcher) { return ContainsText(matcher.root()); }
+
+StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher,
+                                                                const index::IndexSet* indexes) {
+  TextNodes nodes;
+  Collect(matcher->root(), true, &nodes);
+  if (nodes.total == 0) return std::shared_ptr<const fts::TextQuery>();
+  if (nodes.total > 1) return Status(ErrorCode::kBadValue, "Too many text expressions");
+  if (nodes.under_nor) return Status(ErrorCode::kBadValue, "text expression not allowed in nor");
+  if (nodes.allowed.empty()) {
+    return Status(ErrorCode::kNoQueryExecutionPlans,
+                  "error processing query: planner returned error :: caused by :: Failed to "
+                  "produce a solution for TEXT under OR - other non-TEXT clauses under OR have to "
+                  "be indexed as well.");
+  }
+  if (indexes == nullptr) return std::shared_ptr<const fts::TextQuery>();
+  const index::IndexSpec* text_index = nullptr;
+  for (const auto& spec : indexes->specs) {
+    if (spec->text) text_index = spec.get();
+  }
+  if (text_index == nullptr) {
+    return Status(ErrorCode::kIndexNotFound, "text index required for $text query");
+  }
+  TextMatchExpression* node = nodes.allowed.front();
+  ASSIGN_OR_RETURN(std::shared_ptr<const fts::TextQuery> query,
+                   fts::TextQuery::Make(node->options(), text_index->text));
+  node->Bind(query);
+  return query;
+}
+
+StatusWith<MetaProjection> SplitMetaProjection(const bson_t* projection) {
+  MetaProjection out;
+  bson_iter_t it;
+  bson_iter_init(&it, projection);
+  while (bson_iter_next(&it)) {
+    bson_iter_t meta;
+    if (BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &meta) && bson_iter_next(&meta) &&
+        std::strcmp(bson_iter_key(&meta), "$meta") == 0) {
+      if (!BSON_ITER_HOLDS_UTF8(&meta)) {
+        return Status(static_cast<ErrorCode>(17307), "$meta only supports string arguments");
+      }
+      const std::string name = bson_iter_utf8(&meta, nullptr);
+      if (!IsKnownMeta(name)) {
+        return Status(static_cast<ErrorCode>(17308), "Unsupported argument to $meta: " + name);
+      }
+      const std::string field = bson_iter_key(&it);
+      if (name != "textScore") {
+        return Status(ErrorCode::kNotImplemented,
+                      "$meta: \"" + name + "\" in a projection is not supported by tigerdoc yet");
+      }
+      if (field.find('.') != std::string::npos) {
+        return Status(ErrorCode::kNotImplemented,
+                      "$meta: \"textScore\" on a dotted path is not supported by tigerdoc yet");
+      }
+      out.score_fields.push_back(field);
+      continue;
+    }
+    bson_append_iter(out.rest.mutable_get(), nullptr, 0, &it);
+  }
+  return out;
+}
+
+bson::BsonDoc WithTextScore(const bson_t* doc, const std::vector<std::string>& fields,
+                            double score) {
+  bson::BsonDoc out;
+  bson_iter_t it;
+  bson_iter_init(&it, doc);
+  while (bson_iter_next(&it)) {
+    bool replaced = false;
+    for (const std::string& field : fields) replaced = replaced || field == bson_iter_key(&it);
+    if (!replaced) bson_append_iter(out.mutable_get(), nullptr, 0, &it);
+  }
+  for (const std::string& field : fields) {
+    bson_append_double(out.mutable_get(), field.data(), static_cast<int>(field.size()), score);
+  }
+  return out;
+}
+
+}  // namespace tigerdoc::query

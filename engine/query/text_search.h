@@ -1,0 +1,60 @@
+#pragma once
+// $text and {$meta: "textScore"} for find-style reads (find, count,
+// distinct, update, delete, findAndModify: everything the plan executor
+// runs).
+//
+//  * BindTextQuery: finds the filter's $text (top level, or inside
+//    top-level $and), binds it to the collection's text index and returns
+//    the bound query (null when the filter has no $text). Errors as
+//    MongoDB: IndexNotFound (27) "text index required for $text query"
+//    without a text index; BadValue "Too many text expressions"; $text under
+//    $nor: BadValue "text expression not allowed in nor"; under $or:
+//    NoQueryExecutionPlans (291) (MongoDB runs it when every other $or
+//    clause is indexed; tigerdoc does not yet); an unsupported $language:
+//    BadValue.
+//  * SplitMetaProjection: takes {f: {$meta: "textScore"}} fields out of a
+//    find projection (the rest goes to query::Projection); the score is
+//    appended to each result as the last field(s), replacing a field of the
+//    same name. Other $meta names: 17308 "Unsupported argument to $meta:
+//    <name>" unless MongoDB knows them (then NotImplemented 238); a
+//    non-string argument: 17307 "$meta only supports string arguments";
+//    dotted field names with textScore: NotImplemented.
+//  * Asking for textScore (projection or sort) without $text: 40218 "query
+//    requires text score metadata, but it is not available".
+//
+// The text index holds no terms yet (index_spec.h): a $text query scans the
+// collection, tokenizing and scoring each document.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/bson/bson_doc.h"
+#include "engine/fts/fts_query.h"
+#include "engine/index/index_spec.h"
+#include "engine/query/matcher/matcher.h"
+
+namespace tigerdoc::query {
+
+// REQUIRES: `matcher` was just parsed and is not evaluated yet. `indexes`
+// may be null (a missing collection: nothing to bind, nothing matches).
+StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher,
+                                                                const index::IndexSet* indexes);
+
+// Whether the filter holds a $text anywhere (parsed or not).
+bool HasTextQuery(const Matcher& matcher);
+
+struct MetaProjection {
+  bson::BsonDoc rest;                     // the projection without the $meta fields
+  std::vector<std::string> score_fields;  // top-level names for the text score
+};
+StatusWith<MetaProjection> SplitMetaProjection(const bson_t* projection);
+
+// `doc` with each of `fields` set to `score` (appended last; a field of the
+// same name is removed first).
+bson::BsonDoc WithTextScore(const bson_t* doc, const std::vector<std::string>& fields, double score);
+
+Status TextScoreUnavailable();
+
+}  // namespace tigerdoc::query
