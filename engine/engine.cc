@@ -1,6 +1,7 @@
 #include "engine/write/document_validator.h"
 #include "engine/engine.h"
 #include "engine/operation_collation.h"
+#include "engine/tailable_get_more.h"
 
 #include "engine/changes/change_log.h"
 #include "engine/changes/change_stream_cursor.h"
@@ -170,9 +171,21 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
   spec.collator = OperationCollator(params.collation, coll.get());
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
+  const bool tailable = params.tailable && coll != nullptr && coll->store->capped();
+  if (tailable) {
+    // MongoDB's rule: a tailable cursor follows natural order only.
+    if (!spec.sort.empty()) {
+      return Status(ErrorCode::kBadValue,
+                    "error processing query: " + query::QueryDescriptionForError(ns, spec) +
+                        " cannot use tailable option with a sort other than {$natural: 1}");
+    }
+    spec.tailable = true;
+    spec.await_data = params.await_data;
+    if (spec.hint == query::IndexHint::kNone) spec.hint = query::IndexHint::kNaturalForward;
+  }
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
-  if (params.tailable && coll) {
-    // Only capped collections take tailable cursors; tigerdoc has none.
+  if (params.tailable && coll && !tailable) {
+    // Only capped collections take tailable cursors.
     return Status(ErrorCode::kBadValue,
                   "error processing query: " + query::QueryDescriptionForError(ns, exec->spec()) +
                       " tailable cursor requested on non capped collection");
@@ -190,7 +203,8 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
     storage::Session session = storage_->NewSession();
     RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
-  if (!exhausted && !params.single_batch) {
+  // A tailable cursor stays open at the end of the collection.
+  if ((!exhausted || tailable) && !params.single_batch) {
     std::optional<Clock::duration> leftover = query::TimeLeft(exec->spec().deadline);
     batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout, leftover);
   }
@@ -208,6 +222,8 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     stream->SetAwait(std::chrono::milliseconds(params.max_time_ms.value_or(1000)));
     stream->SetKillFlag(&cursor->kill_pending);
   }
+  const bool tailable = cursor->executor && cursor->executor->spec().tailable;
+  if (tailable) return TailableGetMore(params, cursor, *storage_);
   if (params.max_time_ms && stream == nullptr) {
     // The cursor stays usable, as in MongoDB.
     cursor.Return();
