@@ -25,7 +25,8 @@ constexpr char kPositionLost[] = "CollectionScan died due to position in capped 
 Status CheckPosition(storage::Session& session, const storage::ShardedRecordStore& store,
                      const std::optional<std::string>& last_read) {
   if (!last_read) return Status::OK();
-  ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(store.TableName(0), "", ""));
+  ASSIGN_OR_RETURN(storage::Cursor cursor,
+                   session.Scan(store.TableName(0), store.OldestKeyLowerBound(), ""));
   Status status;
   if (!cursor.Next(&status)) return status;  // empty: nothing to lose
   const uint64_t oldest = storage::ShardedRecordStore::SequenceOf(cursor.key());

@@ -3,6 +3,7 @@
 
 #include "engine/storage/sharded_record_store.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/keystring/key_string.h"
@@ -58,6 +59,17 @@ uint64_t ShardedRecordStore::SequenceOf(std::string_view record_key) {
     seq = (seq << 8) | static_cast<uint8_t>(record_key[i]);
   }
   return seq;
+}
+
+std::string ShardedRecordStore::OldestKeyLowerBound() const {
+  std::lock_guard<std::mutex> lock(commit_mutex_);
+  return EncodeSequence(oldest_lower_bound_);
+}
+
+void ShardedRecordStore::AdvanceOldestKeyLowerBound(std::string_view removed_record_key) {
+  const uint64_t next = SequenceOf(removed_record_key) + 1;
+  std::lock_guard<std::mutex> lock(commit_mutex_);
+  oldest_lower_bound_ = std::max(oldest_lower_bound_, next);
 }
 
 uint64_t ShardedRecordStore::commits() const {

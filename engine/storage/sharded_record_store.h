@@ -90,6 +90,13 @@ class ShardedRecordStore {
   std::mutex& capped_write_mutex() const { return capped_write_mutex_; }
   // Capped stores: the insertion sequence in a record key (its first 8 bytes).
   static uint64_t SequenceOf(std::string_view record_key);
+  // Capped stores: a record key no older record stands before, so finding
+  // the oldest record skips the head the evictions deleted (WiredTiger keeps
+  // deleted entries until the page is reconciled, and a scan from the start
+  // would step over every one of them). Advanced by the eviction (after its
+  // commit) past the records it removed.
+  std::string OldestKeyLowerBound() const;
+  void AdvanceOldestKeyLowerBound(std::string_view removed_record_key);
   // Capped stores: waits until a commit that inserted records follows
   // `seen` (a value of commits()) or `deadline` passes; returns commits().
   uint64_t commits() const;
@@ -160,6 +167,7 @@ class ShardedRecordStore {
   mutable std::mutex commit_mutex_;  // guards commits_ for the condition variable
   mutable std::condition_variable commit_cv_;
   uint64_t commits_ = 0;
+  uint64_t oldest_lower_bound_ = 0;  // a sequence; guarded by commit_mutex_
   struct Counters {
     std::atomic<int64_t> count{0};
     std::atomic<int64_t> data_bytes{0};

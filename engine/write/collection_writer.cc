@@ -300,7 +300,10 @@ void CollectionWriter::CountCappedChange(storage::Session& session, int64_t coun
   // the transaction may end after the writer is gone.
   pending.hooked = true;
   auto reset = [shared = capped_pending_] { *shared = CappedPending(); };
-  session.OnCommit(reset);
+  session.OnCommit([shared = capped_pending_, store = coll_.store] {
+    if (!shared->evicted_up_to.empty()) store->AdvanceOldestKeyLowerBound(shared->evicted_up_to);
+    *shared = CappedPending();
+  });
   session.OnRollback(reset);
 }
 
@@ -314,18 +317,25 @@ Status CollectionWriter::EvictCapped(storage::Session& session) {
     if (count <= 1 || !catalog::CappedOverLimits(*capped_limits_, count, bytes)) {
       return Status::OK();
     }
+    // From past what earlier evictions (committed, or of this transaction)
+    // removed: their deleted entries are not walked again.
+    std::string from = store.OldestKeyLowerBound();
+    if (capped_pending_->evicted_up_to > from) from = capped_pending_->evicted_up_to;
     bson::BsonDoc oldest;
+    std::string oldest_key;
     {
-      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(store.TableName(0), "", ""));
+      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(store.TableName(0), from, ""));
       Status status;
       if (!cursor.Next(&status)) {
         RETURN_IF_ERROR(status);
         return Status::OK();
       }
+      oldest_key.assign(cursor.key());
       oldest = bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(cursor.value().data()),
                                      cursor.value().size());
     }
     RETURN_IF_ERROR(Remove(session, oldest.get()));
+    capped_pending_->evicted_up_to = oldest_key;
   }
 }
 

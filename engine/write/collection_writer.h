@@ -139,6 +139,7 @@ class CollectionWriter {
     int64_t count = 0;
     int64_t bytes = 0;
     bool hooked = false;  // reset callbacks registered with the transaction
+    std::string evicted_up_to;  // record key of the last record evicted
   };
   std::shared_ptr<CappedPending> capped_pending_ = std::make_shared<CappedPending>();
   std::shared_ptr<const index::IndexSet> indexes_;
