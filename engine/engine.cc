@@ -174,7 +174,16 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   const bool tailable = params.tailable && coll != nullptr && coll->store->capped();
   if (tailable) {
     // MongoDB's rule: a tailable cursor follows natural order only.
-    if (!spec.sort.empty()) {
+    // ({$natural: -1} arrives here as a backward natural hint; an index
+    // hint cannot tail either.)
+    auto natural_forward = [](const bson::BsonDoc& sort) {
+      bson_iter_t it;
+      return sort.empty() ||
+             (bson_count_keys(sort.get()) == 1 && bson_iter_init_find(&it, sort.get(), "$natural") &&
+              BSON_ITER_HOLDS_NUMBER(&it) && bson_iter_as_double(&it) > 0);
+    };
+    if (!natural_forward(spec.sort) ||
+        (spec.hint != query::IndexHint::kNone && spec.hint != query::IndexHint::kNaturalForward)) {
       return Status(ErrorCode::kBadValue,
                     "error processing query: " + query::QueryDescriptionForError(ns, spec) +
                         " cannot use tailable option with a sort other than {$natural: 1}");

@@ -100,6 +100,11 @@ assert.eq(more.cursor.nextBatch.map((d) => d._id), [3], "only what came after");
 const plainTail = tdb.runCommand({ find: "tail", tailable: true });
 assert.commandFailedWithCode(commandReply(tdb, { getMore: plainTail.cursor.id, collection: "tail", maxTimeMS: 10 }), 2);
 
+// A tailable cursor follows natural order forward only.
+refused({ find: "tail", tailable: true, sort: { $natural: -1 } }, 2);
+refused({ find: "tail", tailable: true, sort: { _id: 1 } }, 2);
+assert.commandWorked(tdb.runCommand({ find: "tail", tailable: true, sort: { $natural: 1 } }));
+
 // CappedPositionLost: the document the cursor stood on was removed to make room.
 assert.commandWorked(tdb.runCommand({ create: "small", capped: true, size: 100000, max: 3 }));
 tdb.small.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
