@@ -18,7 +18,12 @@ const refusedMessage = "Collection '" + name + ".log' is a capped collection. " 
 
 function inTransaction(cmd) {
   session.startTransaction();
-  const res = sdb.runCommand(cmd);
+  let res;
+  try {
+    res = sdb.runCommand(cmd);
+  } catch (e) {
+    res = { ok: 0, code: e.code, errmsg: e.message };  // inside a transaction the driver throws
+  }
   try { session.abortTransaction(); } catch (e) { /* already aborted by the refusal */ }
   return res;
 }
@@ -32,6 +37,7 @@ res = inTransaction({ delete: "log", deletes: [{ q: { _id: 1 }, limit: 1 }] });
 assert.eq(res.writeErrors[0].code, 20, EJSON.stringify(res));
 res = inTransaction({ findAndModify: "log", query: { _id: 1 }, update: { $set: { a: 3 } } });
 assert.eq(res.code, 263, EJSON.stringify(res));
+assert.eq(res.errmsg, refusedMessage);
 assert.eq(tdb.log.find().toArray(), [{ _id: 1, a: 1 }], "nothing was written");
 
 // Reading a capped collection and writing another one in a transaction work.
