@@ -4,10 +4,12 @@
 
 namespace tigerdoc::engine {
 
-StatusWith<CommandExpressions> CommandExpressions::Make(std::string_view db, const bson_t* let) {
+StatusWith<CommandExpressions> CommandExpressions::Make(std::string_view db, const bson_t* let,
+                                                        const bson::Collator* collator) {
   CommandExpressions out;
   out.ctx.now_millis = agg::NowMillis();
   out.ctx.db = std::string(db);
+  out.ctx.collator = collator;
   ASSIGN_OR_RETURN(out.ctx.variables, agg::EvaluateLet(let, out.ctx));
   out.parser = agg::MakeQueryExpressionParser(out.ctx);
   return out;

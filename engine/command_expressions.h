@@ -27,9 +27,12 @@ struct CommandExpressions {
   agg::ExpressionContext ctx;
   std::shared_ptr<const query::ExpressionParser> parser;
 
-  // `let` may be null or empty. Errors: the let variables' own
-  // (agg::EvaluateLet).
-  static StatusWith<CommandExpressions> Make(std::string_view db, const bson_t* let);
+  // `let` may be null or empty. `collator`: the operation's collation
+  // (OperationCollator), which $expr's comparisons, $in, set operators and
+  // the rest compare strings with; null is simple. Errors: the let
+  // variables' own (agg::EvaluateLet).
+  static StatusWith<CommandExpressions> Make(std::string_view db, const bson_t* let,
+                                             const bson::Collator* collator = nullptr);
 };
 
 // The update of a statement: an operator or replacement document, or (when

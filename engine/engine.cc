@@ -139,10 +139,13 @@ query::IndexHint Engine::ToIndexHint(FindHint hint) {
   return query::IndexHint::kNone;
 }
 
-StatusWith<query::FindSpec> Engine::SpecFor(const FindParams& params) const {
+StatusWith<query::FindSpec> Engine::SpecFor(const FindParams& params,
+                                            const catalog::CollectionEntry* coll) const {
+  const bson::Collator* collator = OperationCollator(params.collation, coll);
   ASSIGN_OR_RETURN(CommandExpressions expressions,
-                   CommandExpressions::Make(params.db, params.let.get()));
+                   CommandExpressions::Make(params.db, params.let.get(), collator));
   query::FindSpec spec;
+  spec.collator = collator;
   spec.expressions = std::move(expressions.parser);
   spec.filter = params.filter.Copy();
   spec.projection = params.projection.Copy();
@@ -168,8 +171,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   std::string ns = Namespace(params.db, params.coll);
   if (catalog_->LookupView(ns) != nullptr) return FindOnView(params);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
-  ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
-  spec.collator = OperationCollator(params.collation, coll.get());
+  ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params, coll.get()));
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
   const bool tailable = params.tailable && coll != nullptr && coll->store->capped();
   if (tailable) {
@@ -287,6 +289,12 @@ StatusWith<int64_t> Engine::Count(const CountParams& params) {
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
   spec.collator = OperationCollator(params.collation, coll.get());
+  if (spec.collator != nullptr) {
+    // $expr in the filter compares under the collation too.
+    ASSIGN_OR_RETURN(CommandExpressions expressions,
+                     CommandExpressions::Make(params.db, nullptr, spec.collator));
+    spec.expressions = std::move(expressions.parser);
+  }
   spec.skip = params.skip;
   spec.limit = params.limit;
   spec.hint = ToIndexHint(params.hint);

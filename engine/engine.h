@@ -290,7 +290,11 @@ class Engine {
                           bool create_missing);
   // The executor spec of a find (engine.cc); explain uses it too. Errors:
   // its `let` variables'.
-  StatusWith<query::FindSpec> SpecFor(const FindParams& params) const;
+  // The find spec of `params` on `coll` (null: no such collection), with
+  // the operation's collation (OperationCollator) set for the matcher, the
+  // sort and $expr alike.
+  StatusWith<query::FindSpec> SpecFor(const FindParams& params,
+                                      const catalog::CollectionEntry* coll) const;
   // The executor's form of a command's hint.
   static query::IndexHint ToIndexHint(FindHint hint);
   StatusWith<bson::BsonDoc> UpsertInsert(storage::Session& session, std::string_view db,

@@ -178,10 +178,10 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   std::unique_ptr<query::PlanExecutor> exec;
   PipelineRunStats ran;
   if (run) {
-    ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(find));
+    std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(params.db, params.coll));
+    ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(find, coll.get()));
     spec.expressions = agg::MakeQueryExpressionParser(pipeline.context());
-    ASSIGN_OR_RETURN(exec, query::PlanExecutor::Make(catalog_->Lookup(Namespace(params.db, params.coll)),
-                                                     std::move(spec), Planner()));
+    ASSIGN_OR_RETURN(exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
     std::vector<int> shard_ids;
     for (const query::ScanRange& range : exec->ranges()) {
       if (shard_ids.empty() || shard_ids.back() != range.shard) shard_ids.push_back(range.shard);

@@ -12,6 +12,7 @@
 
 #include "engine/bson/compare.h"
 #include "engine/bson/field_path.h"
+#include "engine/command_expressions.h"
 #include "engine/engine.h"
 #include "engine/operation_collation.h"
 #include "engine/query/deadline.h"
@@ -99,6 +100,12 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   query::FindSpec spec;
   spec.filter = params.filter.Copy();
   spec.collator = collator;
+  if (collator != nullptr) {
+    // $expr in the query compares under the collation too.
+    ASSIGN_OR_RETURN(CommandExpressions expressions,
+                     CommandExpressions::Make(params.db, nullptr, collator));
+    spec.expressions = std::move(expressions.parser);
+  }
   spec.hint = ToIndexHint(params.hint);
   spec.distinct_key = params.key;
   spec.hint_index = params.hint_index.Copy();

@@ -355,8 +355,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainFind(const FindParams& params, ExplainV
   std::string ns = Namespace(params.db, params.coll);
   if (catalog_->LookupView(ns) != nullptr) return ExplainOnView(params, verbosity);
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
-  ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params));
-  spec.collator = OperationCollator(params.collation, coll.get());
+  ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params, coll.get()));
   auto started = std::chrono::steady_clock::now();
   spec.deadline = query::DeadlineAfter(started, params.max_time_ms);
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));

@@ -112,7 +112,9 @@ size_t ValueBytes(const Value& v);
 
 // BSON order, missing == undefined < null. <0, 0, >0.
 int Compare(const Value& a, const Value& b, const bson::Collator* collator = nullptr);
-inline bool Equal(const Value& a, const Value& b) { return Compare(a, b) == 0; }
+inline bool Equal(const Value& a, const Value& b, const bson::Collator* collator = nullptr) {
+  return Compare(a, b, collator) == 0;
+}
 
 std::string TypeNameOf(bson_type_t type);
 

@@ -506,7 +506,10 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
       bson_iter_t value;
       const index::IndexField& field = scan.index->fields[0];
       if (!bson_iter_init_find(&value, entry.key_values.get(), field.path.dotted().c_str())) continue;
-      keystring::KeyBuilder prefix;
+      // The entry's key holds the index's collation key for strings: the
+      // seek key must be built the same way (which also steps over every
+      // value equal under the collation, as MongoDB's distinct does).
+      keystring::KeyBuilder prefix(scan.index->collator);
       prefix.Append(&value, field.dir);
       std::string next = keystring::PrefixSuccessor(prefix.bytes());
       if (next.empty()) {

@@ -7,6 +7,8 @@ namespace tigerdoc::engine::repl {
 
 namespace {
 
+thread_local Timestamp t_thread_tick;
+
 uint32_t WallSeconds() {
   return static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::seconds>(
                                    std::chrono::system_clock::now().time_since_epoch())
@@ -26,8 +28,13 @@ Timestamp LogicalClock::Tick() {
   } else {
     ++last_.increment;
   }
+  t_thread_tick = last_;
   return last_;
 }
+
+Timestamp LogicalClock::ThreadTick() { return t_thread_tick; }
+
+void LogicalClock::ResetThreadTick() { t_thread_tick = Timestamp{}; }
 
 Timestamp LogicalClock::Now() const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -40,6 +40,13 @@ class LogicalClock {
   // restart, to the latest time found on disk, so times keep increasing.
   void AdvanceTo(Timestamp t);
 
+  // The latest time Tick() gave the calling thread since its last
+  // ResetThreadTick() (zero: none). A command's writes take their ticks on
+  // the command's thread, so this is the command's operationTime: the
+  // clusterTime of its last change event, as MongoDB's is its oplog time.
+  static Timestamp ThreadTick();
+  static void ResetThreadTick();
+
  private:
   mutable std::mutex mu_;
   Timestamp last_;

@@ -332,9 +332,10 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
                                         const UpdateStatement& statement) {
   if (auto view = TimeseriesView(db, coll_name)) return UpdateMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
-  ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   const bson::Collator* collator = OperationCollator(statement.collation, coll.get());
+  ASSIGN_OR_RETURN(CommandExpressions expressions,
+                   CommandExpressions::Make(db, statement.let.get(), collator));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
                                                        collator));
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
@@ -383,9 +384,10 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
                                         const DeleteStatement& statement) {
   if (auto view = TimeseriesView(db, coll_name)) return DeleteMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
-  ASSIGN_OR_RETURN(CommandExpressions expressions, CommandExpressions::Make(db, statement.let.get()));
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
   const bson::Collator* collator = OperationCollator(statement.collation, coll.get());
+  ASSIGN_OR_RETURN(CommandExpressions expressions,
+                   CommandExpressions::Make(db, statement.let.get(), collator));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
                                                        collator));
   DeleteResult result;
@@ -405,10 +407,10 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
 StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams& params) {
   if (auto view = TimeseriesView(params.db, params.coll)) return FindAndModifyMeasurements(*view, params);
   RETURN_IF_ERROR(RefuseView(params.db, params.coll));
-  ASSIGN_OR_RETURN(CommandExpressions expressions,
-                   CommandExpressions::Make(params.db, params.let.get()));
   const bson::Collator* collator = OperationCollator(
       params.collation, catalog_->Lookup(Namespace(params.db, params.coll)).get());
+  ASSIGN_OR_RETURN(CommandExpressions expressions,
+                   CommandExpressions::Make(params.db, params.let.get(), collator));
   ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(params.query.get(), expressions.parser.get(),
                                                        collator));
   std::optional<update::UpdateDriver> driver;

@@ -96,4 +96,22 @@ assert.eq(first.txnNumber.toString(), second.txnNumber.toString());
 assert.eq(tx.tryNext(), null);
 tx.close();
 session.endSession();
+
+// "Watch from my write": a write's operationTime is the clusterTime of its
+// event, and startAtOperationTime is inclusive, so the stream opens on it.
+// Reads and no-op writes do not advance the clock.
+for (let i = 0; i < 20; ++i) {
+  const written = tdb.runCommand({ insert: "c", documents: [{ _id: "own" + i }] });
+  assert.commandWorked(written);
+  const own = tdb.c.watch([], { startAtOperationTime: written.operationTime, maxAwaitTimeMS: 200 });
+  const e = nextEvent(own);
+  assert.eq(e.documentKey._id, "own" + i);
+  assert.eq(e.clusterTime.toString(), written.operationTime.toString());
+  own.close();
+}
+const read1 = tdb.runCommand({ find: "c", filter: { _id: "none" } });
+const noop = tdb.runCommand({ update: "c", updates: [{ q: { _id: "none" }, u: { $set: { x: 1 } } }] });
+const read2 = tdb.runCommand({ find: "c", filter: { _id: "none" } });
+assert.eq(noop.nModified, 0);
+assert.eq(read1.operationTime.toString(), read2.operationTime.toString());
 print("change streams: ok");

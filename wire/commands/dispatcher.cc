@@ -113,6 +113,7 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   ScopedOperation op(engine_->operations(), OperationInfoOf(conn, request, name));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
   if (!replica_set) return RunCommandReply(*spec, ctx);
+  engine::repl::LogicalClock::ResetThreadTick();
   bson::BsonDoc reply = RunInSession(*spec, ctx);
   AppendClusterTime(ctx, reply.mutable_get());
   return reply;

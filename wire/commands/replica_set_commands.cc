@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -74,13 +73,6 @@ void AppendOpTime(bson_t* doc, const char* key, Timestamp ts) {
 
 int64_t MillisOf(Timestamp ts) { return static_cast<int64_t>(ts.seconds) * 1000; }
 
-bool IsWriteCommand(std::string_view name) {
-  static const std::set<std::string_view> kWrites = {
-      "abortTransaction", "collMod", "commitTransaction", "create", "createIndexes", "delete",
-      "drop", "dropDatabase", "dropIndexes", "findAndModify", "findandmodify", "insert", "update"};
-  return kWrites.count(name) != 0;
-}
-
 // Awaitable hello (MongoDB's streaming monitoring): a driver that sends
 // back our topologyVersion with maxAwaitTimeMS waits for a change; the
 // topology of one node never changes, so answer when the time is up (or at
@@ -141,8 +133,12 @@ Status AppendReplicaSetHello(CommandContext& ctx, bson_t* doc) {
 
 void AppendClusterTime(CommandContext& ctx, bson_t* reply) {
   engine::repl::LogicalClock& clock = ctx.engine->clock();
-  const Timestamp operation_time = IsWriteCommand(ctx.name) ? clock.Tick() : clock.Now();
+  // A command that wrote answers with its writes' time, so that
+  // startAtOperationTime: operationTime sees them (inclusive, as MongoDB);
+  // any other with the latest time, which covers every write it could read.
+  const Timestamp written = engine::repl::LogicalClock::ThreadTick();
   const Timestamp cluster_time = clock.Now();
+  const Timestamp operation_time = written == Timestamp{} ? cluster_time : written;
   bson_t cluster, signature;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "$clusterTime", &cluster);
   AppendTimestamp(&cluster, "clusterTime", cluster_time);

@@ -55,7 +55,9 @@ StatusWith<AccumulationStatement> ParseAccumulationStatement(const bson_iter_t* 
                                                              ParseContext* ctx);
 
 // The accumulator named `op` for plain (non-N) use: nullptr if unknown.
-// Used by the expression forms ($sum: [...] in $project).
-AccumulatorFactory SimpleAccumulatorFactory(std::string_view op);
+// Used by the expression forms ($sum: [...] in $project). `collator`: the
+// operation's collation, which $min/$max and $addToSet compare strings with.
+AccumulatorFactory SimpleAccumulatorFactory(std::string_view op,
+                                            const bson::Collator* collator = nullptr);
 
 }  // namespace tigerdoc::agg

@@ -74,7 +74,7 @@ StatusWith<AccumulationStatement> ParseAccumulationStatement(const bson_iter_t* 
     return Error(40237, "The " + op + " accumulator is a unary operator");
   }
   ASSIGN_OR_RETURN(st.argument, ParseOperand(&it, ctx));
-  st.factory = SimpleAccumulatorFactory(op);
+  st.factory = SimpleAccumulatorFactory(op, ctx->context().collator);
   return st;
 }
 
@@ -95,7 +95,8 @@ StatusWith<ExpressionPtr> ParseAccumulatorOp(std::string_view name, const bson_i
                        "Unknown argument for 'n' operator: %s",
                        5787906,
                        "Missing value for '%s'"};
-    return ParseNamed(operand, ctx, spec, [op](NamedValues& a) -> StatusWith<Value> {
+    const bson::Collator* collator = ctx->context().collator;
+    return ParseNamed(operand, ctx, spec, [op, collator](NamedValues& a) -> StatusWith<Value> {
       const Value& input = a["input"];
       if (!input.is_array()) return Error(5788200, "Input must be an array");
       int64_t n;
@@ -116,15 +117,15 @@ StatusWith<ExpressionPtr> ParseAccumulatorOp(std::string_view name, const bson_i
         for (auto& v : e) {
           if (!v.nullish()) vals.push_back(v);
         }
-        std::stable_sort(vals.begin(), vals.end(), [max](const Value& x, const Value& y) {
-          return max ? Compare(x, y) > 0 : Compare(x, y) < 0;
+        std::stable_sort(vals.begin(), vals.end(), [max, collator](const Value& x, const Value& y) {
+          return max ? Compare(x, y, collator) > 0 : Compare(x, y, collator) < 0;
         });
         for (size_t i = 0; i < vals.size() && static_cast<int64_t>(i) < n; ++i) out.push_back(vals[i]);
       }
       return Value::Array(out);
     });
   }
-  AccumulatorFactory factory = SimpleAccumulatorFactory(op);
+  AccumulatorFactory factory = SimpleAccumulatorFactory(op, ctx->context().collator);
   ASSIGN_OR_RETURN(auto args, ParseArgList(operand, ctx));
   bool single = bson_iter_type(operand) != BSON_TYPE_ARRAY || args.size() == 1;
   return MakeNary(std::move(args), [factory, single](std::vector<Value>& a) -> StatusWith<Value> {

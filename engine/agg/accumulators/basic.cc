@@ -37,10 +37,13 @@ class SumAccumulator : public Accumulator {
 
 class MinMaxAccumulator : public Accumulator {
  public:
-  explicit MinMaxAccumulator(bool max) : max_(max) {}
+  MinMaxAccumulator(bool max, const bson::Collator* collator) : max_(max), collator_(collator) {}
   Status Process(const Value& v) override {
     if (v.nullish()) return Status::OK();
-    if (best_.missing() || (max_ ? Compare(v, best_) > 0 : Compare(v, best_) < 0)) best_ = v;
+    if (best_.missing() ||
+        (max_ ? Compare(v, best_, collator_) > 0 : Compare(v, best_, collator_) < 0)) {
+      best_ = v;
+    }
     return Status::OK();
   }
   StatusWith<Value> Finalize() override { return best_.missing() ? Value::Null() : best_; }
@@ -48,6 +51,7 @@ class MinMaxAccumulator : public Accumulator {
 
  private:
   bool max_;
+  const bson::Collator* collator_;
   Value best_;
 };
 
@@ -71,10 +75,10 @@ class FirstLastAccumulator : public Accumulator {
 
 class PushAccumulator : public Accumulator {
  public:
-  explicit PushAccumulator(bool set) : set_(set) {}
+  PushAccumulator(bool set, const bson::Collator* collator) : set_(set), collator_(collator) {}
   Status Process(const Value& v) override {
     if (v.missing()) return Status::OK();
-    if (set_ && !keys_.insert(v.Key()).second) return Status::OK();
+    if (set_ && !keys_.insert(v.Key(collator_)).second) return Status::OK();
     bytes_ += ValueBytes(v);
     values_.push_back(v);
     return Status::OK();
@@ -84,6 +88,7 @@ class PushAccumulator : public Accumulator {
 
  private:
   bool set_;
+  const bson::Collator* collator_;  // $addToSet: equal under it is a duplicate
   std::set<std::string> keys_;
   std::vector<Value> values_;
   size_t bytes_ = 0;
@@ -147,15 +152,15 @@ class MergeObjectsAccumulator : public Accumulator {
 
 }  // namespace
 
-AccumulatorFactory SimpleAccumulatorFactory(std::string_view op) {
+AccumulatorFactory SimpleAccumulatorFactory(std::string_view op, const bson::Collator* collator) {
   if (op == "$sum") return [] { return std::make_unique<SumAccumulator>(false); };
   if (op == "$avg") return [] { return std::make_unique<SumAccumulator>(true); };
-  if (op == "$min") return [] { return std::make_unique<MinMaxAccumulator>(false); };
-  if (op == "$max") return [] { return std::make_unique<MinMaxAccumulator>(true); };
+  if (op == "$min") return [collator] { return std::make_unique<MinMaxAccumulator>(false, collator); };
+  if (op == "$max") return [collator] { return std::make_unique<MinMaxAccumulator>(true, collator); };
   if (op == "$first") return [] { return std::make_unique<FirstLastAccumulator>(true); };
   if (op == "$last") return [] { return std::make_unique<FirstLastAccumulator>(false); };
-  if (op == "$push") return [] { return std::make_unique<PushAccumulator>(false); };
-  if (op == "$addToSet") return [] { return std::make_unique<PushAccumulator>(true); };
+  if (op == "$push") return [] { return std::make_unique<PushAccumulator>(false, nullptr); };
+  if (op == "$addToSet") return [collator] { return std::make_unique<PushAccumulator>(true, collator); };
   if (op == "$stdDevPop") return [] { return std::make_unique<StdDevAccumulator>(false); };
   if (op == "$stdDevSamp") return [] { return std::make_unique<StdDevAccumulator>(true); };
   if (op == "$mergeObjects") return [] { return std::make_unique<MergeObjectsAccumulator>(); };

@@ -169,7 +169,7 @@ StatusWith<Value> Range(std::vector<Value>& a) {
   return Value::Array(out);
 }
 
-StatusWith<Value> IndexOfArray(std::vector<Value>& a) {
+StatusWith<Value> IndexOfArray(std::vector<Value>& a, const bson::Collator* collator) {
   if (a[0].nullish()) return Value::Null();
   if (!a[0].is_array()) {
     return Error(40090, "$indexOfArray requires an array as a first argument, found: " + a[0].TypeName());
@@ -190,7 +190,7 @@ StatusWith<Value> IndexOfArray(std::vector<Value>& a) {
   }
   int64_t end = std::min<int64_t>(bounds[1], static_cast<int64_t>(e.size()));
   for (int64_t i = bounds[0]; i < end; ++i) {
-    if (Equal(e[i], a[1])) return Value::IntegralLong(i);
+    if (Equal(e[i], a[1], collator)) return Value::IntegralLong(i);
   }
   return Value::Int(-1);
 }
@@ -288,7 +288,7 @@ StatusWith<ExpressionPtr> ParseSortArray(const bson_iter_t* operand, ParseContex
   int direction = 1;
   if (sort_by->is_document()) {
     bson::BsonDoc d = sort_by->ToDoc();
-    ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(d.get()));
+    ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(d.get(), ctx->context().collator));
     if (parsed.empty()) return Error(2942505, "$sortArray sortBy must not be empty");
     spec = std::make_shared<query::SortSpec>(std::move(parsed));
   } else {
@@ -301,7 +301,8 @@ StatusWith<ExpressionPtr> ParseSortArray(const bson_iter_t* operand, ParseContex
   }
   std::vector<ExpressionPtr> args;
   args.push_back(std::move(input));
-  return MakeNary(std::move(args), [spec, direction](std::vector<Value>& a) -> StatusWith<Value> {
+  const bson::Collator* collator = ctx->context().collator;
+  return MakeNary(std::move(args), [spec, direction, collator](std::vector<Value>& a) -> StatusWith<Value> {
     if (a[0].nullish()) return Value::Null();
     if (!a[0].is_array()) {
       return Error(2942504, "The input argument to $sortArray must be an array, but was of type: " +
@@ -325,8 +326,8 @@ StatusWith<ExpressionPtr> ParseSortArray(const bson_iter_t* operand, ParseContex
       for (const auto& k : keys) out.push_back(e[k.second]);
       return Value::Array(out);
     }
-    std::stable_sort(e.begin(), e.end(), [direction](const Value& x, const Value& y) {
-      return direction > 0 ? Compare(x, y) < 0 : Compare(x, y) > 0;
+    std::stable_sort(e.begin(), e.end(), [direction, collator](const Value& x, const Value& y) {
+      return direction > 0 ? Compare(x, y, collator) < 0 : Compare(x, y, collator) > 0;
     });
     return Value::Array(e);
   });
@@ -385,17 +386,22 @@ StatusWith<ExpressionPtr> ParseArrayOp(std::string_view name, const bson_iter_t*
   }
   if (name == "$slice") return ParseNary(name, operand, ctx, 2, 3, Slice);
   if (name == "$in") {
-    return ParseNary(name, operand, ctx, 2, 2, [](std::vector<Value>& a) -> StatusWith<Value> {
+    const bson::Collator* collator = ctx->context().collator;
+    return ParseNary(name, operand, ctx, 2, 2, [collator](std::vector<Value>& a) -> StatusWith<Value> {
       if (!a[1].is_array()) {
         return Error(40081, "$in requires an array as a second argument, found: " + a[1].TypeName());
       }
       for (const Value& e : a[1].Elements()) {
-        if (Equal(e, a[0])) return Value::Bool(true);
+        if (Equal(e, a[0], collator)) return Value::Bool(true);
       }
       return Value::Bool(false);
     });
   }
-  if (name == "$indexOfArray") return ParseNary(name, operand, ctx, 2, 4, IndexOfArray);
+  if (name == "$indexOfArray") {
+    return ParseNary(name, operand, ctx, 2, 4, [collator = ctx->context().collator](std::vector<Value>& a) {
+      return IndexOfArray(a, collator);
+    });
+  }
   if (name == "$isArray") {
     return ParseNary(name, operand, ctx, 1, 1, [](std::vector<Value>& a) -> StatusWith<Value> {
       return Value::Bool(a[0].is_array());

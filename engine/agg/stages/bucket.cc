@@ -69,14 +69,14 @@ StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const Express
       return Error(40193, "All values in the the 'boundaries' option to $bucket must have the same type. Found conflicting types " +
                               bounds[i].TypeName() + " and " + bounds[i + 1].TypeName() + ".");
     }
-    if (Compare(bounds[i], bounds[i + 1]) >= 0) {
+    if (Compare(bounds[i], bounds[i + 1], ctx.collator) >= 0) {
       return Error(40194, "The 'boundaries' option to $bucket must be sorted, but elements " +
                               std::to_string(i) + " and " + std::to_string(i + 1) + " are not in ascending order (" +
                               bounds[i].ToString() + " is not less than " + bounds[i + 1].ToString() + ").");
     }
   }
-  if (default_value && Compare(*default_value, bounds.front()) >= 0 &&
-      Compare(*default_value, bounds.back()) < 0 &&
+  if (default_value && Compare(*default_value, bounds.front(), ctx.collator) >= 0 &&
+      Compare(*default_value, bounds.back(), ctx.collator) < 0 &&
       bson::CanonicalTypeRank(default_value->type()) == bson::CanonicalTypeRank(bounds.front().type())) {
     return Error(40199, "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.");
   }
@@ -89,13 +89,17 @@ StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const Express
     group->fields.push_back(std::move(count));
   }
   auto shared_bounds = std::make_shared<std::vector<Value>>(std::move(bounds));
-  group->key_transform = [shared_bounds, default_value](const Value& v) -> StatusWith<Value> {
+  // Boundaries compare under the operation's collation, as MongoDB's
+  // $switch of $gte/$lt branches that $bucket stands for does.
+  const bson::Collator* collator = ctx.collator;
+  group->key_transform = [shared_bounds, default_value, collator](const Value& v) -> StatusWith<Value> {
     const auto& b = *shared_bounds;
     bool comparable = bson::CanonicalTypeRank(v.missing() ? BSON_TYPE_NULL : v.type()) ==
                       bson::CanonicalTypeRank(b.front().type());
-    if (comparable && Compare(v, b.front()) >= 0 && Compare(v, b.back()) < 0) {
-      auto up = std::upper_bound(b.begin(), b.end(), v,
-                                 [](const Value& x, const Value& y) { return Compare(x, y) < 0; });
+    if (comparable && Compare(v, b.front(), collator) >= 0 && Compare(v, b.back(), collator) < 0) {
+      auto up = std::upper_bound(b.begin(), b.end(), v, [collator](const Value& x, const Value& y) {
+        return Compare(x, y, collator) < 0;
+      });
       return *(up - 1);
     }
     if (!default_value) {

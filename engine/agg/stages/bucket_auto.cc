@@ -70,7 +70,7 @@ class BucketAutoStage : public Stage {
       if (key.missing()) key = Value::Null();
       // The sorter orders by key; the row keeps the key and the document.
       bson::BsonDoc row = MakeDocument({{"k", key}, {"d", d}}).ToDoc();
-      RETURN_IF_ERROR(sorter_->Add(key.Key(), std::move(row)));
+      RETURN_IF_ERROR(sorter_->Add(key.Key(ctx_->collator), std::move(row)));
       ++count_;
     }
     RETURN_IF_ERROR(sorter_->Done());
@@ -139,7 +139,7 @@ class BucketAutoStage : public Stage {
         max = boundary;
       }
     } else {
-      while (next && Compare(max, next->key) == 0) {
+      while (next && Compare(max, next->key, ctx_->collator) == 0) {
         RETURN_IF_ERROR(Add(*next, accs, &max));
         ASSIGN_OR_RETURN(next, Pull());
       }

@@ -139,7 +139,7 @@ StatusWith<std::unique_ptr<WindowFunction>> ParseWindowFunction(const bson_t* sp
       factory = SimpleAccumulatorFactory("$sum");
     } else {
       ASSIGN_OR_RETURN(input, ParseOperand(&fn_it, ctx));
-      factory = SimpleAccumulatorFactory(op);
+      factory = SimpleAccumulatorFactory(op, ctx->context().collator);
     }
     return std::unique_ptr<WindowFunction>(std::make_unique<AccumulatorWindow>(
         std::move(input), std::move(factory), bounds.value_or(WindowBounds())));
