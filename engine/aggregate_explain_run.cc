@@ -54,7 +54,7 @@ class ShardDemux {
       RETURN_IF_ERROR(exec_->FillBatch(session_, kBatch, kMaxBytes, &batch, &exhausted_));
       for (bson::BsonDoc& doc : batch) {
         ASSIGN_OR_RETURN(storage::ShardedRecordStore::Location where,
-                         exec_->collection()->store->LocationOf(doc.get()));
+                         exec_->collection()->store->LocationOf(session_, doc.get()));
         queues_[where.shard].push_back(std::move(doc));
       }
     }

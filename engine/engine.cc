@@ -3,6 +3,7 @@
 #include "engine/id_point_read.h"
 #include "engine/plan_summary.h"
 #include "engine/operation_collation.h"
+#include "engine/tailable_get_more.h"
 
 #include "engine/changes/change_log.h"
 #include "engine/changes/change_stream_cursor.h"
@@ -194,9 +195,30 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
   }
   ASSIGN_OR_RETURN(query::FindSpec spec, SpecFor(params, coll.get()));
   spec.deadline = DeadlineAfter(started, params.max_time_ms);
+  const bool tailable = params.tailable && coll != nullptr && coll->store->capped();
+  if (tailable) {
+    // MongoDB's rule: a tailable cursor follows natural order only.
+    // ({$natural: -1} arrives here as a backward natural hint; an index
+    // hint cannot tail either.)
+    auto natural_forward = [](const bson::BsonDoc& sort) {
+      bson_iter_t it;
+      return sort.empty() ||
+             (bson_count_keys(sort.get()) == 1 && bson_iter_init_find(&it, sort.get(), "$natural") &&
+              BSON_ITER_HOLDS_NUMBER(&it) && bson_iter_as_double(&it) > 0);
+    };
+    if (!natural_forward(spec.sort) ||
+        (spec.hint != query::IndexHint::kNone && spec.hint != query::IndexHint::kNaturalForward)) {
+      return Status(ErrorCode::kBadValue,
+                    "error processing query: " + query::QueryDescriptionForError(ns, spec) +
+                        " cannot use tailable option with a sort other than {$natural: 1}");
+    }
+    spec.tailable = true;
+    spec.await_data = params.await_data;
+    if (spec.hint == query::IndexHint::kNone) spec.hint = query::IndexHint::kNaturalForward;
+  }
   ASSIGN_OR_RETURN(auto exec, query::PlanExecutor::Make(coll, std::move(spec), Planner()));
-  if (params.tailable && coll) {
-    // Only capped collections take tailable cursors; tigerdoc has none.
+  if (params.tailable && coll && !tailable) {
+    // Only capped collections take tailable cursors.
     return Status(ErrorCode::kBadValue,
                   "error processing query: " + query::QueryDescriptionForError(ns, exec->spec()) +
                       " tailable cursor requested on non capped collection");
@@ -215,7 +237,8 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
     RETURN_IF_ERROR(exec->FillBatch(session, first_batch, kMaxBatchBytes, &batch.docs, &exhausted));
   }
   RecordReadStats(*exec, 0, 0, static_cast<int64_t>(batch.docs.size()));
-  if (!exhausted && !params.single_batch) {
+  // A tailable cursor stays open at the end of the collection.
+  if ((!exhausted || tailable) && !params.single_batch) {
     std::optional<Clock::duration> leftover = query::TimeLeft(exec->spec().deadline);
     batch.cursor_id = cursors_->Register(ns, std::move(exec), params.no_cursor_timeout, leftover);
   }
@@ -233,6 +256,8 @@ StatusWith<CursorBatch> Engine::GetMore(const GetMoreParams& params) {
     stream->SetAwait(std::chrono::milliseconds(params.max_time_ms.value_or(1000)));
     stream->SetKillFlag(&cursor->kill_pending);
   }
+  const bool tailable = cursor->executor && cursor->executor->spec().tailable;
+  if (tailable) return TailableGetMore(params, cursor, *storage_);
   if (params.max_time_ms && stream == nullptr) {
     // The cursor stays usable, as in MongoDB.
     cursor.Return();

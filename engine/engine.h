@@ -100,6 +100,12 @@ class Engine {
   // DDL. CreateCollection parses the options patterns own (the registry's
   // errors) and attaches their hooks before the collection is visible.
   Status CreateCollection(const CreateParams& params);
+  // convertToCapped (engine_capped.cc): replaces the collection by a capped
+  // one of `size` bytes holding its documents in natural order (the oldest
+  // removed when they do not fit) and only the _id index, as MongoDB 7.
+  // NamespaceNotFound (26) when there is no such collection;
+  // CommandNotSupportedOnView (166) for a view.
+  Status ConvertToCapped(std::string_view db, std::string_view name, int64_t size);
   // Creates a collection from a catalog request, attaching the hooks of
   // request.patterns first ($out's temporary collection).
   StatusWith<std::shared_ptr<catalog::CollectionEntry>> CreateCollectionEntry(

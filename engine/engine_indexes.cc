@@ -61,7 +61,7 @@ Status BuildIndexes(storage::StorageEngine& storage, const catalog::CollectionEn
       RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
         for (const bson::BsonDoc& doc : batch) {
           ASSIGN_OR_RETURN(storage::ShardedRecordStore::Location at,
-                           coll.store->LocationOf(doc.get()));
+                           coll.store->LocationOf(session, doc.get()));
           for (index::IndexSpec& spec : specs) {
             ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(spec, doc.get()));
             if (keys.multikey) {

@@ -124,7 +124,7 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
           continue;
         }
         const bson::BsonDoc doc = std::move(parsed).value();
-        auto at = store.LocationOf(doc.get());
+        auto at = store.LocationOf(session, doc.get());
         if (!at.ok() || at.value().shard != shard || at.value().record_key != record_key) {
           ++result.n_invalid_documents;
           id_index_valid = false;

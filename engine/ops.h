@@ -157,7 +157,8 @@ struct FindParams {
   bson::BsonDoc max;
   bool return_key = false;
   bool show_record_id = false;
-  bool tailable = false;  // refused: tigerdoc has no capped collections
+  bool tailable = false;  // capped collections only (else BadValue, as MongoDB)
+  bool await_data = false;  // with tailable: getMores wait for inserts
   bson::BsonDoc let;      // query variables ($expr, computed projection fields)
   int64_t max_time_ms = 0;  // maxTimeMS; 0 = no limit
   // Explain only.

@@ -1,6 +1,8 @@
 // Catalog: loading, DDL ordering, ident allocation and orphan reaping.
 
 #include "engine/catalog/catalog.h"
+
+#include "engine/catalog/capped_options.h"
 #include "engine/catalog/change_event.h"
 
 #include <algorithm>
@@ -189,7 +191,8 @@ StatusWith<std::unique_ptr<Catalog>> Catalog::Open(storage::StorageEngine* engin
           PatternState{entry->metadata.patterns.Copy(), nullptr});
       max_entry = std::max(max_entry, IdentNumber(entry->metadata.ident));
       entry->store = std::make_unique<ShardedRecordStore>(
-          entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field);
+          entry->metadata.ident, entry->metadata.num_shards, entry->metadata.shard_key_field,
+          CappedLimitsOf(entry->metadata.options.get()).has_value());
       catalog->collections_.emplace(entry->metadata.ns, std::move(entry));
     }
     RETURN_IF_ERROR(status);
@@ -327,9 +330,11 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
       std::make_shared<PatternState>(PatternState{md.patterns.Copy(), nullptr});
 
   // Tables first, then the entry: a crash in between leaves only orphans.
+  const bool capped = CappedLimitsOf(md.options.get()).has_value();
   Status created = ShardedRecordStore::CreateTables(session, ident, md.num_shards,
-                                                    md.shard_key_field == "_id");
-  entry->store = std::make_unique<ShardedRecordStore>(ident, md.num_shards, md.shard_key_field);
+                                                    md.shard_key_field == "_id" && !capped);
+  entry->store =
+      std::make_unique<ShardedRecordStore>(ident, md.num_shards, md.shard_key_field, capped);
   if (created.ok() && request.attach) {
     StatusWith<std::shared_ptr<const PatternAttachment>> attached = request.attach(*entry);
     if (attached.ok()) {

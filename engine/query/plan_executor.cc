@@ -599,8 +599,10 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
 void PlanExecutor::Target() {
   if (!collection_) return;
   const storage::ShardedRecordStore& store = *collection_->store;
+  // A capped store's record keys lead with the insertion sequence: no
+  // filter narrows them to a partition.
   std::optional<std::vector<bson::BsonDoc>> values =
-      matcher_->EqualityValuesFor(store.shard_key_field());
+      store.capped() ? std::nullopt : matcher_->EqualityValuesFor(store.shard_key_field());
   if (values) {
     targeted_ = true;
     // A hash set: a $in of 100,000 _ids must not cost n^2 comparisons.
@@ -716,7 +718,9 @@ void PlanExecutor::NarrowToIdBounds() {
 
 void PlanExecutor::ChooseAccess() {
   if (!collection_) return;
-  const std::string& shard_key = collection_->store->shard_key_field();
+  // Capped: record order is insertion order, which no sort field names.
+  const std::string shard_key =
+      collection_->store->capped() ? std::string() : collection_->store->shard_key_field();
   auto on = [](const SortSpec::Field& f, const std::string& path, keystring::Direction d) {
     return !f.text_score && f.direction == d && f.path.dotted() == path;
   };
@@ -1063,6 +1067,17 @@ Status PlanExecutor::FillBatch(storage::Session& session, int64_t max_docs, int6
   // final batch, as MongoDB does.
   *exhausted = AtEnd();
   return interrupt_.Check();
+}
+
+std::optional<std::string> PlanExecutor::RearmTail() {
+  std::optional<std::string> last;
+  for (RangeState& state : states_) {
+    state.exhausted = false;
+    state.cursor.reset();
+    if (state.resume_after) last = state.resume_after;
+  }
+  range_index_ = 0;
+  return last;
 }
 
 bool PlanExecutor::CanCountScan() const {

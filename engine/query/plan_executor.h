@@ -131,6 +131,11 @@ struct FindSpec {
   bson::BsonDoc max;
   bool return_key = false;
   bool show_record_id = false;
+  // A tailable cursor of a capped collection (natural order): it stays open
+  // at the end, and RearmTail() resumes it after the last record read;
+  // `await_data`: its getMores wait for inserts.
+  bool tailable = false;
+  bool await_data = false;
   // distinct: its key. When the planner picks a DISTINCT_SCAN, results are
   // {<key>: value} documents, one per distinct leading-key value per index
   // table (distinct_scan()).
@@ -195,6 +200,11 @@ class PlanExecutor {
   // when no result remains.
   Status FillBatch(storage::Session& session, int64_t max_docs, int64_t max_bytes,
                    std::vector<bson::BsonDoc>* out, bool* exhausted);
+
+  // Tailable cursors (a forward collection scan): lets the next FillBatch
+  // read records added after the last one read. Returns that record's key
+  // (nullopt when none was read yet).
+  std::optional<std::string> RearmTail();
 
   // Counts the remaining results without building them (for count). With
   // `count_scan`, an index plan whose bounds are exact counts index entries

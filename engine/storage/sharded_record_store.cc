@@ -3,6 +3,7 @@
 
 #include "engine/storage/sharded_record_store.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/keystring/key_string.h"
@@ -32,12 +33,55 @@ std::string_view Bytes(const bson_t* doc) {
 }  // namespace
 
 ShardedRecordStore::ShardedRecordStore(std::string ident, int num_shards,
-                                       std::string shard_key_field)
+                                       std::string shard_key_field, bool capped)
     : ident_(std::move(ident)),
       num_shards_(num_shards),
       shard_key_field_(std::move(shard_key_field)),
+      capped_(capped),
       stats_(new Counters[num_shards]) {
   INVARIANT(num_shards_ >= 1);
+  INVARIANT(!capped_ || num_shards_ == 1);
+}
+
+namespace {
+
+std::string EncodeSequence(uint64_t seq) {
+  std::string out(8, '\0');
+  for (int i = 7; i >= 0; --i, seq >>= 8) out[i] = static_cast<char>(seq & 0xff);
+  return out;
+}
+
+}  // namespace
+
+uint64_t ShardedRecordStore::SequenceOf(std::string_view record_key) {
+  uint64_t seq = 0;
+  for (size_t i = 0; i < 8 && i < record_key.size(); ++i) {
+    seq = (seq << 8) | static_cast<uint8_t>(record_key[i]);
+  }
+  return seq;
+}
+
+std::string ShardedRecordStore::OldestKeyLowerBound() const {
+  std::lock_guard<std::mutex> lock(commit_mutex_);
+  return EncodeSequence(oldest_lower_bound_);
+}
+
+void ShardedRecordStore::AdvanceOldestKeyLowerBound(std::string_view removed_record_key) {
+  const uint64_t next = SequenceOf(removed_record_key) + 1;
+  std::lock_guard<std::mutex> lock(commit_mutex_);
+  oldest_lower_bound_ = std::max(oldest_lower_bound_, next);
+}
+
+uint64_t ShardedRecordStore::commits() const {
+  std::lock_guard<std::mutex> lock(commit_mutex_);
+  return commits_;
+}
+
+uint64_t ShardedRecordStore::WaitForCommitAfter(
+    uint64_t seen, std::chrono::steady_clock::time_point deadline) const {
+  std::unique_lock<std::mutex> lock(commit_mutex_);
+  commit_cv_.wait_until(lock, deadline, [&] { return commits_ != seen; });
+  return commits_;
 }
 
 std::string ShardedRecordStore::TableName(int shard) const {
@@ -76,11 +120,16 @@ Status ShardedRecordStore::LoadStats(Session& session) {
     int64_t count = 0, bytes = 0;
     ASSIGN_OR_RETURN(Cursor cursor, session.Scan(TableName(shard), "", ""));
     Status status;
+    std::string last_key;
     while (cursor.Next(&status)) {
       ++count;
       bytes += static_cast<int64_t>(cursor.value().size());
+      if (capped_) last_key.assign(cursor.key());
     }
     RETURN_IF_ERROR(status);
+    // Sequences are never reused while records stand; after a restart the
+    // next one follows the newest kept record.
+    if (capped_ && !last_key.empty()) next_sequence_.store(SequenceOf(last_key) + 1);
     stats_[shard].count.store(count);
     stats_[shard].data_bytes.store(bytes);
   }
@@ -188,13 +237,49 @@ StatusWith<ShardedRecordStore::Placement> ShardedRecordStore::PlacementOf(
   return placement;
 }
 
+StatusWith<ShardedRecordStore::Placement> ShardedRecordStore::PlacementOf(
+    Session& session, const bson_t* doc) const {
+  if (!capped_) return PlacementOf(doc);
+  bson_iter_t id_it;
+  if (!bson_iter_init_find(&id_it, doc, "_id")) {
+    return Status(ErrorCode::kBadValue, "document to store has no _id");
+  }
+  Placement placement;
+  placement.id_key = keystring::Encode(&id_it);
+  ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                   session.Get(IdTableName(ident_), placement.id_key));
+  if (!stored) return Status(ErrorCode::kNoSuchKey, "no record with this _id in " + ident_);
+  placement.record_key = std::move(*stored);
+  return placement;
+}
+
 StatusWith<ShardedRecordStore::Location> ShardedRecordStore::LocationOf(const bson_t* doc) const {
+  if (capped_) {
+    return Status(ErrorCode::kInternalError, "a capped record's location needs a session");
+  }
   ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
   return Location{placement.shard, std::move(placement.record_key)};
 }
 
+StatusWith<ShardedRecordStore::Location> ShardedRecordStore::LocationOf(
+    Session& session, const bson_t* doc) const {
+  ASSIGN_OR_RETURN(Placement placement, PlacementOf(session, doc));
+  return Location{placement.shard, std::move(placement.record_key)};
+}
+
 Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
-  ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
+  Placement placement;
+  if (capped_) {
+    bson_iter_t id_it;
+    if (!bson_iter_init_find(&id_it, doc, "_id")) {
+      return Status(ErrorCode::kBadValue, "document to store has no _id");
+    }
+    placement.id_key = keystring::Encode(&id_it);
+    // A rolled-back insert leaves a gap in the sequence, which is harmless.
+    placement.record_key = EncodeSequence(next_sequence_.fetch_add(1)) + placement.id_key;
+  } else {
+    ASSIGN_OR_RETURN(placement, PlacementOf(doc));
+  }
   if (!shard_key_is_id()) {
     // The _id table is what keeps _id unique across shards: two documents
     // with one _id but different shard key values have different record keys.
@@ -203,14 +288,29 @@ Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
   RETURN_IF_ERROR(session.Insert(TableName(placement.shard), placement.record_key, Bytes(doc)));
   const int shard = placement.shard;
   const int64_t bytes = doc->len;
-  AfterCommit(session, [this, shard, bytes] { AddStats(shard, 1, bytes); });
+  AfterCommit(session, [this, shard, bytes] {
+    AddStats(shard, 1, bytes);
+    if (capped_) {
+      // Tailing readers (awaitData) wake up on committed inserts.
+      {
+        std::lock_guard<std::mutex> lock(commit_mutex_);
+        ++commits_;
+      }
+      commit_cv_.notify_all();
+    }
+  });
   return Status::OK();
 }
 
 Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
                                   const bson_t* new_doc) {
-  ASSIGN_OR_RETURN(Placement from, PlacementOf(old_doc));
-  ASSIGN_OR_RETURN(Placement to, PlacementOf(new_doc));
+  ASSIGN_OR_RETURN(Placement from, PlacementOf(session, old_doc));
+  Placement to;
+  if (capped_) {
+    to = from;  // an update keeps the record's place in insertion order
+  } else {
+    ASSIGN_OR_RETURN(to, PlacementOf(new_doc));
+  }
   if (from.id_key != to.id_key) {
     return Status(ErrorCode::kInternalError, "ShardedRecordStore::Update cannot change _id");
   }
@@ -238,7 +338,7 @@ Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
 }
 
 Status ShardedRecordStore::Remove(Session& session, const bson_t* doc) {
-  ASSIGN_OR_RETURN(Placement placement, PlacementOf(doc));
+  ASSIGN_OR_RETURN(Placement placement, PlacementOf(session, doc));
   RETURN_IF_ERROR(session.Remove(TableName(placement.shard), placement.record_key));
   if (!shard_key_is_id()) RETURN_IF_ERROR(session.Remove(IdTableName(ident_), placement.id_key));
   const int shard = placement.shard;

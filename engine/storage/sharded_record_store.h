@@ -23,14 +23,24 @@
 // scan when the store is opened, then updated by OnCommit callbacks so they
 // follow committed data only.
 //
+// A capped collection's store (`capped`, one shard) keys records by
+// insertion instead: record key = u64 big-endian insertion sequence ++
+// keystring(_id), with the "<ident>-id" table mapping _id to it, so record
+// order is insertion order (engine/README.md, "Capped collections"). Its
+// writers take capped_write_mutex() for their whole write unit, so records
+// commit in sequence order and a tailing reader never skips one.
+//
 // Thread-safety: all methods are thread-safe; each call uses the caller's
 // Session (writes normally inside its transaction).
 
 #include <bson/bson.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +59,8 @@ struct ShardStats {
 class ShardedRecordStore {
  public:
   // `shard_key_field` is a (possibly dotted) field name; "_id" by default.
-  ShardedRecordStore(std::string ident, int num_shards, std::string shard_key_field);
+  ShardedRecordStore(std::string ident, int num_shards, std::string shard_key_field,
+                     bool capped = false);
 
   // Creates / drops the tables of a collection (shard tables, and the _id
   // table when the shard key is not _id). Create is idempotent.
@@ -71,7 +82,25 @@ class ShardedRecordStore {
   const std::string& ident() const { return ident_; }
   int num_shards() const { return num_shards_; }
   const std::string& shard_key_field() const { return shard_key_field_; }
-  bool shard_key_is_id() const { return shard_key_field_ == "_id"; }
+  // Whether record keys are keystring(_id) ++ keystring(_id) (never for a
+  // capped store, whose records are keyed by insertion sequence).
+  bool shard_key_is_id() const { return shard_key_field_ == "_id" && !capped_; }
+  bool capped() const { return capped_; }
+  // Capped stores: held by a writer for its whole write unit (see above).
+  std::mutex& capped_write_mutex() const { return capped_write_mutex_; }
+  // Capped stores: the insertion sequence in a record key (its first 8 bytes).
+  static uint64_t SequenceOf(std::string_view record_key);
+  // Capped stores: a record key no older record stands before, so finding
+  // the oldest record skips the head the evictions deleted (WiredTiger keeps
+  // deleted entries until the page is reconciled, and a scan from the start
+  // would step over every one of them). Advanced by the eviction (after its
+  // commit) past the records it removed.
+  std::string OldestKeyLowerBound() const;
+  void AdvanceOldestKeyLowerBound(std::string_view removed_record_key);
+  // Capped stores: waits until a commit that inserted records follows
+  // `seen` (a value of commits()) or `deadline` passes; returns commits().
+  uint64_t commits() const;
+  uint64_t WaitForCommitAfter(uint64_t seen, std::chrono::steady_clock::time_point deadline) const;
   std::string TableName(int shard) const;
   // Table names of a collection: "<ident>-s<shard>" and "<ident>-id".
   static std::string ShardTableName(const std::string& ident, int shard);
@@ -104,7 +133,10 @@ class ShardedRecordStore {
     int shard = 0;
     std::string record_key;
   };
+  // Without a session: InternalError for a capped store (its record keys
+  // are in the _id table); the session form reads it there.
   StatusWith<Location> LocationOf(const bson_t* doc) const;
+  StatusWith<Location> LocationOf(Session& session, const bson_t* doc) const;
 
   // Point read by _id. Returns nullopt when absent.
   StatusWith<std::optional<bson::BsonDoc>> FindById(Session& session, const bson_value_t* id);
@@ -119,6 +151,9 @@ class ShardedRecordStore {
     std::string id_key;      // keystring(_id)
   };
   StatusWith<Placement> PlacementOf(const bson_t* doc) const;
+  // Any store: for a capped one, the stored document's placement from the
+  // _id table (NoSuchKey when it is not stored).
+  StatusWith<Placement> PlacementOf(Session& session, const bson_t* doc) const;
   // Positions *out on the shard key value; *found = false when missing.
   Status FindShardKey(const bson_t* doc, bson_iter_t* out, bool* found) const;
   void AddStats(int shard, int64_t count_delta, int64_t bytes_delta);
@@ -126,6 +161,13 @@ class ShardedRecordStore {
   std::string ident_;
   int num_shards_;
   std::string shard_key_field_;
+  bool capped_ = false;
+  std::atomic<uint64_t> next_sequence_{1};
+  mutable std::mutex capped_write_mutex_;
+  mutable std::mutex commit_mutex_;  // guards commits_ for the condition variable
+  mutable std::condition_variable commit_cv_;
+  uint64_t commits_ = 0;
+  uint64_t oldest_lower_bound_ = 0;  // a sequence; guarded by commit_mutex_
   struct Counters {
     std::atomic<int64_t> count{0};
     std::atomic<int64_t> data_bytes{0};

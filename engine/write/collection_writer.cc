@@ -78,6 +78,10 @@ CollectionWriter::CollectionWriter(catalog::Catalog& catalog, catalog::Collectio
     : catalog_(catalog),
       coll_(coll),
       lock_(coll.write_mutex()),
+      capped_lock_(coll.store->capped() ? std::unique_lock<std::mutex>(coll.store->capped_write_mutex())
+                                        : std::unique_lock<std::mutex>()),
+      capped_limits_(coll.store->capped() ? catalog::CappedLimitsOf(coll.metadata.options.get())
+                                          : std::nullopt),
       indexes_(coll.indexes()),
       patterns_(coll.patterns()),
       hooks_(HookRunner::Of(*patterns_)),
@@ -274,19 +278,76 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
   RETURN_IF_ERROR(CheckValidation(nullptr, doc));
   multikey_.clear();  // left over by a failed earlier unit
   RETURN_IF_ERROR(CheckStorageDepth(doc, /*is_update=*/false));
+  if (capped_limits_ && static_cast<int64_t>(doc->len) > capped_limits_->max_bytes) {
+    // MongoDB's record store refuses it before anything is removed.
+    return Status(ErrorCode::kBadValue, "object to insert exceeds cappedMaxSize");
+  }
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
   RETURN_IF_ERROR(stored);
   if (RecordsChanges(catalog_)) {
     RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::InsertEvent(coll_, doc)));
   }
-  if (indexes_->specs.empty()) return Status::OK();
-  ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
-  for (const auto& spec : indexes_->specs) {
-    ASSIGN_OR_RETURN(index::DocumentKeys keys, KeysOf(*spec, doc));
-    RETURN_IF_ERROR(AddIndexEntries(session, coll_, *spec, at, keys.keys));
+  if (!indexes_->specs.empty()) {
+    ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(session, doc));
+    for (const auto& spec : indexes_->specs) {
+      ASSIGN_OR_RETURN(index::DocumentKeys keys, KeysOf(*spec, doc));
+      RETURN_IF_ERROR(AddIndexEntries(session, coll_, *spec, at, keys.keys));
+    }
+    RETURN_IF_ERROR(MarkMultikey(session));
   }
-  return MarkMultikey(session);
+  if (!capped_limits_) return Status::OK();
+  CountCappedChange(session, 1, doc->len);
+  return EvictCapped(session);
+}
+
+void CollectionWriter::CountCappedChange(storage::Session& session, int64_t count, int64_t bytes) {
+  CappedPending& pending = *capped_pending_;
+  pending.count += count;
+  pending.bytes += bytes;
+  if (pending.hooked) return;
+  // The store's stats take this transaction's changes when it commits;
+  // until then (or after a rollback) they are this writer's to add. Shared:
+  // the transaction may end after the writer is gone.
+  pending.hooked = true;
+  auto reset = [shared = capped_pending_] { *shared = CappedPending(); };
+  session.OnCommit([shared = capped_pending_, store = coll_.store] {
+    if (!shared->evicted_up_to.empty()) store->AdvanceOldestKeyLowerBound(shared->evicted_up_to);
+    *shared = CappedPending();
+  });
+  session.OnRollback(reset);
+}
+
+Status CollectionWriter::EvictCapped(storage::Session& session) {
+  const storage::ShardedRecordStore& store = *coll_.store;
+  for (;;) {
+    const storage::ShardStats committed = store.TotalStats();
+    const int64_t count = committed.count + capped_pending_->count;
+    const int64_t bytes = committed.data_bytes + capped_pending_->bytes;
+    // The document just inserted always stays (it fits: checked above).
+    if (count <= 1 || !catalog::CappedOverLimits(*capped_limits_, count, bytes)) {
+      return Status::OK();
+    }
+    // From past what earlier evictions (committed, or of this transaction)
+    // removed: their deleted entries are not walked again.
+    std::string from = store.OldestKeyLowerBound();
+    if (capped_pending_->evicted_up_to > from) from = capped_pending_->evicted_up_to;
+    bson::BsonDoc oldest;
+    std::string oldest_key;
+    {
+      ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(store.TableName(0), from, ""));
+      Status status;
+      if (!cursor.Next(&status)) {
+        RETURN_IF_ERROR(status);
+        return Status::OK();
+      }
+      oldest_key.assign(cursor.key());
+      oldest = bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(cursor.value().data()),
+                                     cursor.value().size());
+    }
+    RETURN_IF_ERROR(Remove(session, oldest.get()));
+    capped_pending_->evicted_up_to = oldest_key;
+  }
 }
 
 Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* old_doc,
@@ -299,9 +360,13 @@ Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* ol
     RETURN_IF_ERROR(catalog::RecordChange(catalog_, session,
                                           catalog::UpdateEvent(coll_, old_doc, new_doc, replace)));
   }
+  if (capped_limits_) {
+    CountCappedChange(session, 0,
+                      static_cast<int64_t>(new_doc->len) - static_cast<int64_t>(old_doc->len));
+  }
   if (indexes_->specs.empty()) return Status::OK();
-  ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(old_doc));
-  ASSIGN_OR_RETURN(ShardedRecordStore::Location to, coll_.store->LocationOf(new_doc));
+  ASSIGN_OR_RETURN(ShardedRecordStore::Location from, coll_.store->LocationOf(session, old_doc));
+  ASSIGN_OR_RETURN(ShardedRecordStore::Location to, coll_.store->LocationOf(session, new_doc));
   const bool moved = from.shard != to.shard || from.record_key != to.record_key;
   for (const auto& spec : indexes_->specs) {
     ASSIGN_OR_RETURN(index::DocumentKeys old_keys, index::GenerateKeys(*spec, old_doc));
@@ -340,12 +405,18 @@ Status CollectionWriter::StoreUpdate(storage::Session& session, const bson_t* ol
 }
 
 Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
+  // Located first: a capped record's location is in the _id table the
+  // store's Remove clears.
+  StatusWith<ShardedRecordStore::Location> located =
+      indexes_->specs.empty() ? StatusWith<ShardedRecordStore::Location>(ShardedRecordStore::Location{})
+                              : coll_.store->LocationOf(session, doc);
   RETURN_IF_ERROR(coll_.store->Remove(session, doc));
   if (RecordsChanges(catalog_)) {
     RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::DeleteEvent(coll_, doc)));
   }
+  if (capped_limits_) CountCappedChange(session, -1, -static_cast<int64_t>(doc->len));
   if (!indexes_->specs.empty()) {
-    ASSIGN_OR_RETURN(ShardedRecordStore::Location at, coll_.store->LocationOf(doc));
+    ASSIGN_OR_RETURN(ShardedRecordStore::Location at, std::move(located));
     for (const auto& spec : indexes_->specs) {
       ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(*spec, doc));
       RETURN_IF_ERROR(RemoveIndexEntries(session, coll_, *spec, at, keys.keys));

@@ -27,15 +27,24 @@
 // construction. Make one per
 // write unit, outside RunWriteUnit, and keep it until the unit is done.
 //
+// A capped collection's writer also holds the store's capped write mutex
+// from construction to destruction, so its writes (and their commits) are
+// serialised: records commit in insertion-sequence order, and each insert
+// removes the oldest records (indexes included, through Remove) while the
+// collection is over its `size` or `max`.
+//
 // Thread-safety: one writer per thread; many writers per collection.
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include "engine/base/status.h"
+#include "engine/catalog/capped_options.h"
 #include "engine/catalog/catalog.h"
 #include "engine/index/index_spec.h"
 #include "engine/index/key_generator.h"
@@ -104,6 +113,10 @@ class CollectionWriter {
   class Context;
   Status RunGuards(HookContext& ctx, const WriteEvent& event);
   Status StoreInsert(storage::Session& session, const bson_t* doc);
+  // Capped collections: counts a change of this transaction, and removes the
+  // oldest documents while over the limits.
+  void CountCappedChange(storage::Session& session, int64_t count, int64_t bytes);
+  Status EvictCapped(storage::Session& session);
   // Every store change is recorded in the change log here, in the same
   // transaction (catalog::RecordChange).
   Status StoreUpdate(storage::Session& session, const bson_t* old_doc, const bson_t* new_doc,
@@ -118,6 +131,17 @@ class CollectionWriter {
   catalog::Catalog& catalog_;
   catalog::CollectionEntry& coll_;
   std::shared_lock<std::shared_mutex> lock_;
+  std::unique_lock<std::mutex> capped_lock_;  // held for a capped collection only
+  std::optional<catalog::CappedLimits> capped_limits_;
+  // Documents and bytes this writer's running transaction added (not yet
+  // in the store's committed stats); reset when it ends.
+  struct CappedPending {
+    int64_t count = 0;
+    int64_t bytes = 0;
+    bool hooked = false;  // reset callbacks registered with the transaction
+    std::string evicted_up_to;  // record key of the last record evicted
+  };
+  std::shared_ptr<CappedPending> capped_pending_ = std::make_shared<CappedPending>();
   std::shared_ptr<const index::IndexSet> indexes_;
   std::shared_ptr<const catalog::PatternState> patterns_;
   const HookRunner* hooks_ = nullptr;  // owned by patterns_; nullptr without patterns

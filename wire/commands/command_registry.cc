@@ -22,6 +22,8 @@ constexpr std::array kCommands = {
     CommandSpec{"collStats", RunCollStats, false, kCollStats},
     CommandSpec{"commitTransaction", RunCommitTransaction, true, kAuthenticated},
     CommandSpec{"connectionStatus", RunConnectionStatus, false, kNoAuth},
+    CommandSpec{"convertToCapped", RunConvertToCapped, false,
+                kFind | kInsert | kCreateCollection | kDropCollection},
     CommandSpec{"count", RunCount, false, kFind},
     CommandSpec{"create", RunCreate, false, kCreateCollection},
     CommandSpec{"createIndexes", RunCreateIndexes, false, kCreateIndex},

@@ -59,6 +59,7 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCommitTransaction(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunConnectionStatus(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCount(CommandContext& ctx);
+StatusWith<bson::BsonDoc> RunConvertToCapped(CommandContext& ctx);  // capped_commands.cc
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCreateIndexes(CommandContext& ctx);
 StatusWith<bson::BsonDoc> RunCurrentOp(CommandContext& ctx);

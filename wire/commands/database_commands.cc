@@ -7,6 +7,7 @@
 
 #include "engine/agg/timeseries/timeseries_config.h"
 #include "engine/bson/shell_string.h"
+#include "engine/catalog/capped_options.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/pattern_registry.h"
 #include "wire/commands/collation_option.h"
@@ -250,12 +251,9 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
     return Status(ErrorCode::kBadValue, "'pipeline' requires 'viewOn' to also be specified");
   }
   // Options tigerdoc does not have yet are refused, not ignored.
-  for (const char* unsupported : {"capped", "clusteredIndex",
-                                  "encryptedFields"}) {
+  for (const char* unsupported : {"clusteredIndex", "encryptedFields"}) {
     bson_iter_t it;
     if (bson_iter_init_find(&it, ctx.body(), unsupported)) {
-      // capped: false is the default, which drivers (Java 3.6) send always.
-      if (std::string_view(unsupported) == "capped" && !bson_iter_as_bool(&it)) continue;
       return Status(ErrorCode::kNotImplemented,
                     std::string("create option '") + unsupported + "' is not supported by tigerdoc yet");
     }
@@ -272,6 +270,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
                               {"shardKey", "shards", "capped", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validator", "validationLevel", "validationAction",
                                "indexOptionDefaults", "expireAfterSeconds", "flags", "collation"}));
+  ASSIGN_OR_RETURN(bson::BsonDoc capped, catalog::ParseCappedCreateOptions(ctx.body()));
   ASSIGN_OR_RETURN(engine::CollationOption collation, GetCollation(ctx.body(), ctx.name));
   engine::CreateParams params;
   params.db = ctx.db();
@@ -293,6 +292,19 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
     }
     params.num_shards = static_cast<int>(*shards);
   }
+  if (!capped.empty()) {
+    // A capped collection is kept in insertion order in one table
+    // (engine/README.md, "Capped collections"): it cannot be spread by a key.
+    if ((shard_key && params.shard_key_field != "_id") || (shards && *shards != 1)) {
+      return Status(ErrorCode::kInvalidOptions,
+                    "a capped collection is one shard in tigerdoc: 'shardKey' and 'shards' "
+                    "cannot be given with 'capped: true'");
+    }
+    params.num_shards = 1;
+    params.shard_key_field = "_id";
+    // MongoDB lists {capped, size, max} first, as it normalised them.
+    bson_concat(params.options.mutable_get(), capped.get());
+  }
   // Keep the options as given (minus the command name and generic fields)
   // for listCollections.
   bson_iter_t it;
@@ -300,7 +312,8 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
   bson_iter_next(&it);
   while (bson_iter_next(&it)) {
     if (IsGenericArgument(bson_iter_key(&it))) continue;
-    if (std::string_view(bson_iter_key(&it)) == "capped") continue;  // false: see above
+    const std::string_view key = bson_iter_key(&it);
+    if (key == "capped" || key == "size" || key == "max") continue;  // see above
     if (std::string_view(bson_iter_key(&it)) == "collation") {
       // Kept normalized, every field filled in, as MongoDB stores and
       // lists it; {locale: "simple"} is no default at all.
@@ -405,6 +418,19 @@ StatusWith<bson::BsonDoc> RunCollStats(CommandContext& ctx) {
   return CollStatsDocument(*ctx.engine, *entry, scale);
 }
 
+// collStats' capped fields as MongoDB 7: capped, and for a capped
+// collection max (0 when none was given) and maxSize (scaled).
+static void AppendCappedStats(bson_t* doc, const catalog::CollectionEntry& entry, int64_t scale) {
+  std::optional<catalog::CappedLimits> limits =
+      catalog::CappedLimitsOf(entry.metadata.options.get());
+  BSON_APPEND_BOOL(doc, "capped", limits.has_value());
+  if (!limits) return;
+  bson_iter_t max;
+  const bool has_max = bson_iter_init_find(&max, entry.metadata.options.get(), "max");
+  catalog::AppendNumber(doc, "max", has_max ? bson_iter_as_int64(&max) : 0);
+  catalog::AppendNumber(doc, "maxSize", limits->max_bytes / scale);
+}
+
 bson::BsonDoc CollStatsShardDocument(engine::Engine& engine, const catalog::CollectionEntry& entry,
                                      int shard) {
   const storage::ShardStats s = entry.store->StatsOf(shard);
@@ -418,7 +444,7 @@ bson::BsonDoc CollStatsShardDocument(engine::Engine& engine, const catalog::Coll
   BSON_APPEND_INT64(doc, "count", s.count);
   if (s.count > 0) BSON_APPEND_INT64(doc, "avgObjSize", s.data_bytes / s.count);
   BSON_APPEND_INT64(doc, "storageSize", s.data_bytes);
-  BSON_APPEND_BOOL(doc, "capped", false);
+  AppendCappedStats(doc, entry, 1);
   BSON_APPEND_INT32(doc, "nindexes", static_cast<int32_t>(index_sizes.size()));
   bson_t sizes_doc;
   bson_append_document_begin(doc, "indexSizes", -1, &sizes_doc);
@@ -452,7 +478,7 @@ bson::BsonDoc CollStatsDocument(engine::Engine& engine, const catalog::Collectio
   BSON_APPEND_INT64(doc, "count", sizes.count);
   if (sizes.count > 0) BSON_APPEND_INT64(doc, "avgObjSize", sizes.data_bytes / sizes.count);
   BSON_APPEND_INT64(doc, "storageSize", Scaled(sizes.data_bytes, scale));
-  BSON_APPEND_BOOL(doc, "capped", false);
+  AppendCappedStats(doc, entry, scale);
   BSON_APPEND_INT32(doc, "nindexes", static_cast<int32_t>(index_sizes.size()));
   bson_t sizes_doc;
   bson_append_document_begin(doc, "indexSizes", -1, &sizes_doc);

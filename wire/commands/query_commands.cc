@@ -134,6 +134,7 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   params.return_key = return_key.value_or(false);
   params.show_record_id = show_record_id.value_or(false);
   params.tailable = tailable.value_or(false);
+  params.await_data = await_data.value_or(false);
   params.max_time_ms = max_time_ms.value_or(0);
   // A limit smaller than the first batch fills it; MongoDB closes the cursor
   // once `limit` documents were returned.

@@ -24,11 +24,13 @@
 #include <algorithm>
 #include <chrono>
 #include <random>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 
 #include "engine/catalog/transaction_ddl_events.h"
+#include "engine/engine.h"
 #include "engine/session/logical_session_catalog.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
@@ -342,6 +344,47 @@ bson::BsonDoc AbortTransaction(CommandContext& ctx, LogicalSession& s, int64_t t
   return TransientError(NoSuchTransaction(txn_number));
 }
 
+// MongoDB 7 refuses writes to a capped collection inside a transaction
+// (they are serialised outside of it): insert/update as a write error 263,
+// delete as 20, findAndModify as a command error 263. nullopt: allowed.
+static std::optional<bson::BsonDoc> RefuseCappedWrite(CommandContext& ctx) {
+  const std::string_view name = ctx.name;
+  if (name != "insert" && name != "update" && name != "delete" && name != "findAndModify") {
+    return std::nullopt;
+  }
+  bson_iter_t it;
+  if (!bson_iter_init(&it, ctx.body()) || !bson_iter_next(&it) || !BSON_ITER_HOLDS_UTF8(&it)) {
+    return std::nullopt;
+  }
+  const std::string ns = ctx.db() + "." + bson_iter_utf8(&it, nullptr);
+  auto entry = ctx.engine->catalog().Lookup(ns);
+  if (entry == nullptr || !entry->store->capped()) return std::nullopt;
+  const std::string refused = "Collection '" + ns +
+                              "' is a capped collection. Writes in transactions are not allowed "
+                              "on capped collections.";
+  if (name == "findAndModify") {
+    return ErrorReply(Status(ErrorCode::kOperationNotSupportedInTransaction, refused));
+  }
+  const bool is_delete = name == "delete";
+  bson::BsonDoc reply;
+  bson_t* doc = reply.mutable_get();
+  BSON_APPEND_INT32(doc, "n", 0);
+  if (name == "update") BSON_APPEND_INT32(doc, "nModified", 0);
+  bson_t errors, error;
+  bson_append_array_begin(doc, "writeErrors", -1, &errors);
+  bson_append_document_begin(&errors, "0", -1, &error);
+  BSON_APPEND_INT32(&error, "index", 0);
+  BSON_APPEND_INT32(&error, "code", is_delete ? 20 : 263);
+  BSON_APPEND_UTF8(&error, "errmsg",
+                   is_delete ? ("Cannot remove from a capped collection in a multi-document "
+                                "transaction: " + ns).c_str()
+                             : refused.c_str());
+  bson_append_document_end(&errors, &error);
+  bson_append_array_end(doc, &errors);
+  BSON_APPEND_DOUBLE(doc, "ok", 1.0);
+  return reply;
+}
+
 bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& ctx,
                                       LogicalSession& s, const SessionFields& f) {
   LogicalSessionCatalog& sessions = ctx.engine->sessions();
@@ -381,6 +424,10 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
   if (Status refused = CheckTransactionStatement(ctx, s); !refused.ok()) {
     sessions.AbortTransaction(s, "an operation not supported in a transaction");
     return ErrorReply(refused);
+  }
+  if (std::optional<bson::BsonDoc> refused = RefuseCappedWrite(ctx)) {
+    sessions.AbortTransaction(s, "a write to a capped collection");
+    return std::move(*refused);
   }
   StatusWith<ClaimedCollection> claim = ClaimCollection(ctx, s);
   if (!claim.ok()) {
