@@ -187,6 +187,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
                      FindByIdWithoutPlan(*storage_, *coll, params,
                                          OperationCollator(params.collation, coll.get())));
     if (by_id) {
+      RecordIdPointReadStats(static_cast<int64_t>(by_id->size()));
       CursorBatch batch;
       batch.ns = ns;
       batch.docs = std::move(*by_id);

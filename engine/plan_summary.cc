@@ -34,6 +34,16 @@ void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64
   if (returned >= 0) stats.n_returned = (stats.n_returned < 0 ? 0 : stats.n_returned) + returned;
 }
 
+void RecordIdPointReadStats(int64_t returned) {
+  Operation* op = CurrentOperation();
+  if (op == nullptr) return;
+  OperationStats& stats = op->stats();
+  if (stats.plan_summary.empty()) stats.plan_summary = "IDHACK";
+  stats.keys_examined += returned;
+  stats.docs_examined += returned;
+  stats.n_returned = (stats.n_returned < 0 ? 0 : stats.n_returned) + returned;
+}
+
 void RecordReturned(int64_t returned) {
   Operation* op = CurrentOperation();
   if (op == nullptr) return;

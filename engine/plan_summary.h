@@ -28,6 +28,11 @@ std::string PlanSummary(const query::PlanExecutor& exec, bool count_scan = false
 void RecordReadStats(const query::PlanExecutor& exec, int64_t keys_before, int64_t docs_before,
                      int64_t returned, bool count_scan = false);
 
+// A find by _id answered without a plan (engine/id_point_read.h): MongoDB's
+// IDHACK, which examines one key and one document when it finds the
+// document, none otherwise.
+void RecordIdPointReadStats(int64_t returned);
+
 // Adds `returned` documents to the current operation's nreturned (an
 // aggregation's batches; its scans record with RecordReadStats(-1)).
 void RecordReturned(int64_t returned);

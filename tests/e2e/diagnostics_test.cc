@@ -74,6 +74,25 @@ TEST_F(DiagnosticsTest, ProfileCommandReadsAndSetsTheLevel) {
   EXPECT_EQ(Number(r, "sampleRate"), 0.5);
 }
 
+// A find by _id takes the point read without a plan (engine/id_point_read.h)
+// on a collection with no secondary index: the profiler still sees MongoDB's
+// IDHACK, one key and one document examined when found, none otherwise.
+TEST_F(DiagnosticsTest, FindByIdIsProfiledAsIdHack) {
+  InsertJson("p", R"([{"_id": 1, "a": 1}, {"_id": 2, "a": 2}])");
+  ASSERT_OK_REPLY(Run(R"({"profile": 2})"));
+  ASSERT_OK_REPLY(Run(R"({"find": "p", "filter": {"_id": 2}})"));
+  ASSERT_OK_REPLY(Run(R"({"find": "p", "filter": {"_id": 99}})"));
+  ASSERT_OK_REPLY(Run(R"({"profile": 0})"));
+  std::vector<BsonDoc> entries = ProfileEntries();
+  ASSERT_EQ(entries.size(), 3u);  // two finds and {profile: 0}
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(String(entries[i], "planSummary"), "IDHACK") << Json(entries[i]);
+    EXPECT_EQ(Integer(entries[i], "keysExamined"), i == 0 ? 1 : 0) << Json(entries[i]);
+    EXPECT_EQ(Integer(entries[i], "docsExamined"), i == 0 ? 1 : 0) << Json(entries[i]);
+    EXPECT_EQ(Integer(entries[i], "nreturned"), i == 0 ? 1 : 0) << Json(entries[i]);
+  }
+}
+
 TEST_F(DiagnosticsTest, LevelTwoProfilesEveryOperationWithMongoFields) {
   ASSERT_OK_REPLY(Run(R"({"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]})"));
   InsertJson("c", R"([{"_id": 1, "a": 1}, {"_id": 2, "a": 2}, {"_id": 3, "a": 2}, {"_id": 4, "a": 3}])");

@@ -760,5 +760,40 @@ TEST_F(TransactionTest, DdlWaitsForOpenTransactionsThatWroteTheCollection) {
   EXPECT_EQ(CollectionNames(*client_, db_), std::vector<std::string>{});
 }
 
+// An index built while a transaction has written the collection waits for
+// it: the transaction's documents (and its unique-key duplicates) reach the
+// new index, as under MongoDB's collection locks.
+TEST_F(TransactionTest, IndexBuildsWaitForOpenTransactionsThatWroteTheCollection) {
+  InsertJson("x", R"([{"_id": 0, "a": 5}])");
+  int64_t txn = 40;
+  for (const bool unique : {false, true}) {
+    SCOPED_TRACE(unique ? "unique" : "plain");
+    ++txn;
+    ASSERT_OK_REPLY(Run(R"({"insert": "x", "documents": [{"_id": )" + std::to_string(txn) +
+                        R"(, "a": 5}], )" + Txn(txn, true) + "}"));
+    std::atomic<bool> done{false};
+    BsonDoc reply;
+    const std::string name = unique ? "a_unique" : "a_1";
+    std::thread other([&] {
+      MongoClient client(server_->uri());
+      reply = client.RunCommand(db_, R"({"createIndexes": "x", "indexes": [{"key": {"a": 1}, "name": ")" +
+                                         name + R"(", "unique": )" + (unique ? "true" : "false") + "}]}");
+      done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(done.load()) << "the index build did not wait for the transaction";
+    ASSERT_OK_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"));
+    other.join();
+    if (!unique) {
+      EXPECT_OK_REPLY(reply);
+      BsonDoc found = Run(R"({"find": "x", "filter": {"a": 5}, "hint": "a_1"})");
+      EXPECT_EQ(Ids(found).size(), 2u) << Json(found);
+    } else {
+      // Three documents with a: 5 by now: the unique build sees them all.
+      EXPECT_ERROR_REPLY(reply, 11000, "DuplicateKey");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

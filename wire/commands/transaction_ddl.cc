@@ -231,7 +231,10 @@ bool WritesDocuments(std::string_view name) {
 // ("db." alone for dropDatabase: every collection of the database).
 std::vector<std::string> ReplacedNamespaces(CommandContext& ctx) {
   const std::string_view name = ctx.name;
-  if (name == "drop" || name == "dropIndexes") {
+  // createIndexes too: its build reads committed documents only, so a
+  // document an open transaction wrote would get no entry in the new index
+  // when that transaction commits (review finding 2).
+  if (name == "drop" || name == "dropIndexes" || name == "createIndexes") {
     const std::string coll = FirstStringArgument(ctx);
     if (coll.empty()) return {};
     return {ctx.db() + "." + coll};
