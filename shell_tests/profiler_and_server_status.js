@@ -100,7 +100,9 @@ assert.commandWorked(tdb.dropDatabase());
   const first = tdb.runCommand({ find: "items", batchSize: 1 });
   sleep(1500);
   assert.commandFailedWithCode(() => tdb.runCommand({ getMore: first.cursor.id, collection: "items" }), 43);
-  assert.eq(Number(db.serverStatus().metrics.cursor.timedOut), timedOut + 1);
+  // At least this cursor: idle cursors that earlier scripts on this shared
+  // server left open (tailable ones, say) time out under 500 ms as well.
+  assert.gte(Number(db.serverStatus().metrics.cursor.timedOut), timedOut + 1);
   assert.commandWorked(db.adminCommand({ setParameter: 1, cursorTimeoutMillis: was }));
 }
 
