@@ -23,21 +23,7 @@ class AuthHardeningTest : public AuthTest {};
 // Every command is logged (--slowms 0), as a slow createUser would be.
 class AuthLogTest : public AuthTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--auth", "--slowms", "0"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-    MongoClient anonymous(server_->uri());
-    BsonDoc created = anonymous.RunCommand(
-        "admin", std::string("{\"createUser\": \"") + kRootUser + "\", \"pwd\": \"" +
-                     kRootPassword + "\", \"roles\": [\"root\"]}");
-    ASSERT_TRUE(IsOk(created)) << Json(created);
-  }
+  static void SetUpTestSuite() { StartServerWithRoot({"--auth", "--slowms", "0"}); }
   std::vector<std::string> GlobalLog() {
     BsonDoc reply = client_->RunCommand("admin", R"({"getLog": "global"})");
     EXPECT_TRUE(IsOk(reply)) << Json(reply);

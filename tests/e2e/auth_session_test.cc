@@ -19,21 +19,7 @@ using testutil::Json;
 
 class AuthSessionTest : public AuthTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--auth", "--replSet", "rs0"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-    MongoClient anonymous(server_->uri());
-    BsonDoc created = anonymous.RunCommand(
-        "admin", std::string("{\"createUser\": \"") + kRootUser + "\", \"pwd\": \"" +
-                     kRootPassword + "\", \"roles\": [\"root\"]}");
-    ASSERT_TRUE(IsOk(created)) << Json(created);
-  }
+  static void SetUpTestSuite() { StartServerWithRoot({"--auth", "--replSet", "rs0"}); }
 
   // "lsid": {id: UUID 5e55 0000 ... <n>}: the same lsid for every user.
   static std::string Lsid(int n) {

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tests/e2e/e2e_test_base.h"
 
@@ -16,9 +17,13 @@ inline constexpr const char* kRootPassword = "root-secret";
 
 class AuthTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
+  static void SetUpTestSuite() { StartServerWithRoot({"--auth"}); }
+
+  // Starts the suite's server with `args` (which include --auth) and
+  // creates the root user through the localhost exception.
+  static void StartServerWithRoot(std::vector<std::string> args) {
     ServerProcess::Options options;
-    options.extra_args = {"--auth"};
+    options.extra_args = std::move(args);
     server_ = std::make_unique<ServerProcess>(options);
     Status st = server_->Start();
     if (!st.ok()) {
