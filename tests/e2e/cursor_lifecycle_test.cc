@@ -3,9 +3,12 @@
 // noCursorTimeout ones are not), a cursor kept busy lives on; killCursors
 // reports killed and not-found ids; getMore on another namespace's cursor.
 #include <chrono>
+#include <iostream>
 #include <thread>
 
+#include "tests/e2e/busy_cursor.h"
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -86,29 +89,61 @@ TEST_F(CursorLifecycleTest, GetParameterAnswersTheCursorTimeoutItWasStartedWith)
   EXPECT_ERROR_REPLY(RunAdmin(R"({"getParameter": 1, "noSuchParameter": 1})"), 72, "InvalidOptions");
 }
 
+// An idle cursor is reaped, a noCursorTimeout one and one kept busy (a
+// getMore every 150 ms) are not. The test waits for the reaper to count a
+// timed-out cursor rather than sleeping a fixed time (a starved reaper
+// thread is late, not wrong), and it repeats the run when the machine
+// stalled the busy cursor's getMores for the whole timeout (see
+// busy_cursor.h).
 TEST_F(CursorLifecycleTest, IdleCursorsAreReapedAfterCursorTimeoutMillis) {
-  Fill("c", 50);
-  int64_t idle = OpenCursor("c");
-  int64_t pinned_open = OpenCursor("c", /*no_timeout=*/true);
-  int64_t busy = OpenCursor("c");
-  // Keep `busy` in use: a getMore every 150 ms resets its idle time.
-  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1600);
-  while (std::chrono::steady_clock::now() < until) {
-    BsonDoc r = GetMore(busy, "c", 1);
-    ASSERT_OK_REPLY(r);
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  constexpr auto kTimeout = std::chrono::milliseconds(500);  // the suite's cursorTimeoutMillis
+  Fill("c", 1000);  // a batch of one per getMore: the busy cursor never runs out while waiting
+  for (int attempt = 1; attempt <= kCursorReapingAttempts; ++attempt) {
+    const int64_t timed_out = CursorsTimedOut(*client_);
+    const auto busy_opened = BusyCursor::Clock::now();
+    const int64_t busy_id = OpenCursor("c");
+    BusyCursor busy([&] { return GetMore(busy_id, "c", 1); }, busy_opened);
+    const int64_t idle = OpenCursor("c");
+    const int64_t pinned_open = OpenCursor("c", /*no_timeout=*/true);
+    bool stalled = false;
+    testutil::WaitUntil(
+        [&] {
+          BsonDoc r = busy.Use();
+          if (busy.LongestIdle() >= kTimeout) return stalled = true;
+          EXPECT_OK_REPLY(r);
+          return CursorsTimedOut(*client_) > timed_out;
+        },
+        testutil::kGenerousWait, std::chrono::milliseconds(150));
+    BsonDoc gone, pinned, still;
+    int64_t reaped = -1;
+    if (!stalled) {
+      gone = GetMore(idle, "c", 1);
+      pinned = GetMore(pinned_open, "c", 1);
+      reaped = CursorsTimedOut(*client_);
+      still = busy.Use();
+      stalled = busy.LongestIdle() >= kTimeout;
+    }
+    if (stalled) {
+      std::cerr << "attempt " << attempt << ": the machine stalled the busy cursor past the timeout; again\n";
+      KillCursors("c", {busy_id, idle, pinned_open});
+      continue;
+    }
+    EXPECT_ERROR_REPLY(gone, 43, "CursorNotFound");
+    EXPECT_EQ(String(gone, "errmsg"), "cursor id " + std::to_string(idle) + " not found");
+    EXPECT_OK_REPLY(pinned);
+    EXPECT_OK_REPLY(still);
+    EXPECT_EQ(reaped, timed_out + 1) << "only the idle cursor times out";
+    return;
   }
-  BsonDoc gone = GetMore(idle, "c", 1);
-  EXPECT_ERROR_REPLY(gone, 43, "CursorNotFound");
-  EXPECT_EQ(String(gone, "errmsg"), "cursor id " + std::to_string(idle) + " not found");
-  EXPECT_OK_REPLY(GetMore(pinned_open, "c", 1));
-  EXPECT_OK_REPLY(GetMore(busy, "c", 1));
+  FAIL() << "the machine stalled longer than the cursor timeout in every attempt";
 }
 
 TEST_F(CursorLifecycleTest, KillCursorsReportsEachIdOnce) {
   Fill("c", 10);
-  int64_t a = OpenCursor("c");
-  int64_t b = OpenCursor("c");
+  // noCursorTimeout: under the suite's 500 ms timeout a stalled machine
+  // could reap them before the kill, which is not what this test is about.
+  int64_t a = OpenCursor("c", /*no_timeout=*/true);
+  int64_t b = OpenCursor("c", /*no_timeout=*/true);
   BsonDoc k = KillCursors("c", {a, 424242, b});
   ASSERT_OK_REPLY(k);
   EXPECT_EQ(ArrayLength(k, "cursorsKilled"), 2u) << Json(k);
@@ -124,7 +159,7 @@ TEST_F(CursorLifecycleTest, KillCursorsReportsEachIdOnce) {
 TEST_F(CursorLifecycleTest, GetMoreOnAnotherNamespacesCursorIsUnauthorized) {
   Fill("c", 10);
   Fill("d", 10);
-  int64_t id = OpenCursor("c");
+  int64_t id = OpenCursor("c", /*no_timeout=*/true);  // not reaped under a stalled test
   BsonDoc r = GetMore(id, "d");
   EXPECT_ERROR_REPLY(r, 13, "Unauthorized");
   EXPECT_EQ(String(r, "errmsg"), "Requested getMore on namespace '" + db_ +
