@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -225,6 +226,7 @@ TEST_F(ArchiveTest, ConcurrentWritersToTheSource) {
   std::vector<int64_t> deleted;  // acknowledged with n 1
   int64_t inserted_until = kOrders;
   std::string writer_error;
+  std::atomic<int64_t> changed{0};  // updated.size() + deleted.size(), readable while the writer runs
   std::thread writer([&] {
     MongoClient c(uri);
     for (int64_t i = 0; !stop.load(); ++i) {
@@ -233,11 +235,17 @@ TEST_F(ArchiveTest, ConcurrentWritersToTheSource) {
       if (i % 3 == 0) {
         r = c.RunCommand(db, R"({"update": "orders", "updates": [{"q": {"_id": )" + std::to_string(target) +
                                  R"(}, "u": {"$set": {"status": "processing"}}}]})");
-        if (Integer(r, "nModified") == 1) updated.push_back(target);
+        if (Integer(r, "nModified") == 1) {
+          updated.push_back(target);
+          changed.fetch_add(1);
+        }
       } else if (i % 3 == 1) {
         r = c.RunCommand(db, R"({"delete": "orders", "deletes": [{"q": {"_id": )" + std::to_string(target) +
                                  R"(, "status": "delivered"}, "limit": 1}]})");
-        if (Integer(r, "n") == 1) deleted.push_back(target);
+        if (Integer(r, "n") == 1) {
+          deleted.push_back(target);
+          changed.fetch_add(1);
+        }
       } else {
         r = c.RunCommand(db, R"({"insert": "orders", "documents": [{"_id": )" + std::to_string(inserted_until) +
                                  R"(, "status": "delivered", "orderDate": {"$date": "2020-01-01T00:00:00Z"}}]})");
@@ -245,11 +253,14 @@ TEST_F(ArchiveTest, ConcurrentWritersToTheSource) {
       }
       if (!testutil::IsOk(r)) {
         writer_error = Json(r);
+        stop.store(true);  // ends the wait for its first write too
         return;
       }
     }
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The move starts once the writer is writing (on a loaded machine its
+  // thread may take far longer than any fixed pause to connect).
+  testutil::WaitUntil([&] { return changed.load() > 0 || stop.load(); });
   BsonDoc r = Run(ArchiveCommand(R"(, "batchSize": 500)"));
   stop.store(true);
   writer.join();

@@ -12,6 +12,7 @@
 
 #include "tests/e2e/e2e_test_base.h"
 #include "tests/testutil/raw_connection.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -113,25 +114,28 @@ TEST_F(ConnectionLimitTest, ThousandConnectionsThenRefusalBeyondMaxConns) {
   }
   // A client that leaves frees its slot.
   for (int i = 0; i < 10; ++i) conns.pop_back();
-  bool served = false;
-  for (int attempt = 0; attempt < 50 && !served; ++attempt) {
-    auto c = RawConnection::Connect(server.port());
-    served = c.ok() && PingOver(c.value(), 30000 + attempt);
-    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  // (The server sees them leave when its threads run: waited for.)
+  int attempt = 0;
+  const bool served = testutil::WaitUntil(
+      [&] {
+        auto c = RawConnection::Connect(server.port());
+        return c.ok() && PingOver(c.value(), 30000 + attempt++);
+      },
+      testutil::kGenerousWait, std::chrono::milliseconds(100));
   EXPECT_TRUE(served) << "no slot came free after 10 clients left";
   conns.clear();
   // Once every client left, the server holds only this client's sockets
   // (libmongoc's monitor and its command connection).
   MongoClient client(server.uri());
   int64_t current = -1;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    BsonDoc status = client.RunCommand("admin", R"({"serverStatus": 1})");
-    ASSERT_TRUE(testutil::IsOk(status)) << testutil::Json(status);
-    current = testutil::Integer(status, "connections.current").value_or(-1);
-    if (current <= 2) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  testutil::WaitUntil(
+      [&] {
+        BsonDoc status = client.RunCommand("admin", R"({"serverStatus": 1})");
+        EXPECT_TRUE(testutil::IsOk(status)) << testutil::Json(status);
+        current = testutil::Integer(status, "connections.current").value_or(-1);
+        return current <= 2;
+      },
+      testutil::kGenerousWait, std::chrono::milliseconds(100));
   EXPECT_LE(current, 2);
   EXPECT_TRUE(server.Stop().ok()) << server.LogTail();
 }

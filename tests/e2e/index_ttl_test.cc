@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "tests/e2e/index_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -21,13 +22,11 @@ class IndexTtlTest : public IndexE2eTest {
     return R"({"$date": {"$numberLong": ")" + std::to_string(now - ms) + R"("}})";
   }
 
-  // Waits (up to 10 s) until `coll` holds `expected` documents.
+  // Waits until `coll` holds `expected` documents (the TTL monitor's
+  // thread may run seconds late on a loaded machine).
   bool WaitForCount(const std::string& coll, int64_t expected) {
-    for (int i = 0; i < 100; ++i) {
-      if (Count(coll) == expected) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
+    return testutil::WaitUntil([&] { return Count(coll) == expected; }, testutil::kGenerousWait,
+                               std::chrono::milliseconds(100));
   }
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -148,6 +149,9 @@ TEST_F(RenameCollectionTest, ConcurrentRenamesAndWritesLoseNothing) {
     });
   }
   for (int t = 0; t < 2 * kPairs; t += 2) threads[t].join();
+  // The writers' threads may not even have connected yet on a loaded
+  // machine: stop them only once writes were acknowledged.
+  EXPECT_TRUE(testutil::WaitUntil([&] { return acknowledged.load() > 0; }));
   stop = true;
   for (int t = 1; t < 2 * kPairs; t += 2) threads[t].join();
   int64_t found = -kPairs;  // the seeds

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -94,6 +95,19 @@ class TransactionTest : public E2eTest {
     BsonDoc reply = Run("{\"find\": \"" + coll + "\", \"filter\": {\"_id\": " + std::to_string(id) + "}}");
     EXPECT_OK_REPLY(reply);
     return Integer(reply, "cursor.firstBatch.0." + field);
+  }
+
+  // Waits until this test's session has no open transaction in currentOp:
+  // the lifetime reaper aborts it on its own thread, which a loaded machine
+  // may run seconds late, so a fixed sleep past the lifetime is not enough.
+  bool WaitForOpenTransactionToBeReaped() {
+    const std::string prefix = R"("lsid": {"id": )";
+    const std::string id = kLsid.substr(prefix.size(), kLsid.size() - prefix.size() - 1);
+    return testutil::WaitUntil([&] {
+      BsonDoc ops = RunAdmin(R"({"currentOp": 1, "type": "idleSession", "lsid.id": )" + id + "}");
+      EXPECT_OK_REPLY(ops);
+      return testutil::ArrayLength(ops, "inprog") == 0;
+    });
   }
 
   // The session fields of statement of transaction `txn` (raw commands).
@@ -331,7 +345,7 @@ TEST_F(TransactionTest, AbandonedTransactionIsAbortedAfterItsLifetimeAndShownByC
   BsonDoc ops = RunAdmin(R"({"currentOp": 1, "type": "idleSession"})");
   ASSERT_OK_REPLY(ops);
   EXPECT_EQ(Integer(ops, "inprog.0.transaction.parameters.txnNumber"), 1) << Json(ops);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_TRUE(WaitForOpenTransactionToBeReaped());
   BsonDoc commit = RunAdmin(R"({"commitTransaction": 1, )" + Txn(1) + "}");
   EXPECT_ERROR_REPLY(commit, 251, "NoSuchTransaction");
   EXPECT_EQ(CountAll("c"), 0);
@@ -472,7 +486,10 @@ TEST_F(TransactionTest, Kill9DuringCommitsLeavesEachTransactionAllOrNothing) {
       acknowledged.store(txn);
     }
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  // Kill once commits are being acknowledged (the writer's thread may take
+  // long to connect on a loaded machine), then a little later, mid-stream.
+  EXPECT_TRUE(testutil::WaitUntil([&] { return acknowledged.load() > 0; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   server_->Kill9();
   stop = true;
   writer.join();
@@ -522,7 +539,7 @@ TEST_F(TransactionTest, CollectionsAndIndexesCreatedInAnAbortedTransactionDisapp
   // The lifetime reaper's abort as well.
   ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "transactionLifetimeLimitSeconds": 1})"));
   ASSERT_OK_REPLY(Run(R"({"create": "made3", )" + Txn(3, true) + "}"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_TRUE(WaitForOpenTransactionToBeReaped());
   ASSERT_OK_REPLY(RunAdmin(R"({"setParameter": 1, "transactionLifetimeLimitSeconds": 60})"));
   EXPECT_EQ(CollectionNames(*client_, db_), (std::vector<std::string>{"kept"}));
 
