@@ -98,7 +98,17 @@ assert.commandWorked(tdb.dropDatabase());
   assert.eq(Number(res.was), was);
   assert.eq(Number(db.adminCommand({ getParameter: 1, cursorTimeoutMillis: 1 }).cursorTimeoutMillis), 500);
   const first = tdb.runCommand({ find: "items", batchSize: 1 });
-  sleep(1500);
+  // Wait until no cursor that can time out is left open: ours and any that
+  // earlier scripts on this shared server left idle. Polled rather than slept
+  // on: the server's reaper thread may run seconds late on a loaded machine,
+  // and touching our cursor to check it would keep it alive.
+  const reapable = () => {
+    const c = db.serverStatus().metrics.cursor;
+    return Number(c.open.total) - Number(c.open.noTimeout);
+  };
+  const deadline = Date.now() + 60000;
+  while (reapable() > 0 && Date.now() < deadline) sleep(100);
+  assert.eq(reapable(), 0, "idle cursors are reaped under cursorTimeoutMillis 500");
   assert.commandFailedWithCode(() => tdb.runCommand({ getMore: first.cursor.id, collection: "items" }), 43);
   // At least this cursor: idle cursors that earlier scripts on this shared
   // server left open (tailable ones, say) time out under 500 ms as well.

@@ -80,7 +80,9 @@ function settle(promise) {
   let state = { done: false };
   promise.then((v) => { state = { done: true, value: v }; },
                (e) => { state = { done: true, error: e }; });
-  for (let i = 0; i < 1000 && !state.done; i++) sleep(10);
+  // A generous deadline: a loaded CI machine (ASan, shared cores) is slow.
+  const deadline = Date.now() + 60000;
+  while (!state.done && Date.now() < deadline) sleep(10);
   if (!state.done) throw new Error("promise did not settle");
   if (state.error) throw state.error;
   return state.value;
@@ -191,8 +193,11 @@ assert.commandFailedWithCode(reply({ archive: "orders2" }), 40414);
   const docs = [];
   for (let i = 0; i < 20000; i++) docs.push({ _id: i, done: true });
   assert.commandWorked(db.events.insertMany(docs));
+  // The archive monitor's thread runs the move on its own time: waited for
+  // with a generous deadline (a loaded machine may start it late).
   let op;
-  for (let tries = 0; tries < 200 && !op; tries++) {
+  const seenBy = Date.now() + 60000;
+  while (!op && Date.now() < seenBy) {
     const ops = db.currentOp({ "command.archive": "events", "archive.moved": { $gte: 10 } }).inprog;
     if (ops.length > 0) op = ops[0];
     else sleep(50);
@@ -206,7 +211,8 @@ assert.commandFailedWithCode(reply({ archive: "orders2" }), 40414);
   assert.commandWorked(db.killOp(op.opid));
   // Stop the schedule too, then look: whole batches only, nothing lost.
   assert.commandWorked(db.runCommand({ collMod: "events", archive: null }));
-  for (let tries = 0; tries < 100 && db.currentOp({ "command.archive": "events" }).inprog.length > 0; tries++) sleep(50);
+  const endedBy = Date.now() + 60000;
+  while (db.currentOp({ "command.archive": "events" }).inprog.length > 0 && Date.now() < endedBy) sleep(50);
   assert.eq(db.currentOp({ "command.archive": "events" }).inprog.length, 0, "the killed move ended");
   const archived = db.eventsArchive.countDocuments({});
   assert(archived > 0 && archived < 20000, "killOp stopped the move part way: " + archived);

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -247,6 +248,7 @@ TEST_F(BucketTest, KillNineKeepsEveryAcknowledgedMeasurement) {
   std::atomic<int64_t> acknowledged_count{0};
   std::atomic<bool> stop{false};
   std::vector<int64_t> acknowledged;
+  std::atomic<bool> writer_failed{false};
   std::string first_failure;
   const std::string uri = server_->uri();
   const std::string db = db_;
@@ -259,16 +261,16 @@ TEST_F(BucketTest, KillNineKeepsEveryAcknowledgedMeasurement) {
                                        R"(], "writeConcern": {"w": 1}})");
       if (!testutil::IsOk(r) || testutil::Has(r, "writeErrors") || Integer(r, "n") != 1) {
         first_failure = Json(r);
+        writer_failed.store(true);
         return;
       }
       acknowledged.push_back(i);
       acknowledged_count.store(static_cast<int64_t>(acknowledged.size()));
     }
   });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (acknowledged_count.load() < 400 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  // (A generous deadline: a passing run ends the wait at 400.)
+  testutil::WaitUntil([&] { return acknowledged_count.load() >= 400 || writer_failed.load(); },
+                      testutil::kGenerousWait, std::chrono::milliseconds(5));
   server_->Kill9();
   stop.store(true);
   writer.join();

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -47,6 +48,7 @@ class DurabilityTest : public E2eTest {
   void KillNineDuringInsertsKeepsAcknowledged(const std::string& write_concern, int writers = 1) {
     ASSERT_OK_REPLY(Run(R"({"create": "k"})"));
     std::atomic<int64_t> acknowledged_count{0};
+    std::vector<std::atomic<int64_t>> acknowledged_per_writer(writers);
     std::atomic<bool> stop{false};
     std::atomic<int> writers_failed{0};
     // acknowledged_by[w] and failures[w] are written by writer w only; read after join().
@@ -71,15 +73,23 @@ class DurabilityTest : public E2eTest {
           }
           acknowledged_by[w].push_back(id);
           acknowledged_count.fetch_add(1);
+          acknowledged_per_writer[w].fetch_add(1);
         }
       });
     }
-    // Let a few hundred acknowledged inserts happen (per writer), then pull the plug.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (acknowledged_count.load() < 300 * writers && std::chrono::steady_clock::now() < deadline &&
-           writers_failed.load() == 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    // Let a few hundred acknowledged inserts happen (per writer; and 20 of
+    // each writer's, whose thread a loaded machine may start late), then
+    // pull the plug.
+    testutil::WaitUntil(
+        [&] {
+          if (writers_failed.load() != 0) return true;
+          if (acknowledged_count.load() < 300 * writers) return false;
+          for (const auto& n : acknowledged_per_writer) {
+            if (n.load() < 20) return false;
+          }
+          return true;
+        },
+        testutil::kGenerousWait, std::chrono::milliseconds(5));
     server_->Kill9();
     stop.store(true);
     for (auto& t : threads) t.join();
