@@ -89,7 +89,19 @@ TEST_F(ServerLogTest, FastOperationsStayOutAtTheDefaultThreshold) {
   auto server = Start({});
   MongoClient client(server->uri());
   for (int i = 0; i < 20; ++i) ASSERT_OK_REPLY(client.RunCommand("admin", R"({"ping": 1})"));
-  EXPECT_EQ(CountContaining(GetLog(client), R"("msg":"Slow query")"), 0u);
+  // A ping takes well under the 100 ms threshold, so none is logged... except
+  // one whose thread a loaded machine descheduled for 100 ms or more: a line
+  // is allowed only for an operation that really took that long, and never
+  // for most of the pings.
+  size_t slow_lines = 0;
+  for (const std::string& line : GetLog(client)) {
+    if (line.find(R"("msg":"Slow query")") == std::string::npos) continue;
+    ++slow_lines;
+    const size_t at = line.find(R"("durationMillis" : )");
+    ASSERT_NE(at, std::string::npos) << line;
+    EXPECT_GE(std::stoll(line.substr(at + std::string(R"("durationMillis" : )").size())), 100) << line;
+  }
+  EXPECT_LT(slow_lines, 10u);
   EXPECT_GE(CountContaining(GetLog(client), R"("msg":"Connection accepted")"), 1u);
   EXPECT_TRUE(server->Stop().ok());
 }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,7 +21,9 @@ namespace {
 using testing::RawClient;
 
 // Replies {ok: 1, echo: <body>, db, connectionId, legacy, sequences: {<id>: <count>}}.
-// {sleepMs: n} blocks the worker for n ms; {throw: 1} throws.
+// {sleepMs: n} blocks the worker for n ms; {hold: 1} blocks it until
+// ReleaseHeld() (held() counts such requests in the handler); {throw: 1}
+// throws.
 class EchoHandler : public RequestHandler {
  public:
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override {
@@ -32,6 +35,12 @@ class EchoHandler : public RequestHandler {
     bson_iter_t iter;
     if (bson_iter_init_find(&iter, request.body.get(), "sleepMs")) {
       std::this_thread::sleep_for(std::chrono::milliseconds(bson_iter_as_int64(&iter)));
+    }
+    if (bson_iter_init_find(&iter, request.body.get(), "hold")) {
+      std::unique_lock<std::mutex> lock(hold_mu_);
+      ++held_;
+      hold_cv_.wait(lock, [&] { return released_; });
+      --held_;
     }
     if (bson_iter_init_find(&iter, request.body.get(), "throw")) {
       throw std::runtime_error("boom");
@@ -60,11 +69,24 @@ class EchoHandler : public RequestHandler {
     std::lock_guard<std::mutex> lock(mu_);
     return connections_;
   }
+  int held() {
+    std::lock_guard<std::mutex> lock(hold_mu_);
+    return held_;
+  }
+  void ReleaseHeld() {
+    std::lock_guard<std::mutex> lock(hold_mu_);
+    released_ = true;
+    hold_cv_.notify_all();
+  }
 
  private:
   std::mutex mu_;
   std::vector<std::string> seen_;
   std::vector<ConnectionInfo> connections_;
+  std::mutex hold_mu_;
+  std::condition_variable hold_cv_;
+  int held_ = 0;
+  bool released_ = false;
 };
 
 std::string OpMsg(int32_t request_id, const std::string& json, uint32_t flags = 0,
@@ -329,21 +351,33 @@ TEST_F(ServerTest, ConnectionIdsCountUpFromOne) {
 }
 
 TEST_F(ServerTest, StalledAndSlowConnectionsDoNotBlockOthers) {
-  // One client stalls mid-message, another runs a slow command.
+  // One client stalls mid-message, another runs a command that stays in its
+  // handler until the test releases it (no timing: on a loaded machine a
+  // fixed-length slow command could end before the fast pings were done).
+  struct ReleaseOnExit {
+    EchoHandler& handler;
+    ~ReleaseOnExit() { handler.ReleaseHeld(); }
+  } release_on_exit{handler_};
   auto stalled = Connect();
   std::string msg = OpMsg(1, R"({"ping": 1, "$db": "a"})");
   ASSERT_TRUE(stalled->Send(msg.data(), 20));
   auto slow = Connect();
-  ASSERT_TRUE(slow->Send(OpMsg(2, R"({"sleepMs": 1500, "$db": "a"})")));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(slow->Send(OpMsg(2, R"({"hold": 1, "$db": "a"})")));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (handler_.held() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(handler_.held(), 1) << "the slow command never reached its handler";
 
+  // Served while the slow command is still running (each read gives up
+  // after RawClient's 5 s timeout, so a server that waited for it fails).
   auto fast = Connect();
-  const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < 20; ++i) {
     ASSERT_TRUE(fast->Send(OpMsg(100 + i, R"({"ping": 1, "$db": "a"})")));
-    ASSERT_TRUE(fast->ReadMessage().has_value());
+    ASSERT_TRUE(fast->ReadMessage().has_value()) << "ping " << i;
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1000));
+  EXPECT_EQ(handler_.held(), 1);
+  handler_.ReleaseHeld();
   EXPECT_TRUE(slow->ReadMessage().has_value());
   // The stalled message completes once the rest of it arrives.
   ASSERT_TRUE(stalled->Send(msg.data() + 20, msg.size() - 20));
