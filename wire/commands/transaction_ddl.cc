@@ -430,6 +430,17 @@ void AwaitPendingCreations(CommandContext& ctx, const bson_t* lsid) {
 void DropAbandonedCollections(engine::Engine* engine) {
   Registry& r = TheRegistry();
   if (r.abandoned.load() == 0) return;
+  // One thread at a time (every command of a replica set calls this, and so
+  // does a writer waiting on the claim). An abandoned claim is released only
+  // here, so the list taken under this lock holds claims that still block
+  // writers outside transactions. Without it a second thread's stale list
+  // let it count and drop the name after the first had released it, while
+  // a waiting insert recreated the collection: the insert was acknowledged
+  // and dropped with it (transaction_test's
+  // OthersWaitForACollectionATransactionIsCreating, once in ~40 runs on a
+  // loaded machine).
+  static std::mutex one_at_a_time;
+  std::lock_guard<std::mutex> dropping(one_at_a_time);
   std::vector<std::pair<ClaimKey, Claim>> abandoned;
   {
     std::lock_guard<std::mutex> lock(r.mu);
