@@ -18,6 +18,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/catalog/transaction_ddl_events.h"
 #include "engine/ops.h"
+#include "wire/commands/command_registry.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -222,9 +223,10 @@ void Release(const ClaimKey& key, const std::string& owner, int64_t txn_number) 
   r.released.notify_all();
 }
 
+// insert, update, delete and findAndModify: the table's write kind.
 bool WritesDocuments(std::string_view name) {
-  return name == "insert" || name == "update" || name == "delete" || name == "findAndModify" ||
-         name == "findandmodify";
+  const CommandSpec* spec = FindCommand(name);
+  return spec != nullptr && spec->traits.kind == CommandKind::kWrite;
 }
 
 // The namespaces a DDL command outside transactions removes or replaces

@@ -233,11 +233,11 @@ bool Connection::Process() {
   }
   std::string reply = SerializeReply(request.header, reply_id, body);
   // A compressed request gets its reply compressed the same way, except
-  // the handshake and authentication replies (op_compressed.h).
+  // the handshake and authentication replies (the handler says which).
   if (request.compressor) {
     bson_iter_t it;
     if (bson_iter_init(&it, request.request.body.get()) && bson_iter_next(&it) &&
-        MayCompressReplyTo(bson_iter_key(&it))) {
+        handler_->MayCompressReplyTo(bson_iter_key(&it))) {
       reply = CompressMessage(reply, *request.compressor);
     }
   }
