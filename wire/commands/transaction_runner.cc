@@ -419,9 +419,14 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
     sessions.AbortTransaction(s, "a write to a capped collection");
     return std::move(*refused);
   }
+  if (Status entered = EnterTransactionWrite(ctx, s); !entered.ok()) {
+    sessions.AbortTransaction(s, "a lock timeout behind a DDL command");
+    return TransientError(entered);
+  }
   StatusWith<ClaimedCollection> claim = ClaimCollection(ctx, s);
   if (!claim.ok()) {
     sessions.AbortTransaction(s, "a write conflict");
+    NoteTransactionWrites(ctx, s);  // ends the use EnterTransactionWrite began
     return TransientError(claim.status());
   }
   bson::BsonDoc reply;
@@ -464,10 +469,9 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
     // transaction neither starts nor aborts (commands_not_allowed_in_txn.js).
     return ErrorReply(NotAllowedInTransaction(ctx.name));
   }
-  if (!f.autocommit_false) {
-    AwaitPendingCreations(ctx, f.lsid);
-    AwaitTransactionsUsing(ctx, f.lsid);
-  }
+  if (!f.autocommit_false) AwaitPendingCreations(ctx, f.lsid);
+  // A DDL command's gate stays closed until it ran (transaction_ddl.h).
+  const DdlGate ddl_gate = f.autocommit_false ? DdlGate() : AwaitTransactionsUsing(ctx, f.lsid);
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
     if (StatusWith<std::string> key = LogicalSessionCatalog::SessionKeyOf(f.lsid, SessionUidOf(ctx)); key.ok()) {
@@ -486,6 +490,8 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
   LogicalSession& s = *checked.value();
   if (Status caught = CatchUpWithRecord(ctx.engine->sessions(), s); !caught.ok()) return ErrorReply(caught);
   if (f.autocommit_false) return RunTransactionStatement(spec, ctx, s, f);
+  // Its documents are uncommitted until the write's record commits.
+  const RetryableWriteUse use(ctx, s, *f.txn_number);
   return RunRetryableWrite(spec, ctx, s, *f.txn_number);
 }
 
