@@ -119,9 +119,9 @@ class MongoCommandClient : public Client {
     BSON_APPEND_INT32(&sort, "_id", 1);
     bson_append_document_end(&cmd_, &sort);
     // At most kMaxScanLength (100) records: below the server's first batch
-    // of 101, so one batch holds them all.
+    // of 101, so the first batch holds them all and closes the cursor (as
+    // find_with_opts with a limit sends it: no singleBatch).
     BSON_APPEND_INT64(&cmd_, "limit", count);
-    BSON_APPEND_BOOL(&cmd_, "singleBatch", true);
     return Find();
   }
 
