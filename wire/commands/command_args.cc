@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "engine/bson/raw_fields.h"
 #include "engine/bson/type_name.h"
 
 namespace tigerdoc::wire {
@@ -21,7 +22,7 @@ Status WrongType(std::string_view command, const char* field, bson_type_t got,
 }
 
 bool FindField(const bson_t* body, const char* field, bson_iter_t* it) {
-  return bson_iter_init_find(it, body, field);
+  return bson::FindTopLevel(body, field, it);
 }
 
 }  // namespace
@@ -44,18 +45,24 @@ bool IsGenericArgument(std::string_view field) {
 
 Status CheckFields(const bson_t* body, std::string_view command,
                    std::initializer_list<std::string_view> known) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return Status::OK();  // skip the name
-  while (bson_iter_next(&it)) {
-    std::string_view field = bson_iter_key(&it);
-    if (IsGenericArgument(field)) continue;
-    bool is_known = false;
-    for (std::string_view k : known) is_known = is_known || k == field;
-    if (!is_known) {
-      return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(command) + "." +
-                                                   std::string(field) + "' is an unknown field.");
+  auto check = [&](std::string_view field) {
+    if (IsGenericArgument(field)) return Status::OK();
+    for (std::string_view k : known) {
+      if (k == field) return Status::OK();
     }
+    return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(command) + "." +
+                                                 std::string(field) + "' is an unknown field.");
+  };
+  bson::RawFields fields(body);
+  if (fields.Next()) {  // skip the name
+    while (fields.Next()) RETURN_IF_ERROR(check(fields.key()));
   }
+  if (!fields.broken()) return Status::OK();
+  // An element the fast walk leaves to libbson: the same check over
+  // libbson's iteration (which saw the same fields up to there).
+  bson_iter_t it;
+  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return Status::OK();
+  while (bson_iter_next(&it)) RETURN_IF_ERROR(check(bson_iter_key(&it)));
   return Status::OK();
 }
 
@@ -164,7 +171,7 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
 // CheckFields, so each command that honours it reads it here.
 StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, body, "maxTimeMS")) return std::optional<int64_t>();
+  if (!bson::FindTopLevel(body, "maxTimeMS", &it)) return std::optional<int64_t>();
   if (!BSON_ITER_HOLDS_NUMBER(&it) && !BSON_ITER_HOLDS_DECIMAL128(&it)) {
     return Status(ErrorCode::kBadValue, "maxTimeMS must be a number");
   }

@@ -10,14 +10,22 @@
 
 #include <bson/bson.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include <string_view>
 #include <vector>
+
+#include "engine/bson/raw_fields.h"
 
 namespace tigerdoc::wire {
 
 class PresentFields {
  public:
   explicit PresentFields(const bson_t* body) {
+    bson::RawFields fields(body);
+    while (fields.Next()) names_.push_back(fields.key());
+    if (!fields.broken()) return;
+    names_.clear();  // left to libbson's iteration
     bson_iter_t it;
     if (!bson_iter_init(&it, body)) return;
     while (bson_iter_next(&it)) names_.emplace_back(bson_iter_key(&it), bson_iter_key_len(&it));
@@ -31,7 +39,8 @@ class PresentFields {
   }
 
  private:
-  std::vector<std::string_view> names_;
+  // Inline room for a command's usual dozen fields: no malloc per request.
+  boost::container::small_vector<std::string_view, 16> names_;
 };
 
 }  // namespace tigerdoc::wire
