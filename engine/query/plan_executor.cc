@@ -1006,9 +1006,10 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
     // The index key that produced the document, {<key field>: value, ...}
     // in key-pattern order with dotted names as in the pattern (MongoDB's
     // RETURN_KEY); {_id: v} on the _id index; nothing for a collection
-    // scan (MongoDB returns {} then).
+    // scan (MongoDB returns {} then), and for $text, whose documents come
+    // fetched from its TEXT_MATCH, without an index key.
     bson_iter_t it;
-    if (index_plan() && bson_iter_init_find(&it, doc.get(), kIndexKeyField) &&
+    if (index_plan() && !text_query_ && bson_iter_init_find(&it, doc.get(), kIndexKeyField) &&
         BSON_ITER_HOLDS_DOCUMENT(&it)) {
       uint32_t len = 0;
       const uint8_t* data = nullptr;

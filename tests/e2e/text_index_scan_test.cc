@@ -194,6 +194,11 @@ TEST_F(TextIndexScanTest, PhrasesNegationsAndOtherPredicatesFilterTheCandidates)
   EXPECT_EQ(ids(R"({"$text": {"$search": "apple -green"}})"), (std::vector<int64_t>{1, 2}));
   EXPECT_EQ(ids(R"({"$text": {"$search": "apple"}, "n": {"$gte": 2}})"), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(ids(R"({"$text": {"$search": "Red", "$caseSensitive": true}})"), (std::vector<int64_t>{1}));
+  // returnKey: no index key for $text's fetched documents, as MongoDB's {}.
+  BsonDoc keys = Run(R"({"find": "p", "filter": {"$text": {"$search": "pear"}}, "returnKey": true})");
+  ASSERT_OK_REPLY(keys);
+  for (const BsonDoc& d : DocArray(keys, "cursor.firstBatch")) EXPECT_EQ(bson_count_keys(d.get()), 0u) << Json(keys);
+  EXPECT_EQ(testutil::ArrayLength(keys, "cursor.firstBatch"), 1u);
   // Inserted after the index: found through it too.
   InsertJson("p", R"([{"_id": 5, "t": "apples and pears"}])");
   EXPECT_EQ(ids(R"({"$text": {"$search": "pear"}})"), (std::vector<int64_t>{4, 5}));
