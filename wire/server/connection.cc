@@ -215,6 +215,12 @@ bool Connection::Process() {
   const ParsedRequest& request = parsed.value();
   bson::BsonDoc body;
   try {
+    ExecutionGate::Ticket ticket;  // execution_gate.h: document commands wait their turn
+    bson_iter_t first;
+    if (bson_iter_init(&first, request.request.body.get()) && bson_iter_next(&first) &&
+        ExecutionGate::TakesTicket(bson_iter_key(&first))) {
+      ticket = ExecutionGate::Global().Enter(&gate_usage_);
+    }
     body = handler_->Handle(info_, request.request);
   } catch (const std::exception& e) {
     body = ErrorReply(Status(ErrorCode::kInternalError,

@@ -275,6 +275,23 @@ TEST_F(StorageEngineTest, SnapshotConflictAfterOtherCommitted) {
   b.Rollback();
 }
 
+// Begin() passes WiredTiger no isolation of its own: transactions inherit
+// the session's snapshot isolation, on fresh and on pooled sessions alike.
+// Under read-committed the second read would see the other commit.
+TEST_F(StorageEngineTest, TransactionsReadOneSnapshotOnFreshAndPooledSessions) {
+  for (int round = 0; round < 3; ++round) {  // later rounds reuse pooled sessions
+    const std::string key = "snap" + std::to_string(round);
+    Session a = engine_->NewSession();
+    Session b = engine_->NewSession();
+    ASSERT_TRUE(b.Begin().ok());
+    EXPECT_FALSE(b.Get("t", key).value().has_value()) << round;
+    ASSERT_TRUE(a.Insert("t", key, "a").ok());  // auto-commit
+    EXPECT_FALSE(b.Get("t", key).value().has_value()) << round;
+    ASSERT_TRUE(b.Commit().ok());
+    EXPECT_TRUE(b.Get("t", key).value().has_value()) << round;
+  }
+}
+
 TEST_F(StorageEngineTest, CreateListAndDropTables) {
   Session session = engine_->NewSession();
   ASSERT_TRUE(session.CreateTable("x-s0").ok());
