@@ -14,6 +14,7 @@
 #include "engine/index/key_generator.h"
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -23,13 +24,8 @@ using bson::BsonDoc;
 class ValidateTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
   }
 
   // db.c with `shards` shard tables, shard key `shard_key`, indexes a_1
