@@ -1,4 +1,6 @@
 #include "engine/aggregate_cursor.h"
+
+#include "engine/catalog/pipeline_references.h"
 #include "engine/plan_summary.h"
 
 #include "engine/agg/match_pushdown.h"
@@ -79,15 +81,72 @@ StatusWith<std::unique_ptr<agg::DocumentSource>> OpenScan(Engine* engine, std::s
   return std::unique_ptr<agg::DocumentSource>(new ScanSource(std::move(exec), std::move(slot)));
 }
 
+// A view that $lookup, $graphLookup or $unionWith reads: the aggregation
+// the view resolves to (its pipeline over the collection under it, then the
+// reader's filter as a $match), run with the reader's collation (which
+// CheckPipelineViewCollations made the view's), pulled in batches through
+// the reader's session slot and interrupt.
+class ViewSource : public agg::DocumentSource {
+ public:
+  ViewSource(std::unique_ptr<AggregateCursor> cursor, std::shared_ptr<SessionSlot> slot)
+      : cursor_(std::move(cursor)), slot_(std::move(slot)) {}
+
+  StatusWith<std::optional<bson::BsonDoc>> Next() override {
+    if (buffer_.empty() && !exhausted_) {
+      if (slot_->session == nullptr) return Status(ErrorCode::kInternalError, "view read outside a request");
+      cursor_->SetInterrupt(slot_->interrupt);
+      std::vector<bson::BsonDoc> batch;
+      RETURN_IF_ERROR(cursor_->FillBatch(*slot_->session, kBatch, kBatchBytes, &batch, &exhausted_));
+      for (bson::BsonDoc& doc : batch) buffer_.push_back(std::move(doc));
+    }
+    if (buffer_.empty()) return std::optional<bson::BsonDoc>();
+    bson::BsonDoc doc = std::move(buffer_.front());
+    buffer_.pop_front();
+    return std::optional<bson::BsonDoc>(std::move(doc));
+  }
+
+ private:
+  static constexpr int64_t kBatch = 256;
+  static constexpr int64_t kBatchBytes = 16 * 1024 * 1024;
+  std::unique_ptr<AggregateCursor> cursor_;
+  std::shared_ptr<SessionSlot> slot_;
+  std::deque<bson::BsonDoc> buffer_;
+  bool exhausted_ = false;
+};
+
 }  // namespace
 
 StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::Open(std::string_view db,
                                                                       std::string_view coll,
                                                                       const bson_t* filter) {
+  if (engine_->catalog().LookupView(Namespace(db, coll)) != nullptr) return OpenView(db, coll, filter);
   query::FindSpec spec;
   if (filter) spec.filter = bson::BsonDoc::CopyOf(filter);
   spec.collator = collator_;
   return OpenScan(engine_, db, coll, std::move(spec), slot_);
+}
+
+StatusWith<std::unique_ptr<agg::DocumentSource>> EngineResolver::OpenView(std::string_view db,
+                                                                          std::string_view view,
+                                                                          const bson_t* filter) {
+  AggregateParams params;
+  params.db = std::string(db);
+  params.coll = std::string(view);
+  params.collation = collator_;
+  // The filter narrows what the reader gets ($lookup's foreignField
+  // equality is its whole match). One that names the reader's variables
+  // ($expr of a sub-pipeline's leading $match) cannot run out here; the
+  // reader's own stages apply it then.
+  if (filter != nullptr && !bson_empty(filter) &&
+      query::Matcher::Parse(filter, nullptr, collator_).ok()) {
+    bson_t stage;
+    bson_append_document_begin(params.pipeline.mutable_get(), "0", 1, &stage);
+    BSON_APPEND_DOCUMENT(&stage, "$match", filter);
+    bson_append_document_end(params.pipeline.mutable_get(), &stage);
+  }
+  std::string ns;
+  ASSIGN_OR_RETURN(std::unique_ptr<AggregateCursor> cursor, engine_->OpenAggregate(std::move(params), &ns));
+  return std::unique_ptr<agg::DocumentSource>(new ViewSource(std::move(cursor), slot_));
 }
 
 // Gives the (empty) temporary collection of a $out the secondary indexes of
@@ -301,10 +360,40 @@ Status AggregateCursor::FillBatch(storage::Session& session, int64_t max_docs, i
 
 namespace tigerdoc::engine {
 
+namespace {
+
+Status CheckPipelineViewCollations(const catalog::Catalog& catalog, std::string_view db,
+                                   const bson_t* pipeline, const bson::Collator* collator) {
+  // MongoDB's checkCollationCompatibility: a view the pipeline reads
+  // ($lookup, $graphLookup, $unionWith, at any depth) runs with its own
+  // collation, which must be the operation's. The message is MongoDB's,
+  // the namespace appended without a space.
+  for (const std::string& name : catalog::PipelineReferences(pipeline)) {
+    std::string ns = Namespace(db, name);
+    std::shared_ptr<const catalog::ViewDefinition> view = catalog.LookupView(ns);
+    if (view != nullptr && !bson::SameCollation(view->collator, collator)) {
+      return Status(ErrorCode::kOptionNotSupportedOnView, "Cannot override a view's default collation" + ns);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status Engine::ResolveAggregateView(AggregateParams* params, std::string* ns) const {
   *ns = params->coll.empty() ? params->db + ".$cmd.aggregate" : Namespace(params->db, params->coll);
-  if (params->coll.empty() || catalog_->LookupView(*ns) == nullptr) return Status::OK();
-  RETURN_IF_ERROR(RefuseViewCollation(params->collation));
+  std::shared_ptr<const catalog::ViewDefinition> view =
+      params->coll.empty() ? nullptr : catalog_->LookupView(*ns);
+  if (view == nullptr) {
+    const bson::Collator* collator = OperationCollator(
+        params->collation, params->coll.empty() ? nullptr : catalog_->Lookup(*ns).get());
+    return CheckPipelineViewCollations(*catalog_, params->db, params->pipeline.get(), collator);
+  }
+  // The view's collation is the operation's: the collection under it may
+  // have another default, which must not apply.
+  ASSIGN_OR_RETURN(const bson::Collator* collator, ViewOperationCollator(params->collation, *view));
+  params->collation = collator;
+  RETURN_IF_ERROR(CheckPipelineViewCollations(*catalog_, params->db, params->pipeline.get(), collator));
   // The view's pipeline runs first, over the collection under it; the
   // cursor keeps the view's namespace.
   // The read's leading $match stages go before the view's stages that

@@ -83,6 +83,9 @@ class EngineResolver : public agg::CollectionResolver {
 
  private:
   Status CopyIndexes(const catalog::CollectionEntry& from, catalog::CollectionEntry& to);
+  // Open() of a view: the aggregation it resolves to, batch by batch.
+  StatusWith<std::unique_ptr<agg::DocumentSource>> OpenView(std::string_view db, std::string_view view,
+                                                            const bson_t* filter);
 
   Engine* engine_;
   const bson::Collator* collator_ = nullptr;

@@ -106,6 +106,12 @@ class Engine {
   // NamespaceNotFound (26) when there is no such collection;
   // CommandNotSupportedOnView (166) for a view.
   Status ConvertToCapped(std::string_view db, std::string_view name, int64_t size);
+  // collMod {cappedSize, cappedMax} (MongoDB 6.0+): `size` / `max` checked
+  // as collMod's parser does, then 72 "Collection must be capped." for any
+  // other collection; the new limits apply from the next insert, which
+  // evicts the oldest documents past them (engine_capped.cc).
+  Status ModifyCappedLimits(std::string_view db, std::string_view name,
+                            const std::optional<int64_t>& size, const std::optional<int64_t>& max);
   // Creates a collection from a catalog request, attaching the hooks of
   // request.patterns first ($out's temporary collection).
   StatusWith<std::shared_ptr<catalog::CollectionEntry>> CreateCollectionEntry(
@@ -269,6 +275,9 @@ class Engine {
   Status FlushJournal() { return storage_->FlushJournal(); }
 
  private:
+  // Reads views for $lookup / $graphLookup / $unionWith through
+  // OpenAggregate (aggregate_cursor.cc).
+  friend class EngineResolver;
   Engine() = default;
   void ReapCursorsUntilStopped();
   void RunTtlMonitorUntilStopped();

@@ -43,6 +43,7 @@
 #include "engine/command_expressions.h"
 #include "engine/engine.h"
 #include "engine/explain_plan.h"
+#include "engine/operation_collation.h"
 #include "engine/query/plan_executor.h"
 
 namespace tigerdoc::engine {
@@ -169,10 +170,14 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
   find.hint = params.hint;  // the cursor's plan is the hinted one
   find.hint_index = params.hint_index.Copy();
   find.allow_disk_use = params.allow_disk_use;
+  find.collation = params.collation;  // (a view's, once resolved) the plan is that collation's
   if (split.cursor_filter) find.filter = split.cursor_filter->Copy();
   if (split.cursor_sort) find.sort = split.cursor_sort->Copy();
   if (split.cursor_limit) find.limit = *split.cursor_limit;
   ASSIGN_OR_RETURN(bson::BsonDoc find_explain, ExplainFind(find, ExplainVerbosity::kQueryPlanner));
+  // MongoDB's queryPlanner names a collation other than simple.
+  const bson::Collator* collator =
+      OperationCollator(params.collation, catalog_->Lookup(Namespace(params.db, params.coll)).get());
 
   // executionStats: the pipeline runs to its end in this split.
   std::unique_ptr<query::PlanExecutor> exec;
@@ -272,6 +277,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainAggregate(AggregateParams params, Expla
       BSON_APPEND_UTF8(&query_planner, "namespace", Namespace(params.db, params.coll).c_str());
       BSON_APPEND_BOOL(&query_planner, "indexFilterSet", false);
       BSON_APPEND_DOCUMENT(&query_planner, "parsedQuery", find.filter.get());
+      if (collator != nullptr) BSON_APPEND_DOCUMENT(&query_planner, "collation", collator->spec());
       BSON_APPEND_DOCUMENT(&query_planner, "winningPlan", plan.get());
       BSON_APPEND_ARRAY(&query_planner, "rejectedPlans", rejected.get());
       bson_append_document_end(&cursor_spec, &query_planner);

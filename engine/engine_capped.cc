@@ -4,10 +4,12 @@
 // nothing behind (the catalog drops temp collections at start-up), and the
 // rename replaces the source in one catalog transaction.
 
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include "engine/catalog/capped_options.h"
+#include "engine/catalog/options_merge.h"
 #include "engine/engine.h"
 #include "engine/write/collection_writer.h"
 #include "engine/write/write_unit.h"
@@ -18,6 +20,21 @@ namespace {
 constexpr size_t kCopyBatchDocuments = 1000;
 
 }  // namespace
+
+Status Engine::ModifyCappedLimits(std::string_view db, std::string_view name,
+                                  const std::optional<int64_t>& size, const std::optional<int64_t>& max) {
+  std::shared_ptr<catalog::CollectionEntry> entry = catalog_->Lookup(Namespace(db, name));
+  if (entry == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
+  // Exclusive: writers build their limits from the options when they start,
+  // so none runs across the change; the next insert evicts past the new
+  // limits (as MongoDB: nothing is removed by collMod itself).
+  std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
+  if (!entry->store->capped()) return Status(ErrorCode::kInvalidOptions, "Collection must be capped.");
+  bson::BsonDoc changes;
+  if (size) catalog::AppendNumber(changes.mutable_get(), "size", *size);
+  if (max) catalog::AppendNumber(changes.mutable_get(), "max", *max);
+  return catalog_->ReplaceOptions(*entry, catalog::MergeOptions(entry->metadata.options.get(), changes.get()));
+}
 
 Status Engine::ConvertToCapped(std::string_view db, std::string_view name, int64_t size) {
   const std::string ns = Namespace(db, name);

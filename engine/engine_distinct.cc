@@ -49,7 +49,12 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
   // Values equal under the operation's collation are one value (the first
   // met is reported), and the result is in its order.
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(params.db, params.coll));
+  std::shared_ptr<const catalog::ViewDefinition> view =
+      coll != nullptr ? nullptr : catalog_->LookupView(Namespace(params.db, params.coll));
   const bson::Collator* collator = OperationCollator(params.collation, coll.get());
+  if (view != nullptr) {
+    ASSIGN_OR_RETURN(collator, ViewOperationCollator(params.collation, *view));
+  }
   struct BsonOrder {
     const bson::Collator* collator;
     bool operator()(const bson::BsonDoc& a, const bson::BsonDoc& b) const {
@@ -85,7 +90,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::Distinct(const DistinctParams& pa
     }
     return values;
   };
-  if (catalog_->LookupView(Namespace(params.db, params.coll)) != nullptr) {
+  if (view != nullptr) {
     // A view: its documents, then the same collection of values.
     ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs,
                      DocumentsOfView(params));

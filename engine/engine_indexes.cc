@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/catalog/id_index_document.h"
 #include "engine/bson/shell_string.h"
 #include "engine/write/collection_writer.h"
 #include "engine/engine.h"
@@ -178,7 +179,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::ListIndexes(std::string_view db,
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
   if (!coll) return NamespaceNotFound(ns);
   std::vector<bson::BsonDoc> out;
-  out.push_back(index::IdIndexDocument());
+  out.push_back(catalog::IdIndexDocumentOf(coll->metadata));
   for (const auto& spec : coll->indexes()->specs) out.push_back(spec->ToListIndexesBson());
   return out;
 }
@@ -368,7 +369,7 @@ StatusWith<std::vector<bson::BsonDoc>> Engine::IndexStats(std::string_view db,
   std::vector<bson::BsonDoc> out;
   std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, target));
   if (!coll) return out;  // MongoDB: no documents for a missing collection
-  out.push_back(IndexStatsDocument(index::IdIndexDocument(), *coll->id_index_usage, host));
+  out.push_back(IndexStatsDocument(catalog::IdIndexDocumentOf(coll->metadata), *coll->id_index_usage, host));
   for (const auto& spec : coll->indexes()->specs) {
     out.push_back(IndexStatsDocument(spec->ToListIndexesBson(), *spec->usage, host));
   }

@@ -3,6 +3,8 @@
 //   for each shard table "<ident>-s<k>", under one snapshot:
 //     record (key, value) ── BSON valid? ── LocationOf(doc) == (k, key)?
 //                        ── shard key not _id: "<ident>-id"[keystring(_id)] == key?
+//                        ── collated _id: "<ident>-idc"[keystring(_id, collation)]?
+//                        ── the collection's validator accepts it? (a warning)
 //                        ── for each index: every generated entry is stored,
 //                           with the value the writer would have written
 //   then for each index: entries stored == entries generated (so none extra)
@@ -25,6 +27,9 @@
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
 #include "engine/keystring/key_string.h"
+#include "engine/storage/shard_router.h"
+#include "engine/write/collection_writer.h"
+#include "engine/write/document_validator.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -32,6 +37,28 @@ namespace {
 // Past this many messages the rest are summarised (MongoDB too caps the
 // errors one validate reports).
 constexpr size_t kMaxMessages = 20;
+
+// MongoDB's warning for documents its validator refuses (log id 5363500).
+constexpr char kSchemaValidationFailed[] =
+    "Detected one or more documents not compliant with the collection's schema. Check logs for log "
+    "id 5363500.";
+
+// The number showRecordId reports for a record key.
+int64_t RecordIdOf(std::string_view record_key) {
+  return static_cast<int64_t>(storage::ShardHashV1(record_key) & INT64_MAX);
+}
+
+// missingIndexEntries' element: {indexName, recordId, idKey, indexKey}.
+bson::BsonDoc MissingEntry(const index::IndexSpec& spec, std::string_view record_key, const bson_t* doc,
+                           const bson_t* key_values) {
+  bson::BsonDoc out;
+  BSON_APPEND_UTF8(out.mutable_get(), "indexName", spec.name.c_str());
+  BSON_APPEND_INT64(out.mutable_get(), "recordId", RecordIdOf(record_key));
+  bson_iter_t id;
+  if (bson_iter_init_find(&id, doc, "_id")) bson_append_iter(out.mutable_get(), "idKey", 5, &id);
+  BSON_APPEND_DOCUMENT(out.mutable_get(), "indexKey", KeyValueOf(spec, key_values).get());
+  return out;
+}
 
 class Problems {
  public:
@@ -98,6 +125,13 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
   };
   std::vector<IndexCheck> checks(indexes->specs.size());
   bool id_index_valid = true;
+  // MongoDB checks documents against the validator as writes would
+  // (nothing when validationLevel is "off").
+  ASSIGN_OR_RETURN(std::shared_ptr<const DocumentValidator> validator,
+                   DocumentValidator::FromOptions(coll->metadata.options.get(), db, ns));
+  if (validator != nullptr && validator->level() == ValidationLevel::kOff) validator.reset();
+  const bool collated_id = coll->metadata.collated_id_table;
+  const std::string collated_id_table = storage::ShardedRecordStore::CollatedIdTableName(ident);
 
   storage::Session session = storage_->NewSession();
   RETURN_IF_ERROR(session.Begin());
@@ -119,6 +153,9 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
             reinterpret_cast<const uint8_t*>(cursor.value().data()), cursor.value().size());
         if (!parsed.ok()) {
           ++result.n_invalid_documents;
+          if (result.corrupt_records.size() < kMaxMessages) {
+            result.corrupt_records.push_back(RecordIdOf(record_key));
+          }
           problems.Error("Document with RecordId " + Hex(record_key) + " in table " + table +
                          " is not valid BSON: " + parsed.status().reason());
           continue;
@@ -145,6 +182,20 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
                            IdString(doc.get()));
           }
         }
+        if (collated_id) {
+          bson_iter_t id_it;
+          bson_iter_init_find(&id_it, doc.get(), "_id");
+          ASSIGN_OR_RETURN(std::optional<std::string> entry,
+                           session.Get(collated_id_table,
+                                       keystring::Encode(&id_it, coll->metadata.default_collator)));
+          if (!entry) {
+            id_index_valid = false;
+            problems.Error("index _id_ has no collated entry for document " + IdString(doc.get()));
+          }
+        }
+        if (validator != nullptr && !validator->validator().Matches(doc.get())) {
+          ++result.n_non_compliant_documents;
+        }
         for (size_t i = 0; i < indexes->specs.size(); ++i) {
           const index::IndexSpec& spec = *indexes->specs[i];
           auto keys = index::GenerateKeys(spec, doc.get());
@@ -164,6 +215,10 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
               checks[i].valid = false;
               problems.Error("index " + spec.name + " is missing an entry for document " +
                              IdString(doc.get()));
+              if (result.missing_index_entries.size() < kMaxMessages) {
+                result.missing_index_entries.push_back(
+                    MissingEntry(spec, record_key, doc.get(), key.values.get()));
+              }
             } else if (*stored != index::EncodeEntryValue(shard, record_key, key.values)) {
               checks[i].valid = false;
               problems.Error("index " + spec.name + " has a wrong entry for document " +
@@ -194,6 +249,14 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
                        std::to_string(result.n_records) + " records");
       }
     }
+    if (collated_id) {
+      ASSIGN_OR_RETURN(int64_t collated_keys, count_table(collated_id_table));
+      if (collated_keys != result.n_records) {
+        id_index_valid = false;
+        problems.Error("index _id_ has " + std::to_string(collated_keys) + " collated entries for " +
+                       std::to_string(result.n_records) + " records");
+      }
+    }
     result.indexes.push_back({std::string(index::kIdIndexName), id_keys, id_index_valid});
     for (size_t i = 0; i < indexes->specs.size(); ++i) {
       const index::IndexSpec& spec = *indexes->specs[i];
@@ -212,6 +275,7 @@ StatusWith<ValidateResult> Engine::Validate(std::string_view db, std::string_vie
       result.indexes.push_back({spec.name, stored, checks[i].valid});
     }
   }
+  if (result.n_non_compliant_documents > 0) result.warnings.push_back(kSchemaValidationFailed);
   const storage::ShardStats stats = store.TotalStats();
   if (stats.count != result.n_records) {
     // In-memory statistics follow commits; a write committing during the

@@ -62,6 +62,7 @@ catalog::ViewDefinition DefinitionOf(const CreateViewParams& params) {
   view.name = params.name;
   view.view_on = params.view_on;
   view.pipeline = params.pipeline.Copy();
+  view.collator = params.collator;
   return view;
 }
 
@@ -157,6 +158,7 @@ StatusWith<AggregateParams> Engine::FindAsAggregate(const FindParams& params) {
   aggregate.hint = params.hint;
   aggregate.hint_index = params.hint_index.Copy();
   aggregate.max_time_ms = params.max_time_ms;
+  aggregate.collation = params.collation;
   bson_t* stages = aggregate.pipeline.mutable_get();
   uint32_t index = 0;
   if (!params.filter.empty()) AppendStage(stages, &index, "$match", params.filter.get());
@@ -195,7 +197,6 @@ AggregateParams Engine::MatchAsAggregate(std::string_view db, std::string_view c
 }
 
 StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
-  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   ASSIGN_OR_RETURN(AggregateParams aggregate, FindAsAggregate(params));
   ASSIGN_OR_RETURN(CursorBatch batch, Aggregate(std::move(aggregate)));
   if (params.single_batch && batch.cursor_id != 0) {
@@ -206,9 +207,9 @@ StatusWith<CursorBatch> Engine::FindOnView(const FindParams& params) {
 }
 
 StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
-  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   AggregateParams aggregate =
       CountAsAggregate(params.db, params.coll, params.filter.get(), params.skip, params.limit);
+  aggregate.collation = params.collation;
   aggregate.hint = params.hint;
   aggregate.hint_index = params.hint_index.Copy();
   aggregate.max_time_ms = params.max_time_ms;
@@ -220,7 +221,6 @@ StatusWith<int64_t> Engine::CountOnView(const CountParams& params) {
 }
 
 StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, ExplainVerbosity verbosity) {
-  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   AggregateParams aggregate;
   switch (params.explained) {
     case ExplainedCommand::kFind: {
@@ -234,6 +234,7 @@ StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, Explai
       aggregate = MatchAsAggregate(params.db, params.coll, params.filter.get());
       break;
   }
+  aggregate.collation = params.collation;
   aggregate.hint = params.hint;
   aggregate.hint_index = params.hint_index.Copy();
   aggregate.max_time_ms = params.max_time_ms;
@@ -241,8 +242,8 @@ StatusWith<bson::BsonDoc> Engine::ExplainOnView(const FindParams& params, Explai
 }
 
 StatusWith<std::vector<bson::BsonDoc>> Engine::DocumentsOfView(const DistinctParams& params) {
-  RETURN_IF_ERROR(RefuseViewCollation(params.collation));
   AggregateParams aggregate = MatchAsAggregate(params.db, params.coll, params.filter.get());
+  aggregate.collation = params.collation;
   aggregate.hint = params.hint;
   aggregate.hint_index = params.hint_index.Copy();
   aggregate.max_time_ms = params.max_time_ms;

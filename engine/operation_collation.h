@@ -18,14 +18,15 @@ inline const bson::Collator* OperationCollator(const CollationOption& given,
   return coll != nullptr ? coll->metadata.default_collator : nullptr;
 }
 
-// A view's collation is simple (tigerdoc's views have no collation of
-// their own yet: TODO(#19)); an operation on a view may not ask for
-// another, as in MongoDB (167 OptionNotSupportedOnView).
-inline Status RefuseViewCollation(const CollationOption& collation) {
-  if (collation && *collation != nullptr) {
+// An operation on a view runs with the view's collation (not that of the
+// collection under it); it may name that collation but no other, as in
+// MongoDB (167 OptionNotSupportedOnView).
+inline StatusWith<const bson::Collator*> ViewOperationCollator(const CollationOption& given,
+                                                               const catalog::ViewDefinition& view) {
+  if (given && !bson::SameCollation(*given, view.collator)) {
     return Status(ErrorCode::kOptionNotSupportedOnView, "Cannot override a view's default collation");
   }
-  return Status::OK();
+  return view.collator;
 }
 
 }  // namespace tigerdoc::engine

@@ -34,6 +34,9 @@ struct ValidateResult {
   std::string ns;
   int64_t n_records = 0;
   int64_t n_invalid_documents = 0;
+  // Documents the collection's validator (validationLevel not "off")
+  // refuses: a warning, not an error, as in MongoDB (writes may bypass it).
+  int64_t n_non_compliant_documents = 0;
   // Per index, _id_ first: the entries counted and whether the index holds
   // exactly the entries its documents generate.
   struct IndexReport {
@@ -44,6 +47,11 @@ struct ValidateResult {
   std::vector<IndexReport> indexes;
   std::vector<std::string> warnings;
   std::vector<std::string> errors;
+  // Record ids (showRecordId's numbers) of records that are not BSON.
+  std::vector<int64_t> corrupt_records;
+  // MongoDB's {indexName, recordId, idKey, indexKey} of each entry a
+  // document generates that its index lacks (at most a few dozen).
+  std::vector<bson::BsonDoc> missing_index_entries;
   bool valid() const { return errors.empty(); }
 };
 
@@ -62,6 +70,7 @@ struct CreateViewParams {
   std::string name;
   std::string view_on;
   bson::BsonDoc pipeline;  // the stages, as an array document
+  const bson::Collator* collator = nullptr;  // the view's collation; nullptr: simple
 };
 
 // createIndexes: specs as sent ({key, name, options...}).

@@ -84,17 +84,19 @@ bool CappedOverLimits(const CappedLimits& limits, int64_t count, int64_t bytes) 
 }
 
 StatusWith<int64_t> ParseCappedSize(std::string_view command, const bson_iter_t* it) {
-  if (!IsNumber(it)) return WrongNumberType(command, "size", it, false);
+  const std::string_view field = bson_iter_key(it);  // size, or collMod's cappedSize
+  if (!IsNumber(it)) return WrongNumberType(command, field, it, false);
   const int64_t size = SafeNumberLong(it);
-  if (size < 1) return OutOfRange("size", ">= 1", size);
-  if (size > kMaxCappedSize) return OutOfRange("size", "<= 1125899906842624", size);
+  if (size < 1) return OutOfRange(field, ">= 1", size);
+  if (size > kMaxCappedSize) return OutOfRange(field, "<= 1125899906842624", size);
   return size;
 }
 
 StatusWith<int64_t> ParseCappedMax(std::string_view command, const bson_iter_t* it) {
-  if (!IsNumber(it)) return WrongNumberType(command, "max", it, false);
+  const std::string_view field = bson_iter_key(it);  // max, or collMod's cappedMax
+  if (!IsNumber(it)) return WrongNumberType(command, field, it, false);
   const int64_t max = SafeNumberLong(it);
-  if (max >= (int64_t{1} << 31)) return OutOfRange("max", "< 2147483648", max);
+  if (max >= (int64_t{1} << 31)) return OutOfRange(field, "< 2147483648", max);
   return max <= 0 ? kNoCappedMax : max;
 }
 

@@ -39,12 +39,13 @@ std::optional<CappedLimits> CappedLimitsOf(const bson_t* options);
 // bytes in total is over its limits (and must lose its oldest document).
 bool CappedOverLimits(const CappedLimits& limits, int64_t count, int64_t bytes);
 
-// `size` of create (`field` "size", command "create") or convertToCapped:
+// `size` of create (command "create") or convertToCapped, or `cappedSize`
+// of collMod (messages name the field as given, the iterator's key):
 // a number (else 14 "BSON field '<command>.size' is the wrong type ..."),
 // truncated to an integer, in [1, 1 PB] (else 51024 "BSON field 'size'
 // value must be >= 1, actual value '0'" / "... <= 1125899906842624 ...").
 StatusWith<int64_t> ParseCappedSize(std::string_view command, const bson_iter_t* it);
-// `max` of create: a number below 2^31 (else 51024 "BSON field 'max' value
+// `max` of create or `cappedMax` of collMod: a number below 2^31 (else 51024 "BSON field 'max' value
 // must be < 2147483648, actual value '...'"); 0 or negative -> kNoCappedMax.
 StatusWith<int64_t> ParseCappedMax(std::string_view command, const bson_iter_t* it);
 

@@ -325,6 +325,7 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   md.num_shards = request.num_shards;
   md.options = request.options.Copy();
   md.default_collator = DefaultCollatorOf(md.options.get());
+  md.collated_id_table = md.default_collator != nullptr;
   md.patterns = request.patterns.Copy();
   entry->patterns_ =
       std::make_shared<PatternState>(PatternState{md.patterns.Copy(), nullptr});
@@ -332,7 +333,8 @@ StatusWith<std::shared_ptr<CollectionEntry>> Catalog::CreateLocked(
   // Tables first, then the entry: a crash in between leaves only orphans.
   const bool capped = CappedLimitsOf(md.options.get()).has_value();
   Status created = ShardedRecordStore::CreateTables(session, ident, md.num_shards,
-                                                    md.shard_key_field == "_id" && !capped);
+                                                    md.shard_key_field == "_id" && !capped,
+                                                    md.collated_id_table);
   entry->store =
       std::make_unique<ShardedRecordStore>(ident, md.num_shards, md.shard_key_field, capped);
   if (created.ok() && request.attach) {
@@ -454,6 +456,7 @@ Status Catalog::RenameCollection(std::string_view from_ns, std::string_view to_d
   std::shared_ptr<const PatternState> from_patterns = from->patterns();
   md.options = WithoutTemp(from->metadata.options.get());
   md.default_collator = from->metadata.default_collator;
+  md.collated_id_table = from->metadata.collated_id_table;
   md.patterns = from_patterns->configs.Copy();
   // The attachment moves too: its state (counters, tables) is the ident's.
   renamed->patterns_ = std::make_shared<PatternState>(

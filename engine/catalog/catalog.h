@@ -84,6 +84,12 @@ struct CollectionMetadata {
   // without one take it. nullptr = simple. Set from `options` by
   // DefaultCollatorOf when the metadata is built or loaded.
   const bson::Collator* default_collator = nullptr;
+  // Whether the "<ident>-idc" table keeps _id unique under
+  // default_collator (MongoDB's _id index takes the collection's
+  // collation): set at create for a collection with a default collation
+  // and persisted as `idCollationTable: true`; collections created before
+  // tigerdoc had it keep binary _id uniqueness.
+  bool collated_id_table = false;
   // Canonical configs of the collection's patterns, {<pattern>: <config>}
   // (engine/write/pattern_registry.h); empty when it has none. As loaded or
   // created: the live value is CollectionEntry::patterns().
@@ -109,6 +115,10 @@ struct ViewDefinition {
   // ("system.buckets.<name>"): this holds its canonical config
   // (engine/agg/timeseries/timeseries_config.h); empty for a plain view.
   bson::BsonDoc timeseries;
+  // The view's own default collation, given at create and never inherited
+  // from what it reads (MongoDB's rule): nullptr is simple. Stored as the
+  // normalized spec in the row's `collation`; collMod keeps it.
+  const bson::Collator* collator = nullptr;
 
   bool is_timeseries() const { return !timeseries.empty(); }
   bson::BsonDoc ToBson() const;
@@ -330,6 +340,11 @@ class Catalog {
   Status ReapOrphans(storage::Session& session, uint64_t* max_ident_seen);
   // REQUIRES: ddl_mutex_ held. Cycle and depth checks of CreateView.
   Status CheckViewChain(const ViewDefinition& view) const;
+  // REQUIRES: ddl_mutex_ held. MongoDB's ViewGraph collation rule: every
+  // view `view` reads (viewOn, $lookup/$graphLookup/$unionWith sources) and
+  // every view that reads `view` has its collation, else 167
+  // OptionNotSupportedOnView.
+  Status CheckViewCollations(const ViewDefinition& view, bool check_readers) const;
   // REQUIRES: ddl_mutex_ held. Writes the view's row and map entry.
   Status PutViewLocked(ViewDefinition view, bool must_be_new);
   // REQUIRES: ddl_mutex_ held. NamespaceNotFound when there is none.

@@ -39,6 +39,7 @@ bson::BsonDoc CollectionMetadata::ToBson(const bson_t* with_options,
   BSON_APPEND_INT32(doc, "hashVersion", hash_version);
   BSON_APPEND_DOCUMENT(doc, "options", with_options);
   BSON_APPEND_INT64(doc, "maxDocumentBytes", max_document_bytes);
+  if (collated_id_table) BSON_APPEND_BOOL(doc, "idCollationTable", true);
   if (!bson_empty(with_patterns)) BSON_APPEND_DOCUMENT(doc, "patterns", with_patterns);
   return out;
 }
@@ -97,6 +98,8 @@ StatusWith<CollectionMetadata> CollectionMetadata::FromBson(const bson_t* doc) {
       const uint8_t* data = nullptr;
       bson_iter_document(&it, &len, &data);
       md.patterns = bson::BsonDoc::CopyOf(data, len);
+    } else if (key == "idCollationTable" && BSON_ITER_HOLDS_BOOL(&it)) {
+      md.collated_id_table = bson_iter_bool(&it);
     } else if (key == "maxDocumentBytes") {
       if (!AsInt64(&it, &md.max_document_bytes)) return Malformed("bad maxDocumentBytes");
     }

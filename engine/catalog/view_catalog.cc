@@ -5,6 +5,8 @@
 #include <string>
 
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/pipeline_references.h"
+#include "engine/collation/collator_factory.h"
 
 namespace tigerdoc::catalog {
 namespace {
@@ -27,6 +29,7 @@ bson::BsonDoc ViewDefinition::ToBson() const {
   BSON_APPEND_UTF8(doc, "viewOn", view_on.c_str());
   BSON_APPEND_ARRAY(doc, "pipeline", pipeline.get());
   if (is_timeseries()) BSON_APPEND_DOCUMENT(doc, "timeseries", timeseries.get());
+  if (collator != nullptr) BSON_APPEND_DOCUMENT(doc, "collation", collator->spec());
   return out;
 }
 
@@ -62,6 +65,16 @@ StatusWith<ViewDefinition> ViewDefinition::FromBson(const bson_t* doc) {
       const uint8_t* data = nullptr;
       bson_iter_document(&it, &len, &data);
       view.timeseries = bson::BsonDoc::CopyOf(data, len);
+    } else if (key == "collation" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      // Stored normalized by create, so it parses as it did then.
+      uint32_t len = 0;
+      const uint8_t* data = nullptr;
+      bson_iter_document(&it, &len, &data);
+      bson_t spec;
+      if (!bson_init_static(&spec, data, len)) {
+        return Status(ErrorCode::kFailedToParse, "malformed view entry: bad collation");
+      }
+      ASSIGN_OR_RETURN(view.collator, collation::CollatorFor(&spec));
     }
   }
   size_t dot = view.ns.find('.');
@@ -112,8 +125,38 @@ Status Catalog::CheckViewChain(const ViewDefinition& view) const {
   }
 }
 
+Status Catalog::CheckViewCollations(const ViewDefinition& view, bool check_readers) const {
+  // What this view reads (MongoDB lists viewOn after the pipeline's).
+  std::vector<std::string> reads = PipelineReferences(view.pipeline.get());
+  reads.push_back(view.view_on);
+  for (const std::string& name : reads) {
+    std::shared_ptr<const ViewDefinition> below = LookupView(view.db + "." + name);
+    if (below != nullptr && !bson::SameCollation(below->collator, view.collator)) {
+      return Status(ErrorCode::kOptionNotSupportedOnView,
+                    "View " + view.ns + " has conflicting collation with view " + below->ns);
+    }
+  }
+  if (!check_readers) return Status::OK();
+  // The views that read this one, even while it did not exist (a view
+  // dropped and created again keeps its readers' collation).
+  for (const std::shared_ptr<const ViewDefinition>& reader : ListViews(view.db)) {
+    if (reader->ns == view.ns || bson::SameCollation(reader->collator, view.collator)) continue;
+    std::vector<std::string> reader_reads = PipelineReferences(reader->pipeline.get());
+    reader_reads.push_back(reader->view_on);
+    for (const std::string& name : reader_reads) {
+      if (name != view.name) continue;
+      return Status(ErrorCode::kOptionNotSupportedOnView,
+                    "View " + view.ns + " has a collation that does not match the collation of view " +
+                        reader->ns);
+    }
+  }
+  return Status::OK();
+}
+
 Status Catalog::PutViewLocked(ViewDefinition view, bool must_be_new) {
+  RETURN_IF_ERROR(CheckViewCollations(view, /*check_readers=*/false));
   RETURN_IF_ERROR(CheckViewChain(view));
+  RETURN_IF_ERROR(CheckViewCollations(view, /*check_readers=*/true));
   storage::Session session = engine_->NewUnboundSession();
   bson::BsonDoc row = view.ToBson();
   if (must_be_new) {
@@ -138,7 +181,9 @@ Status Catalog::CreateView(ViewDefinition view) {
 
 Status Catalog::ModifyView(ViewDefinition view) {
   std::lock_guard<std::mutex> ddl(ddl_mutex_);
-  if (LookupView(view.ns) == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  std::shared_ptr<const ViewDefinition> existing = LookupView(view.ns);
+  if (existing == nullptr) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  view.collator = existing->collator;  // collMod cannot change it
   return PutViewLocked(std::move(view), /*must_be_new=*/false);
 }
 

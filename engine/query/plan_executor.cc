@@ -244,6 +244,7 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
   // (whose planner, and so its min/max errors, never runs then).
   if (exec->collection_) RETURN_IF_ERROR(exec->ParseBounds());
   exec->Target();
+  if (exec->collection_ && context.storage) RETURN_IF_ERROR(exec->TargetCappedIds(*context.storage));
   exec->ChooseAccess();
   if (exec->collection_) RETURN_IF_ERROR(exec->PlanIndexes(context));
   return exec;
@@ -721,6 +722,43 @@ void PlanExecutor::NarrowToPointReads() {
                points.end());
   ranges_ = std::move(points);
   point_reads_ = true;
+}
+
+Status PlanExecutor::TargetCappedIds(storage::StorageEngine& storage) {
+  const storage::ShardedRecordStore& store = *collection_->store;
+  // A tailable cursor re-arms a scan after its last record; min/max bound
+  // the scan by _id keys of their own.
+  if (!store.capped() || spec_.tailable || !spec_.min.empty() || !spec_.max.empty()) {
+    return Status::OK();
+  }
+  // Under a collation a string _id is not one keystring (nullopt then).
+  std::optional<std::vector<bson::BsonDoc>> ids = matcher_->EqualityValuesFor("_id");
+  constexpr size_t kMaxPointReads = 4096;  // past it the scan reads less
+  if (!ids || ids->size() > kMaxPointReads) return Status::OK();
+  storage::Session session = storage.NewSession();
+  std::vector<std::string> record_keys;
+  for (const bson::BsonDoc& id_doc : *ids) {
+    bson_iter_t it;
+    if (!bson_iter_init(&it, id_doc.get()) || !bson_iter_next(&it)) continue;
+    ASSIGN_OR_RETURN(std::optional<std::string> record_key,
+                     session.Get(storage::ShardedRecordStore::IdTableName(store.ident()),
+                                 keystring::Encode(&it)));
+    if (record_key) record_keys.push_back(std::move(*record_key));
+  }
+  // Insertion order, as the scan would return them; $in may repeat a value.
+  std::sort(record_keys.begin(), record_keys.end());
+  record_keys.erase(std::unique(record_keys.begin(), record_keys.end()), record_keys.end());
+  ranges_.clear();
+  states_.clear();
+  for (std::string& record_key : record_keys) {
+    std::string upper = keystring::PrefixSuccessor(record_key);
+    RangeState state;
+    state.range = ScanRange{0, std::move(record_key), std::move(upper)};
+    ranges_.push_back(state.range);
+    states_.push_back(std::move(state));
+  }
+  point_reads_ = true;
+  return Status::OK();
 }
 
 void PlanExecutor::NarrowToIdBounds() {

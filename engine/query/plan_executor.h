@@ -322,6 +322,11 @@ class PlanExecutor {
   // REQUIRES: targeted by the shard key. Makes each range one record key
   // when the filter also fixes _id (point_reads()).
   void NarrowToPointReads();
+  // A capped collection's records are keyed by insertion sequence; its
+  // "<ident>-id" table maps _id to the record key. When the filter fixes
+  // _id, reads just those records (point_reads(), explain IDHACK) instead
+  // of the whole collection. REQUIRES: Target() ran.
+  Status TargetCappedIds(storage::StorageEngine& storage);
   // Narrows the ranges to the _id bounds of the filter where record keys
   // order by _id: every shard of an _id-sharded collection, each targeted
   // partition of another (record key = shard key ++ _id).

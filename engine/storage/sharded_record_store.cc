@@ -94,12 +94,15 @@ std::string ShardedRecordStore::ShardTableName(const std::string& ident, int sha
 
 std::string ShardedRecordStore::IdTableName(const std::string& ident) { return ident + "-id"; }
 
+std::string ShardedRecordStore::CollatedIdTableName(const std::string& ident) { return ident + "-idc"; }
+
 Status ShardedRecordStore::CreateTables(Session& session, const std::string& ident,
-                                        int num_shards, bool shard_key_is_id) {
+                                        int num_shards, bool shard_key_is_id, bool collated_id) {
   for (int shard = 0; shard < num_shards; ++shard) {
     RETURN_IF_ERROR(session.CreateTable(ShardTableName(ident, shard)));
   }
   if (!shard_key_is_id) RETURN_IF_ERROR(session.CreateTable(IdTableName(ident)));
+  if (collated_id) RETURN_IF_ERROR(session.CreateTable(CollatedIdTableName(ident)));
   return Status::OK();
 }
 
@@ -108,6 +111,8 @@ Status ShardedRecordStore::DropTables(Session& session, const std::string& ident
   // Try every table even after a failure, so as little as possible is left
   // for the start-up reaper.
   Status first = session.DropTable(IdTableName(ident));
+  Status collated = session.DropTable(CollatedIdTableName(ident));
+  if (first.ok()) first = collated;
   for (int shard = 0; shard < num_shards; ++shard) {
     Status st = session.DropTable(ShardTableName(ident, shard));
     if (first.ok()) first = st;

@@ -64,8 +64,11 @@ class ShardedRecordStore {
 
   // Creates / drops the tables of a collection (shard tables, and the _id
   // table when the shard key is not _id). Create is idempotent.
+  // `collated_id`: also the "<ident>-idc" table, which the collection
+  // writer fills with keystring(_id under the collection's collation) ->
+  // "" so that _id stays unique under that collation.
   static Status CreateTables(Session& session, const std::string& ident, int num_shards,
-                             bool shard_key_is_id);
+                             bool shard_key_is_id, bool collated_id = false);
   static Status DropTables(Session& session, const std::string& ident, int num_shards);
 
   // Scans every shard once to load counts and sizes. Call once after
@@ -105,6 +108,7 @@ class ShardedRecordStore {
   // Table names of a collection: "<ident>-s<shard>" and "<ident>-id".
   static std::string ShardTableName(const std::string& ident, int shard);
   static std::string IdTableName(const std::string& ident);
+  static std::string CollatedIdTableName(const std::string& ident);
 
   // The shard key value of a document: the value at shard_key_field
   // (missing -> null). For a shard key path through an array, MongoDB

@@ -9,17 +9,48 @@
 #include "engine/write/document_rules.h"
 #include "engine/write/hook_runner.h"
 #include "engine/index/index_table.h"
+#include "engine/keystring/key_string.h"
 
 namespace tigerdoc::engine {
 namespace {
 
 using storage::ShardedRecordStore;
 
-Status DuplicateIdError(const std::string& ns, const bson_t* doc) {
+Status DuplicateIdError(const std::string& ns, const bson_t* doc,
+                        const bson::Collator* collation = nullptr) {
   bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
   bson::BsonDoc pattern;
   BSON_APPEND_INT32(pattern.mutable_get(), "_id", 1);
-  return DuplicateKeyError(ns, index::kIdIndexName, pattern.get(), id.get());
+  return DuplicateKeyError(ns, index::kIdIndexName, pattern.get(), id.get(), collation);
+}
+
+// MongoDB's _id index takes the collection's default collation, so {_id:
+// "a"} and {_id: "A"} collide under strength 2. The record keys order _id
+// by bytes; the "<ident>-idc" table (catalog::CollectionMetadata::
+// collated_id_table) holds the collated key of every _id, inserted in the
+// write's transaction, so a second collation-equal _id fails like any
+// unique key. _id never changes, so updates leave the table alone.
+Status AddCollatedId(storage::Session& session, const catalog::CollectionEntry& coll,
+                     const bson_t* doc) {
+  if (!coll.metadata.collated_id_table) return Status::OK();
+  bson_iter_t id;
+  if (!bson_iter_init_find(&id, doc, "_id")) return Status::OK();  // the store refused it already
+  Status added = session.Insert(ShardedRecordStore::CollatedIdTableName(coll.metadata.ident),
+                                keystring::Encode(&id, coll.metadata.default_collator), "");
+  if (added.code() == ErrorCode::kDuplicateKey) {
+    return DuplicateIdError(coll.metadata.ns, doc, coll.metadata.default_collator);
+  }
+  return added;
+}
+
+Status RemoveCollatedId(storage::Session& session, const catalog::CollectionEntry& coll,
+                        const bson_t* doc) {
+  if (!coll.metadata.collated_id_table) return Status::OK();
+  bson_iter_t id;
+  if (!bson_iter_init_find(&id, doc, "_id")) return Status::OK();
+  Status removed = session.Remove(ShardedRecordStore::CollatedIdTableName(coll.metadata.ident),
+                                  keystring::Encode(&id, coll.metadata.default_collator));
+  return removed.code() == ErrorCode::kNoSuchKey ? Status::OK() : removed;
 }
 
 bool SameBytes(const bson::BsonDoc& a, const bson::BsonDoc& b) { return a.bytes() == b.bytes(); }
@@ -27,9 +58,11 @@ bool SameBytes(const bson::BsonDoc& a, const bson::BsonDoc& b) { return a.bytes(
 }  // namespace
 
 Status DuplicateKeyError(const std::string& ns, const std::string& index_name,
-                         const bson_t* key_pattern, const bson_t* key_value) {
-  std::string message = "E11000 duplicate key error collection: " + ns + " index: " + index_name +
-                        " dup key: " + bson::ToShellString(key_value);
+                         const bson_t* key_pattern, const bson_t* key_value,
+                         const bson::Collator* collation) {
+  std::string message = "E11000 duplicate key error collection: " + ns + " index: " + index_name;
+  if (collation != nullptr) message += " collation: " + bson::ToShellString(collation->spec());
+  message += " dup key: " + bson::ToShellString(key_value);
   bson::BsonDoc extra;
   BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyPattern", key_pattern);
   BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", key_value);
@@ -175,7 +208,7 @@ Status AddIndexEntries(storage::Session& session, const catalog::CollectionEntry
     Status status = session.Insert(table, entry_key, value);
     if (status.code() == ErrorCode::kDuplicateKey) {
       return DuplicateKeyError(coll_.metadata.ns, spec.name, spec.key_pattern.get(),
-                               KeyValueOf(spec, key.values.get()).get());
+                               KeyValueOf(spec, key.values.get()).get(), spec.collator);
     }
     RETURN_IF_ERROR(status);
   }
@@ -285,6 +318,7 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
   Status stored = coll_.store->Insert(session, doc);
   if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
   RETURN_IF_ERROR(stored);
+  RETURN_IF_ERROR(AddCollatedId(session, coll_, doc));
   if (RecordsChanges(catalog_)) {
     RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::InsertEvent(coll_, doc)));
   }
@@ -411,6 +445,7 @@ Status CollectionWriter::Remove(storage::Session& session, const bson_t* doc) {
       indexes_->specs.empty() ? StatusWith<ShardedRecordStore::Location>(ShardedRecordStore::Location{})
                               : coll_.store->LocationOf(session, doc);
   RETURN_IF_ERROR(coll_.store->Remove(session, doc));
+  RETURN_IF_ERROR(RemoveCollatedId(session, coll_, doc));
   if (RecordsChanges(catalog_)) {
     RETURN_IF_ERROR(catalog::RecordChange(catalog_, session, catalog::DeleteEvent(coll_, doc)));
   }

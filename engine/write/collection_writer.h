@@ -175,10 +175,12 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
                           const std::vector<index::IndexKey>& keys);
 
 // MongoDB's duplicate key error: "E11000 duplicate key error collection:
-// <ns> index: <name> dup key: { a: 1 }", with keyPattern and keyValue.
-// `key_value` is {<field>: value, ...} in key-pattern order.
+// <ns> index: <name> [collation: { <spec> } ]dup key: { a: 1 }", with
+// keyPattern and keyValue. `key_value` is {<field>: value, ...} in
+// key-pattern order; `collation` the index's (nullptr: simple, not shown).
 Status DuplicateKeyError(const std::string& ns, const std::string& index_name,
-                         const bson_t* key_pattern, const bson_t* key_value);
+                         const bson_t* key_pattern, const bson_t* key_value,
+                         const bson::Collator* collation = nullptr);
 
 // keyValue of an index key: each key-pattern field with its value (null
 // when the document lacks it).

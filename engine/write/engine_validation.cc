@@ -5,6 +5,7 @@
 #include <shared_mutex>
 #include <string>
 
+#include "engine/catalog/options_merge.h"
 #include "engine/engine.h"
 #include "engine/write/document_validator.h"
 
@@ -17,27 +18,7 @@ Status Engine::ModifyValidation(std::string_view db, std::string_view coll, cons
   // Exclusive: no write runs with the old settings half-replaced, and the
   // next writer compiles the new ones.
   std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
-  // The options in their order, each changed field replaced in place, new
-  // ones appended (as MongoDB's listCollections shows them).
-  bson::BsonDoc options;
-  bson_iter_t it;
-  bson_iter_init(&it, entry->metadata.options.get());
-  while (bson_iter_next(&it)) {
-    bson_iter_t changed;
-    if (bson_iter_init_find(&changed, changes, bson_iter_key(&it))) {
-      bson_append_iter(options.mutable_get(), bson_iter_key(&it), -1, &changed);
-    } else {
-      bson_append_iter(options.mutable_get(), bson_iter_key(&it), -1, &it);
-    }
-  }
-  bson_iter_init(&it, changes);
-  while (bson_iter_next(&it)) {
-    bson_iter_t present;
-    if (!bson_iter_init_find(&present, entry->metadata.options.get(), bson_iter_key(&it))) {
-      bson_append_iter(options.mutable_get(), bson_iter_key(&it), -1, &it);
-    }
-  }
-  return catalog_->ReplaceOptions(*entry, std::move(options));
+  return catalog_->ReplaceOptions(*entry, catalog::MergeOptions(entry->metadata.options.get(), changes));
 }
 
 }  // namespace tigerdoc::engine

@@ -6,6 +6,7 @@
 // another collation does not use them; bad specs are refused with MongoDB's
 // codes.
 #include <atomic>
+#include <cctype>
 #include <thread>
 
 #include "tests/e2e/e2e_test_base.h"
@@ -273,6 +274,122 @@ TEST_F(CollationTest, ConcurrentCollatedQueriesFromSeveralConnections) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+TEST_F(CollationTest, ViewCollationIsItsReadsDefaultAndSurvivesRestart) {
+  InsertJson("f", kFruit);
+  ASSERT_OK_REPLY(Run(std::string(R"({"create": "ci", "viewOn": "f", "pipeline": [], "collation": )") +
+                      kCaseInsensitive + "}"));
+  EXPECT_EQ(FindIds("ci", R"("filter": {"name": "APPLE"}, "sort": {"_id": 1})"),
+            (std::vector<int64_t>{1, 2, 3}));
+  // A view over it without the same collation is refused.
+  BsonDoc r = Run(R"({"create": "onCi", "viewOn": "ci", "pipeline": []})");
+  EXPECT_EQ(Integer(r, "code"), 167) << Json(r);
+  EXPECT_EQ(String(r, "errmsg"),
+            "View " + db_ + ".onCi has conflicting collation with view " + db_ + ".ci");
+  client_.reset();
+  ASSERT_TRUE(server_->Stop().ok());
+  ASSERT_TRUE(server_->Restart().ok());
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  EXPECT_EQ(FindIds("ci", R"("filter": {"name": "APPLE"}, "sort": {"_id": 1})"),
+            (std::vector<int64_t>{1, 2, 3}));
+  r = Run(R"({"listCollections": 1, "filter": {"name": "ci"}})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(CanonicalJson(SubDoc(r, "cursor.firstBatch.0.options.collation")), CanonicalJson(kFullEnStrength2));
+  r = Run(R"({"find": "ci", "collation": {"locale": "simple"}})");
+  EXPECT_EQ(Integer(r, "code"), 167) << Json(r);
+  EXPECT_EQ(Integer(Run(R"({"create": "onCi", "viewOn": "ci", "pipeline": []})"), "code"), 167);
+}
+
+// MongoDB's _id index takes the collection's default collation: _id values
+// equal under it collide (E11000 naming the index's collation), and stay
+// unique after a restart; other collations' equality is not a collision.
+TEST_F(CollationTest, IdIsUniqueUnderTheCollectionsDefaultCollation) {
+  ASSERT_OK_REPLY(Run(std::string(R"({"create": "ids", "collation": )") + kCaseInsensitive + "}"));
+  InsertJson("ids", R"([{"_id": "a", "n": 1}, {"_id": "b", "n": 2}, {"_id": 1, "n": 3},
+                        {"_id": {"k": "x"}, "n": 4}])");
+  auto insert_one = [&](const std::string& doc) {
+    return Run(R"({"insert": "ids", "documents": [)" + doc + "]}");
+  };
+  BsonDoc r = insert_one(R"({"_id": "A", "n": 5})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(Integer(r, "n"), 0);
+  EXPECT_EQ(Integer(r, "writeErrors.0.code"), 11000) << Json(r);
+  EXPECT_EQ(String(r, "writeErrors.0.errmsg"),
+            "E11000 duplicate key error collection: " + db_ + ".ids index: _id_ collation: { locale: \"en\", "
+            "caseLevel: false, caseFirst: \"off\", strength: 2, numericOrdering: false, alternate: "
+            "\"non-ignorable\", maxVariable: \"punct\", normalization: false, backwards: false, version: "
+            "\"57.1\" } dup key: { _id: \"A\" }");
+  EXPECT_EQ(CanonicalJson(SubDoc(r, "writeErrors.0.keyValue")), CanonicalJson(R"({"_id": "A"})"));
+  // Strings inside a document _id compare under it too; numbers as ever.
+  EXPECT_EQ(Integer(insert_one(R"({"_id": {"k": "X"}})"), "writeErrors.0.code"), 11000);
+  EXPECT_EQ(Integer(insert_one(R"({"_id": 1.0})"), "writeErrors.0.code"), 11000);
+  EXPECT_EQ(Integer(insert_one(R"({"_id": "á"})"), "n"), 1);  // strength 2 keeps accents apart
+  // Queries on _id use the same equality: the collection's by default.
+  EXPECT_EQ(Integer(Run(R"({"count": "ids", "query": {"_id": "B"}})"), "n"), 1);
+  EXPECT_EQ(Integer(Run(R"({"count": "ids", "query": {"_id": "B"}, "collation": {"locale": "simple"}})"), "n"), 0);
+  r = Run(R"({"find": "ids", "filter": {"_id": "A"}})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(String(r, "cursor.firstBatch.0._id"), "a");
+  EXPECT_EQ(Integer(Run(R"({"count": "ids", "query": {"_id": {"$in": ["A", "B", "c"]}}})"), "n"), 2);
+  // An upsert of an _id equal under the collation updates the stored one.
+  r = Run(R"({"update": "ids", "updates": [{"q": {"_id": "B"}, "u": {"$set": {"up": 1}}, "upsert": true}]})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(Integer(r, "n"), 1);
+  EXPECT_FALSE(testutil::Has(r, "upserted")) << Json(r);
+  // Removing the document frees its collated key.
+  ASSERT_OK_REPLY(Run(R"({"delete": "ids", "deletes": [{"q": {"_id": "a"}, "limit": 1}]})"));
+  EXPECT_EQ(Integer(insert_one(R"({"_id": "A", "n": 6})"), "n"), 1);
+  // The keys are durable: still unique after a restart.
+  client_.reset();
+  ASSERT_TRUE(server_->Stop().ok());
+  ASSERT_TRUE(server_->Restart().ok());
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  EXPECT_EQ(Integer(insert_one(R"({"_id": "a"})"), "writeErrors.0.code"), 11000);
+  EXPECT_EQ(Integer(insert_one(R"({"_id": "B"})"), "writeErrors.0.code"), 11000);
+  ASSERT_OK_REPLY(Run(R"({"validate": "ids"})"));
+  EXPECT_EQ(Integer(Run(R"({"count": "ids"})"), "n"), 5);
+  // Strength 3 tells case apart: no collision there.
+  ASSERT_OK_REPLY(Run(R"({"create": "cs", "collation": {"locale": "en", "strength": 3}})"));
+  InsertJson("cs", R"([{"_id": "a"}, {"_id": "A"}])");
+  // A collection without a default collation compares _id by bytes.
+  InsertJson("plainIds", R"([{"_id": "a"}, {"_id": "A"}])");
+  // Renamed, the collection keeps the rule.
+  ASSERT_OK_REPLY(RunAdmin(R"({"renameCollection": ")" + db_ + R"(.ids", "to": ")" + db_ + R"(.ids2"})"));
+  EXPECT_EQ(Integer(Run(R"({"insert": "ids2", "documents": [{"_id": "b"}]})"), "writeErrors.0.code"), 11000);
+}
+
+TEST_F(CollationTest, CollatedIdUniquenessHoldsAcrossConcurrentInserts) {
+  ASSERT_OK_REPLY(Run(std::string(R"({"create": "race", "collation": )") + kCaseInsensitive + "}"));
+  constexpr int kKeys = 100;
+  constexpr int kThreads = 4;
+  std::atomic<int> inserted{0}, duplicates{0}, other{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      for (int i = 0; i < kKeys; ++i) {
+        // Every thread spells key i in its own case.
+        std::string id = "key" + std::to_string(i);
+        for (size_t c = 0; c < id.size(); ++c) {
+          if ((t >> (c % 2)) & 1) id[c] = static_cast<char>(std::toupper(id[c]));
+        }
+        BsonDoc r = client.RunCommand(db_, R"({"insert": "race", "documents": [{"_id": ")" + id + R"("}]})");
+        if (Integer(r, "n") == 1) {
+          ++inserted;
+        } else if (Integer(r, "writeErrors.0.code") == 11000) {
+          ++duplicates;
+        } else {
+          ++other;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(inserted.load(), kKeys);
+  EXPECT_EQ(duplicates.load(), kKeys * (kThreads - 1));
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_EQ(Integer(Run(R"({"count": "race"})"), "n"), kKeys);
 }
 
 }  // namespace

@@ -1,14 +1,19 @@
 // Engine::Validate on an in-memory engine: a consistent collection is valid
 // with MongoDB's counts; damage made directly through the storage layer (an
 // index entry deleted, an extra entry, a record under the wrong key, bytes
-// that are not BSON, a stale _id table entry) makes it invalid with a
-// message naming the index or document.
+// that are not BSON, a stale _id table entry, a lost collated _id entry)
+// makes it invalid with a message naming the index or document, and lists
+// it as MongoDB does (missingIndexEntries, corruptRecords); documents the
+// collection's validator refuses are counted as a warning.
 
 #include <gtest/gtest.h>
 
+#include "engine/bson/compare.h"
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
+#include "engine/keystring/key_string.h"
+#include "engine/storage/shard_router.h"
 #include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
@@ -142,6 +147,13 @@ TEST_F(ValidateTest, DeletedIndexEntryMakesTheIndexInvalid) {
   EXPECT_NE(Errors(r).find("index a_1 is missing an entry for document { _id: 7 }"),
             std::string::npos)
       << Errors(r);
+  ASSERT_EQ(r.missing_index_entries.size(), 1u);
+  const int64_t record_id = static_cast<int64_t>(storage::ShardHashV1(s.at.record_key) & INT64_MAX);
+  BsonDoc expected = BsonDoc::FromJson(R"({"indexName": "a_1", "recordId": )" + std::to_string(record_id) +
+                                       R"(, "idKey": 7})");
+  // indexKey: the removed entry's key, {a: <value>}.
+  BSON_APPEND_DOCUMENT(expected.mutable_get(), "indexKey", keys.value().keys[0].values.get());
+  EXPECT_EQ(bson::CompareDocuments(r.missing_index_entries[0].get(), expected.get()), 0);
 }
 
 TEST_F(ValidateTest, ExtraIndexEntryMakesTheIndexInvalid) {
@@ -175,6 +187,7 @@ TEST_F(ValidateTest, RecordUnderTheWrongKeyOrNotBsonIsAnInvalidDocument) {
   Fill("k");
   auto coll = engine_->catalog().Lookup("db.c");
   Stored s = Find(11);
+  std::string garbage_key;
   {
     storage::Session session = engine_->storage().NewSession();
     // Document 11's bytes stored under a key nothing places them at.
@@ -183,6 +196,7 @@ TEST_F(ValidateTest, RecordUnderTheWrongKeyOrNotBsonIsAnInvalidDocument) {
                     .ok());
     // Garbage in place of document 12.
     Stored t = Find(12);
+    garbage_key = t.at.record_key;
     ASSERT_TRUE(session.Put(coll->store->TableName(t.at.shard), t.at.record_key, "not bson").ok());
   }
   ValidateResult r = MustValidate();
@@ -193,6 +207,9 @@ TEST_F(ValidateTest, RecordUnderTheWrongKeyOrNotBsonIsAnInvalidDocument) {
             std::string::npos)
       << Errors(r);
   EXPECT_NE(Errors(r).find("is not valid BSON"), std::string::npos) << Errors(r);
+  // corruptRecords names the record that is not BSON by its record id.
+  EXPECT_EQ(r.corrupt_records,
+            std::vector<int64_t>{static_cast<int64_t>(storage::ShardHashV1(garbage_key) & INT64_MAX)});
 }
 
 TEST_F(ValidateTest, StaleIdTableEntryMakesTheIdIndexInvalid) {
@@ -209,6 +226,67 @@ TEST_F(ValidateTest, StaleIdTableEntryMakesTheIdIndexInvalid) {
   EXPECT_FALSE(r.valid());
   EXPECT_FALSE(IndexValid(r, "_id_"));
   EXPECT_EQ(KeysOf(r, "_id_"), 101);
+}
+
+TEST_F(ValidateTest, DocumentsTheValidatorRefusesAreAWarningNotAnError) {
+  for (const char* level : {"strict", "off"}) {
+    CreateParams params;
+    params.db = "db";
+    params.name = std::string("v_") + level;
+    // "warn" lets the refused documents in, as bypassDocumentValidation or
+    // a later collMod would.
+    params.options = BsonDoc::FromJson(std::string(R"({"validator": {"n": {"$lt": 10}}, "validationLevel": ")") +
+                                       level + R"(", "validationAction": "warn"})");
+    ASSERT_TRUE(engine_->CreateCollection(params).ok());
+    std::vector<BsonDoc> docs;
+    for (int i = 0; i < 15; ++i) docs.push_back(BsonDoc::FromJson("{\"_id\": " + std::to_string(i) + ", \"n\": " + std::to_string(i) + "}"));
+    auto inserted = engine_->InsertMany("db", params.name, std::move(docs), true);
+    ASSERT_TRUE(inserted.ok());
+    auto result = engine_->Validate("db", params.name);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_TRUE(result.value().valid()) << Errors(result.value());
+    if (std::string(level) == "off") {
+      EXPECT_EQ(result.value().n_non_compliant_documents, 0);
+      EXPECT_TRUE(result.value().warnings.empty());
+    } else {
+      EXPECT_EQ(result.value().n_non_compliant_documents, 5);  // n = 10 .. 14
+      ASSERT_EQ(result.value().warnings.size(), 1u);
+      EXPECT_EQ(result.value().warnings[0],
+                "Detected one or more documents not compliant with the collection's schema. Check logs "
+                "for log id 5363500.");
+    }
+  }
+}
+
+TEST_F(ValidateTest, LostCollatedIdEntryMakesTheIdIndexInvalid) {
+  CreateParams params;
+  params.db = "db";
+  params.name = "c";
+  params.options = BsonDoc::FromJson(R"({"collation": {"locale": "en", "strength": 2}})");
+  ASSERT_TRUE(engine_->CreateCollection(params).ok());
+  std::vector<BsonDoc> docs;
+  for (const char* id : {"a", "b", "c"}) docs.push_back(BsonDoc::FromJson(std::string(R"({"_id": ")") + id + "\"}"));
+  ASSERT_TRUE(engine_->InsertMany("db", "c", std::move(docs), true).ok());
+  EXPECT_TRUE(MustValidate().valid());
+  auto coll = engine_->catalog().Lookup("db.c");
+  ASSERT_TRUE(coll->metadata.collated_id_table);
+  {
+    storage::Session session = engine_->storage().NewSession();
+    BsonDoc id = BsonDoc::FromJson(R"({"_id": "B"})");
+    bson_iter_t it;
+    ASSERT_TRUE(bson_iter_init_find(&it, id.get(), "_id"));
+    // The collated key of "B" is that of "b" under strength 2.
+    ASSERT_TRUE(session
+                    .Remove(storage::ShardedRecordStore::CollatedIdTableName(coll->metadata.ident),
+                            keystring::Encode(&it, coll->metadata.default_collator))
+                    .ok());
+  }
+  ValidateResult r = MustValidate();
+  EXPECT_FALSE(r.valid());
+  EXPECT_FALSE(IndexValid(r, "_id_"));
+  EXPECT_NE(Errors(r).find("index _id_ has no collated entry for document { _id: \"b\" }"), std::string::npos)
+      << Errors(r);
+  EXPECT_NE(Errors(r).find("index _id_ has 2 collated entries for 3 records"), std::string::npos) << Errors(r);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "engine/agg/timeseries/timeseries_config.h"
 #include "engine/bson/shell_string.h"
 #include "engine/catalog/capped_options.h"
+#include "engine/catalog/id_index_document.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/write/pattern_registry.h"
 #include "wire/commands/collation_option.h"
@@ -37,17 +38,6 @@ struct CollectionSizes {
 CollectionSizes SizesOf(const catalog::CollectionEntry& entry) {
   storage::ShardStats total = entry.store->TotalStats();
   return CollectionSizes{total.count, total.data_bytes};
-}
-
-void AppendIdIndexSpec(bson_t* doc) {
-  bson_t id_index, key;
-  bson_append_document_begin(doc, "idIndex", -1, &id_index);
-  BSON_APPEND_INT32(&id_index, "v", 2);
-  bson_append_document_begin(&id_index, "key", -1, &key);
-  BSON_APPEND_INT32(&key, "_id", 1);
-  bson_append_document_end(&id_index, &key);
-  BSON_APPEND_UTF8(&id_index, "name", "_id_");
-  bson_append_document_end(doc, &id_index);
 }
 
 int64_t Scaled(int64_t bytes, int64_t scale) { return bytes / scale; }
@@ -91,6 +81,7 @@ bson::BsonDoc ViewInfo(const catalog::ViewDefinition& view, bool name_only) {
     bson_append_document_begin(doc, "options", -1, &options);
     BSON_APPEND_UTF8(&options, "viewOn", view.view_on.c_str());
     BSON_APPEND_ARRAY(&options, "pipeline", view.pipeline.get());
+    if (view.collator != nullptr) BSON_APPEND_DOCUMENT(&options, "collation", view.collator->spec());
     bson_append_document_end(doc, &options);
     bson_t sub;
     bson_append_document_begin(doc, "info", -1, &sub);
@@ -106,20 +97,19 @@ StatusWith<bson::BsonDoc> CreateView(CommandContext& ctx, const std::string& nam
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"viewOn", "pipeline", "collation"}));
   ASSIGN_OR_RETURN(std::optional<std::string> view_on, GetString(ctx.body(), ctx.name, "viewOn"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> pipeline, GetArray(ctx.body(), ctx.name, "pipeline"));
-  bson_iter_t collation;
-  if (bson_iter_init_find(&collation, ctx.body(), "collation")) {
-    return Status(ErrorCode::kNotImplemented, "create option 'collation' is not supported by tigerdoc yet");
-  }
+  ASSIGN_OR_RETURN(engine::CollationOption collation, GetCollation(ctx.body(), ctx.name));
   engine::CreateViewParams params;
   params.db = ctx.db();
   params.name = name;
   params.view_on = *view_on;
+  params.collator = collation ? *collation : nullptr;  // none given: simple, whatever viewOn's
   if (pipeline) params.pipeline = std::move(*pipeline);
   Status status = ctx.engine->CreateView(params);
   if (status.code() == ErrorCode::kNamespaceExists) {
     // As for collections: creating the same view again succeeds.
     auto existing = ctx.engine->catalog().LookupView(Namespace(ctx.db(), name));
     if (existing && existing->view_on == params.view_on &&
+        bson::SameCollation(existing->collator, params.collator) &&
         existing->pipeline.bytes() == params.pipeline.bytes()) {
       return bson::BsonDoc();
     }
@@ -223,7 +213,7 @@ StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx) {
       bson_append_document_begin(doc, "info", -1, &sub);
       BSON_APPEND_BOOL(&sub, "readOnly", false);
       bson_append_document_end(doc, &sub);
-      AppendIdIndexSpec(doc);
+      BSON_APPEND_DOCUMENT(doc, "idIndex", catalog::IdIndexDocumentOf(meta).get());
     }
     if (matcher->Matches(info.get())) docs.push_back(std::move(info));
   }
@@ -240,6 +230,23 @@ StatusWith<bson::BsonDoc> RunListCollections(CommandContext& ctx) {
   });
   // The whole (small) list goes in the first batch; the cursor is closed.
   return CursorFields("firstBatch", 0, ctx.db() + ".$cmd.listCollections", docs);
+}
+
+// autoIndexId (a safeBool): true is the default. false, a collection
+// without the _id index, is refused as MongoDB 7 refuses it on every
+// replicated namespace (all but the `local` database and system.profile):
+// 50001. MongoDB honours it there; tigerdoc's record keys are built from
+// _id, which keeps it unique, so it says so (238) rather than ignore it.
+Status CheckAutoIndexId(CommandContext& ctx, const std::string& name) {
+  ASSIGN_OR_RETURN(std::optional<bool> auto_index_id, GetBool(ctx.body(), ctx.name, "autoIndexId"));
+  if (!auto_index_id || *auto_index_id) return Status::OK();
+  const std::string ns = Namespace(ctx.db(), name);
+  if (ctx.db() != "local" && name != "system.profile") {
+    return Status(static_cast<ErrorCode>(50001),
+                  "autoIndexId:false is not allowed for collection " + ns + " because it can be replicated");
+  }
+  return Status(ErrorCode::kNotImplemented,
+                "autoIndexId:false is not supported by tigerdoc: every collection keeps its _id index");
 }
 
 StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
@@ -270,6 +277,7 @@ StatusWith<bson::BsonDoc> RunCreate(CommandContext& ctx) {
                               {"shardKey", "shards", "capped", "size", "max", "autoIndexId", "idIndex",
                                "storageEngine", "validator", "validationLevel", "validationAction",
                                "indexOptionDefaults", "expireAfterSeconds", "flags", "collation"}));
+  RETURN_IF_ERROR(CheckAutoIndexId(ctx, name));
   ASSIGN_OR_RETURN(bson::BsonDoc capped, catalog::ParseCappedCreateOptions(ctx.body()));
   ASSIGN_OR_RETURN(engine::CollationOption collation, GetCollation(ctx.body(), ctx.name));
   engine::CreateParams params;

@@ -3,8 +3,10 @@
 // createIndexes, getIndexes, dropIndex, dropIndexes, hideIndex and
 // unhideIndex send them; collMod of a view changes its viewOn / pipeline.
 
+#include <optional>
 #include <string>
 
+#include "engine/catalog/capped_options.h"
 #include "engine/index/index_spec.h"
 #include "engine/write/pattern_registry.h"
 #include "wire/commands/command_args.h"
@@ -218,9 +220,18 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
   bson_iter_init(&it, ctx.body());
   bson_iter_next(&it);
   bson::BsonDoc pattern_fields;  // options patterns own, for the engine's registry
+  std::optional<int64_t> capped_size, capped_max;  // MongoDB 6.0+'s capped resize
   while (bson_iter_next(&it)) {
     std::string_view field = bson_iter_key(&it);
     if (field == "index" || IsGenericArgument(field)) continue;
+    if (field == "cappedSize") {
+      ASSIGN_OR_RETURN(capped_size, catalog::ParseCappedSize(ctx.name, &it));
+      continue;
+    }
+    if (field == "cappedMax") {
+      ASSIGN_OR_RETURN(capped_max, catalog::ParseCappedMax(ctx.name, &it));
+      continue;
+    }
     if (ctx.engine->patterns().IsOption(field)) {
       bson_append_iter(pattern_fields.mutable_get(), bson_iter_key(&it), -1, &it);
       continue;
@@ -234,6 +245,9 @@ StatusWith<bson::BsonDoc> RunCollMod(CommandContext& ctx) {
     }
     return Status(ErrorCode::kNotImplemented,
                   "collMod option '" + std::string(field) + "' is not supported by tigerdoc yet");
+  }
+  if (capped_size || capped_max) {
+    RETURN_IF_ERROR(ctx.engine->ModifyCappedLimits(ctx.db(), coll, capped_size, capped_max));
   }
   if (!pattern_fields.empty()) {
     RETURN_IF_ERROR(ctx.engine->ModifyPatterns(ctx.db(), coll, pattern_fields.get()));

@@ -341,6 +341,7 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
     params.max_time_ms = count.max_time_ms;
     params.hint = count.hint;
     params.hint_index = std::move(count.hint_index);
+    params.collation = count.collation;  // the explained plan is that collation's
     params.explained = engine::ExplainedCommand::kCount;
   } else if (inner_name == "distinct") {
     ASSIGN_OR_RETURN(engine::DistinctParams distinct, ParseDistinct(inner->get(), ctx.db()));
@@ -350,6 +351,7 @@ StatusWith<bson::BsonDoc> RunExplain(CommandContext& ctx) {
     params.max_time_ms = distinct.max_time_ms;
     params.hint = distinct.hint;
     params.hint_index = std::move(distinct.hint_index);
+    params.collation = distinct.collation;
     params.explained = engine::ExplainedCommand::kDistinct;
     params.distinct_key = distinct.key;
   } else {

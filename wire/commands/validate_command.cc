@@ -1,8 +1,15 @@
 // validate: {validate: "<coll>", full: <bool>} checks a collection's
-// records and indexes (Engine::Validate) and answers MongoDB's report:
+// records and indexes (Engine::Validate) and answers MongoDB 7's report, in
+// its order:
 //   {ns, nInvalidDocuments, nNonCompliantDocuments, nrecords, nIndexes,
 //    keysPerIndex: {<name>: n}, indexDetails: {<name>: {valid}},
-//    valid, repaired: false, warnings: [], errors: [], ok: 1}
+//    valid, repaired: false, warnings: [], errors: [],
+//    extraIndexEntries: [], missingIndexEntries: [{indexName, recordId,
+//    idKey, indexKey}], corruptRecords: [<recordId>],
+//    [advice: "A corrupt namespace has been detected. ..."], ok: 1}
+// Counts are int32 when they fit, as MongoDB's appendNumber. MongoDB's
+// `uuid` is absent (tigerdoc collections have none); extraIndexEntries
+// stays empty: extra entries are found by count, reported in `errors`.
 // The walk is always the full one (tigerdoc has no cheaper form), so
 // `full` and `background` are accepted and change nothing; `repair` and
 // the other options MongoDB has are refused (238).
@@ -22,6 +29,19 @@ void AppendStrings(bson_t* doc, const char* field, const std::vector<std::string
   }
   bson_append_array_end(doc, &array);
 }
+
+// MongoDB's appendNumber: an int32 when the value fits.
+void AppendCount(bson_t* doc, const char* field, int64_t value) {
+  if (value >= INT32_MIN && value <= INT32_MAX) {
+    bson_append_int32(doc, field, -1, static_cast<int32_t>(value));
+  } else {
+    bson_append_int64(doc, field, -1, value);
+  }
+}
+
+constexpr char kCorruptAdvice[] =
+    "A corrupt namespace has been detected. See http://dochub.mongodb.org/core/data-recovery for "
+    "recovery steps.";
 
 }  // namespace
 
@@ -47,14 +67,14 @@ StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx) {
   bson::BsonDoc out;
   bson_t* doc = out.mutable_get();
   BSON_APPEND_UTF8(doc, "ns", result.ns.c_str());
-  BSON_APPEND_INT64(doc, "nInvalidDocuments", result.n_invalid_documents);
-  BSON_APPEND_INT64(doc, "nNonCompliantDocuments", 0);
-  BSON_APPEND_INT64(doc, "nrecords", result.n_records);
+  AppendCount(doc, "nInvalidDocuments", result.n_invalid_documents);
+  AppendCount(doc, "nNonCompliantDocuments", result.n_non_compliant_documents);
+  AppendCount(doc, "nrecords", result.n_records);
   BSON_APPEND_INT32(doc, "nIndexes", static_cast<int32_t>(result.indexes.size()));
   bson_t keys, details;
   bson_append_document_begin(doc, "keysPerIndex", -1, &keys);
   for (const auto& index : result.indexes) {
-    bson_append_int64(&keys, index.name.c_str(), -1, index.keys);
+    AppendCount(&keys, index.name.c_str(), index.keys);
   }
   bson_append_document_end(doc, &keys);
   bson_append_document_begin(doc, "indexDetails", -1, &details);
@@ -69,6 +89,22 @@ StatusWith<bson::BsonDoc> RunValidate(CommandContext& ctx) {
   BSON_APPEND_BOOL(doc, "repaired", false);
   AppendStrings(doc, "warnings", result.warnings);
   AppendStrings(doc, "errors", result.errors);
+  bson_t entries;
+  bson_append_array_begin(doc, "extraIndexEntries", -1, &entries);
+  bson_append_array_end(doc, &entries);
+  bson_append_array_begin(doc, "missingIndexEntries", -1, &entries);
+  for (size_t i = 0; i < result.missing_index_entries.size(); ++i) {
+    const std::string key = std::to_string(i);
+    BSON_APPEND_DOCUMENT(&entries, key.c_str(), result.missing_index_entries[i].get());
+  }
+  bson_append_array_end(doc, &entries);
+  bson_append_array_begin(doc, "corruptRecords", -1, &entries);
+  for (size_t i = 0; i < result.corrupt_records.size(); ++i) {
+    const std::string key = std::to_string(i);
+    BSON_APPEND_INT64(&entries, key.c_str(), result.corrupt_records[i]);
+  }
+  bson_append_array_end(doc, &entries);
+  if (!result.valid()) BSON_APPEND_UTF8(doc, "advice", kCorruptAdvice);
   return out;
 }
 

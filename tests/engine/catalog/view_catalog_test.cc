@@ -1,8 +1,11 @@
-// Views in the catalog: creation rules, cycles, depth, drop, persistence.
+// Views in the catalog: creation rules, cycles, depth, drop, persistence,
+// their collation rules, and the names a pipeline reads.
 
 #include <gtest/gtest.h>
 
 #include "engine/catalog/catalog.h"
+#include "engine/catalog/pipeline_references.h"
+#include "engine/collation/collator_factory.h"
 #include "tests/engine/catalog/open_catalog.h"
 #include "tests/engine/query/test_json.h"
 #include "tests/engine/storage/in_memory_storage.h"
@@ -97,6 +100,71 @@ TEST(ViewCatalogTest, ViewsSurviveRestartAndDropDatabase) {
     auto engine = storage::OpenStorageAt(dir);
     auto catalog = OpenCatalog(engine.get());
     EXPECT_EQ(catalog->LookupView("test.v"), nullptr);
+  }
+}
+
+TEST(PipelineReferencesTest, FindsEveryReadSourceAtAnyDepth) {
+  bson::BsonDoc pipeline = testing_json::Json(R"({
+    "0": {"%match": {"from": "not a stage"}},
+    "1": {"%lookup": {"from": "a", "localField": "x", "foreignField": "x", "as": "r"}},
+    "2": {"%lookup": {"from": "b", "as": "r", "pipeline": [{"%graphLookup": {"from": "c", "startWith": 1,
+          "connectFromField": "x", "connectToField": "x", "as": "g"}}]}},
+    "3": {"%unionWith": "d"},
+    "4": {"%unionWith": {"coll": "e", "pipeline": [{"%facet": {"f1": [{"%unionWith": "f"}],
+                                                                "f2": [{"%lookup": {"from": {"db": "x", "coll": "y"}, "as": "z"}}]}}]}},
+    "5": {"%lookup": {"as": "r", "pipeline": [{"%documents": [{"a": 1}]}]}}})");
+  EXPECT_EQ(PipelineReferences(pipeline.get()), (std::vector<std::string>{"a", "b", "c", "d", "e", "f"}));
+  EXPECT_TRUE(PipelineReferences(testing_json::Json("{}").get()).empty());
+}
+
+TEST(ViewCatalogTest, ViewsThatReadEachOtherShareTheirCollation) {
+  auto engine = storage::OpenInMemoryStorage();
+  auto catalog = OpenCatalog(engine.get());
+  auto fr = collation::CollatorFor(testing_json::Json(R"({"locale": "fr"})").get());
+  auto de = collation::CollatorFor(testing_json::Json(R"({"locale": "de"})").get());
+  ASSERT_TRUE(fr.ok() && de.ok());
+  auto with = [](ViewDefinition v, const bson::Collator* collator) {
+    v.collator = collator;
+    return v;
+  };
+  ASSERT_TRUE(catalog->CreateView(with(View("fr1", "c"), fr.value())).ok());
+  // Over a view of another collation (simple included): refused.
+  Status st = catalog->CreateView(with(View("de1", "fr1"), de.value()));
+  EXPECT_EQ(st.code(), ErrorCode::kOptionNotSupportedOnView);
+  EXPECT_EQ(st.reason(), "View test.de1 has conflicting collation with view test.fr1");
+  EXPECT_EQ(catalog->CreateView(View("s1", "fr1")).code(), ErrorCode::kOptionNotSupportedOnView);
+  EXPECT_TRUE(catalog->CreateView(with(View("fr2", "fr1"), fr.value())).ok());
+  // A reader that exists before what it reads fixes the collation of that.
+  ASSERT_TRUE(catalog->CreateView(with(View("deReader", "c", R"({"0": {"%lookup": {"from": "later", "as": "r",
+      "localField": "a", "foreignField": "a"}}})"), de.value())).ok());
+  st = catalog->CreateView(with(View("later", "c"), fr.value()));
+  EXPECT_EQ(st.code(), ErrorCode::kOptionNotSupportedOnView);
+  EXPECT_EQ(st.reason(), "View test.later has a collation that does not match the collation of view test.deReader");
+  EXPECT_TRUE(catalog->CreateView(with(View("later", "c"), de.value())).ok());
+  // collMod keeps the view's collation whatever it is given.
+  ASSERT_TRUE(catalog->ModifyView(with(View("fr2", "c"), nullptr)).ok());
+  EXPECT_EQ(catalog->LookupView("test.fr2")->collator, fr.value());
+  EXPECT_EQ(catalog->ModifyView(View("fr2", "later")).code(), ErrorCode::kOptionNotSupportedOnView);
+}
+
+TEST(ViewCatalogTest, ViewCollationSurvivesRestart) {
+  testing_dirs::TempDir temp("tigerdoc-viewcoll");
+  const std::string& dir = temp.path();
+  auto fr = collation::CollatorFor(testing_json::Json(R"({"locale": "fr", "strength": 1})").get());
+  ASSERT_TRUE(fr.ok());
+  {
+    auto engine = storage::OpenStorageAt(dir);
+    auto catalog = OpenCatalog(engine.get());
+    ViewDefinition v = View("v", "c");
+    v.collator = fr.value();
+    ASSERT_TRUE(catalog->CreateView(std::move(v)).ok());
+  }
+  {
+    auto engine = storage::OpenStorageAt(dir);
+    auto catalog = OpenCatalog(engine.get());
+    auto v = catalog->LookupView("test.v");
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->collator, fr.value());  // collators are cached per spec: the same one
   }
 }
 
