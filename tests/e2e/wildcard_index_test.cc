@@ -241,7 +241,9 @@ TEST_F(WildcardIndexTest, PositionalPathsReadTheArraysPathAndEqualACollectionSca
       << Json(e);
   EXPECT_EQ(String(e, ixscan + "indexBounds.$_path.0"), R"(["a", "a"])") << Json(e);
   EXPECT_EQ(String(e, ixscan + "indexBounds.$_path.1"), R"(["a.0", "a.0"])") << Json(e);
-  EXPECT_EQ(Integer(e, "executionStats.nReturned"), 4) << Json(e);  // _ids 1, 2, 3, 4
+  // {a: [5, 6]}, {a: {"0": 5}} and {a: [{"0": 5}]}, whichever key holds them.
+  EXPECT_EQ(Integer(e, "executionStats.nReturned"), 3) << Json(e);
+  EXPECT_EQ(SortedFind("pos", R"({"a.0": 5})").size(), 3u);
   // Two positions in a row after an array: only a collection scan finds
   // elements of nested arrays.
   e = Explain("pos", R"("filter": {"a.0.0": 5})");
