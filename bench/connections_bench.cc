@@ -2,12 +2,15 @@
 // and whether a crowd of busy ones starves the rest (issue #18):
 //   1. server memory (VmRSS from /proc/PID/status) before and after opening
 //      --idle connections that each did one ping, per connection;
-//   2. --active connections reading by _id as fast as they can (closed
-//      loop), while --probes connections read by _id every --probe-ms:
-//      p50/p99/max of both, with the idle connections still open.
+//   2. --active connections working as fast as they can (closed loop), while
+//      --probes connections read by _id every --probe-ms: p50/p99/max of
+//      both, with the idle connections still open. --active-work read: the
+//      crowd reads by _id too; scan: each of its requests is a find that
+//      examines all 1,000 documents (no index on `v`) and returns none.
 // The server must run on this machine (its pid is read from /proc).
 //   tigerdoc_connections_bench --uri URI --server-pid PID
-//       [--idle 1000] [--active 200] [--probes 8] [--probe-ms 10] [--seconds 5]
+//       [--idle 1000] [--active 200] [--active-work read|scan] [--probes 8]
+//       [--probe-ms 10] [--seconds 5]
 #include <bson/bson.h>
 #include <mongoc/mongoc.h>
 #include <sys/resource.h>
@@ -40,13 +43,15 @@ struct Flags {
   int probes = 8;
   int probe_ms = 10;
   double seconds = 5;
+  bool active_scans = false;  // --active-work scan
 };
 
 [[noreturn]] void Usage(const char* error) {
   if (error) std::fprintf(stderr, "tigerdoc_connections_bench: %s\n", error);
   std::fprintf(stderr,
                "usage: tigerdoc_connections_bench --uri URI --server-pid PID [--idle N]\n"
-               "           [--active N] [--probes N] [--probe-ms MS] [--seconds S]\n");
+               "           [--active N] [--active-work read|scan] [--probes N] [--probe-ms MS]\n"
+               "           [--seconds S]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -66,6 +71,10 @@ Flags ParseFlags(int argc, char** argv) {
       f.idle = std::stoi(value());
     } else if (a == "--active") {
       f.active = std::stoi(value());
+    } else if (a == "--active-work") {
+      const std::string work = value();
+      if (work != "read" && work != "scan") Usage("--active-work is read or scan");
+      f.active_scans = work == "scan";
     } else if (a == "--probes") {
       f.probes = std::stoi(value());
     } else if (a == "--probe-ms") {
@@ -129,6 +138,20 @@ bool ReadById(mongoc_collection_t* coll, int64_t id) {
   bool ok = mongoc_cursor_next(cursor, &doc) && !mongoc_cursor_error(cursor, nullptr);
   mongoc_cursor_destroy(cursor);
   bson_destroy(&opts);
+  bson_destroy(&filter);
+  return ok;
+}
+
+// A find that examines every document (`v` has no index) and matches none.
+bool ScanAll(mongoc_collection_t* coll) {
+  bson_t filter = BSON_INITIALIZER;
+  BSON_APPEND_UTF8(&filter, "v", "no such value");
+  mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll, &filter, nullptr, nullptr);
+  const bson_t* doc = nullptr;
+  while (mongoc_cursor_next(cursor, &doc)) {
+  }
+  bool ok = !mongoc_cursor_error(cursor, nullptr);
+  mongoc_cursor_destroy(cursor);
   bson_destroy(&filter);
   return ok;
 }
@@ -220,7 +243,8 @@ int Main(int argc, char** argv) {
         }
         const Clock::time_point t0 = Clock::now();
         if (t0 >= deadline) break;
-        if (ReadById(coll, pick(rng))) {
+        const bool ok = is_probe || !f.active_scans ? ReadById(coll, pick(rng)) : ScanAll(coll);
+        if (ok) {
           lat.push_back(static_cast<uint32_t>(std::min<int64_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count(),
               UINT32_MAX)));
@@ -236,13 +260,14 @@ int Main(int argc, char** argv) {
   for (auto& t : threads) t.join();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-  std::printf("\n%-8s %6s | %10s %9s %9s %9s | %6s\n", "group", "conns", "reads/s", "p50 us",
+  std::printf("\n%-8s %6s | %10s %9s %9s %9s | %6s\n", "group", "conns", "ops/s", "p50 us",
               "p99 us", "max us", "errors");
   std::printf("%s\n", std::string(70, '-').c_str());
   Report("active", f.active, active, seconds);
   Report("probes", f.probes, probes, seconds);
-  std::printf("\n%d idle connections open throughout; active: closed loop; probes: one read "
-              "every %d ms each; %.1f s\n", f.idle, f.probe_ms, f.seconds);
+  std::printf("\n%d idle connections open throughout; active: closed loop of %s; probes: one "
+              "read every %d ms each; %.1f s\n", f.idle,
+              f.active_scans ? "scans of 1,000 documents" : "reads by _id", f.probe_ms, f.seconds);
 
   for (mongoc_client_t* c : clients) mongoc_client_destroy(c);
   for (mongoc_client_t* c : idle) mongoc_client_destroy(c);

@@ -6,16 +6,13 @@
 #include <string>
 
 #include "bench/process_cpu.h"
+#include "bench/wt_table.h"
 #include "engine/keystring/key_string.h"
 
 namespace tigerdoc::bench {
 namespace {
 
 constexpr char kTable[] = "table:load";
-
-Status WtError(int ret, const std::string& what) {
-  return Status(ErrorCode::kInternalError, what + ": " + wiredtiger_strerror(ret));
-}
 
 // keystring(_id) ++ keystring(_id), as the server's record key for a
 // collection whose shard key is _id.
@@ -27,10 +24,9 @@ std::string RecordKey(int64_t id) {
   return k + k;
 }
 
-class WtWorker : public Worker {
+class WtWorker : public Worker, private WtTableSession {
  public:
-  explicit WtWorker(WT_SESSION* session, WT_CURSOR* cursor) : session_(session), cursor_(cursor) {}
-  ~WtWorker() override { session_->close(session_, nullptr); }
+  WtWorker(WT_SESSION* session, WT_CURSOR* cursor) : WtTableSession(session, cursor) {}
 
   bool Insert(int64_t id) override {
     bson::BsonDoc doc = MakeLoadDoc(id);
@@ -48,12 +44,7 @@ class WtWorker : public Worker {
     if (session_->begin_transaction(session_, nullptr) != 0) return false;
     SetKey(key);
     int ret = cursor_->search(cursor_);
-    if (ret == 0) {
-      WT_ITEM value;
-      ret = cursor_->get_value(cursor_, &value);
-      // Copy the document out, as the server does before replying.
-      if (ret == 0) scratch_.assign(static_cast<const char*>(value.data), value.size);
-    }
+    if (ret == 0) ret = CopyValue();
     cursor_->reset(cursor_);
     session_->rollback_transaction(session_, nullptr);
     return ret == 0;
@@ -64,49 +55,24 @@ class WtWorker : public Worker {
     if (session_->begin_transaction(session_, nullptr) != 0) return false;
     SetKey(key);
     int ret = cursor_->search(cursor_);
+    if (ret == 0) ret = CopyValue();
     if (ret == 0) {
-      WT_ITEM value;
-      ret = cursor_->get_value(cursor_, &value);
-      if (ret == 0) {
-        // Read, modify, write back the whole document: what an update does.
-        scratch_.assign(static_cast<const char*>(value.data), value.size);
-        bson_t doc;
-        bson_iter_t it;
-        if (!bson_init_static(&doc, reinterpret_cast<const uint8_t*>(scratch_.data()), scratch_.size()) ||
-            !bson_iter_init_find(&it, &doc, "n") || !BSON_ITER_HOLDS_INT32(&it)) {
-          ret = EINVAL;
-        } else {
-          bson_iter_overwrite_int32(&it, bson_iter_int32(&it) + 1);
-          WT_ITEM updated{scratch_.data(), scratch_.size(), nullptr, 0, 0};
-          SetKey(key);
-          cursor_->set_value(cursor_, &updated);
-          ret = cursor_->update(cursor_);
-        }
+      // Read, modify, write back the whole document: what an update does.
+      bson_t doc;
+      bson_iter_t it;
+      if (!bson_init_static(&doc, reinterpret_cast<const uint8_t*>(scratch_.data()), scratch_.size()) ||
+          !bson_iter_init_find(&it, &doc, "n") || !BSON_ITER_HOLDS_INT32(&it)) {
+        ret = EINVAL;
+      } else {
+        bson_iter_overwrite_int32(&it, bson_iter_int32(&it) + 1);
+        WT_ITEM updated{scratch_.data(), scratch_.size(), nullptr, 0, 0};
+        SetKey(key);
+        cursor_->set_value(cursor_, &updated);
+        ret = cursor_->update(cursor_);
       }
     }
     return Finish(ret);
   }
-
- private:
-  void SetKey(const std::string& key) {
-    key_item_ = WT_ITEM{key.data(), key.size(), nullptr, 0, 0};
-    cursor_->set_key(cursor_, &key_item_);
-  }
-
-  // Commits on success, rolls back otherwise; true when committed.
-  bool Finish(int ret) {
-    cursor_->reset(cursor_);
-    if (ret != 0) {
-      session_->rollback_transaction(session_, nullptr);
-      return false;
-    }
-    return session_->commit_transaction(session_, nullptr) == 0;
-  }
-
-  WT_SESSION* session_;
-  WT_CURSOR* cursor_;  // owned by session_
-  WT_ITEM key_item_{};
-  std::string scratch_;
 };
 
 }  // namespace
@@ -131,17 +97,7 @@ StatusWith<std::unique_ptr<WtBackend>> WtBackend::Open(const std::string& home, 
 WtBackend::~WtBackend() { conn_->close(conn_, nullptr); }
 
 Status WtBackend::Reset(int64_t count) {
-  WT_SESSION* session = nullptr;
-  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
-  if (ret != 0) return WtError(ret, "open_session");
-  // drop fails when the table does not exist yet; create is idempotent.
-  session->drop(session, kTable, "force=true");
-  ret = session->create(session, kTable, "key_format=u,value_format=u");
-  if (ret != 0) {
-    session->close(session, nullptr);
-    return WtError(ret, "create");
-  }
-  session->close(session, nullptr);
+  RETURN_IF_ERROR(RecreateTable(conn_, kTable));
   StatusWith<std::unique_ptr<Worker>> worker = NewWorker();
   if (!worker.ok()) return worker.status();
   for (int64_t id = 0; id < count; ++id) {
@@ -154,14 +110,8 @@ Status WtBackend::Reset(int64_t count) {
 
 StatusWith<std::unique_ptr<Worker>> WtBackend::NewWorker() {
   WT_SESSION* session = nullptr;
-  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
-  if (ret != 0) return WtError(ret, "open_session");
   WT_CURSOR* cursor = nullptr;
-  ret = session->open_cursor(session, kTable, nullptr, nullptr, &cursor);
-  if (ret != 0) {
-    session->close(session, nullptr);
-    return WtError(ret, "open_cursor");
-  }
+  RETURN_IF_ERROR(OpenTableCursor(conn_, kTable, &session, &cursor));
   return std::unique_ptr<Worker>(new WtWorker(session, cursor));
 }
 

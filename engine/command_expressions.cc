@@ -1,5 +1,6 @@
 #include "engine/command_expressions.h"
 
+#include "engine/base/wall_clock.h"
 #include "engine/agg/query_expressions.h"
 
 namespace tigerdoc::engine {
@@ -7,7 +8,7 @@ namespace tigerdoc::engine {
 StatusWith<CommandExpressions> CommandExpressions::Make(std::string_view db, const bson_t* let,
                                                         const bson::Collator* collator) {
   CommandExpressions out;
-  out.ctx.now_millis = agg::NowMillis();
+  out.ctx.now_millis = WallClockMillis();
   out.ctx.db = std::string(db);
   out.ctx.collator = collator;
   ASSIGN_OR_RETURN(out.ctx.variables, agg::EvaluateLet(let, out.ctx));

@@ -11,8 +11,10 @@
 //   [LIMIT limitAmount]                          unsorted with a limit
 //   [SKIP skipAmount]                            one shard only (else the merge skips)
 //   [SORT sortPattern memLimit [limitAmount]]    blocking sort (top-k with a limit)
-//   [TEXT_MATCH indexName parsedTextQuery]       $text (MongoDB's TEXT_OR and IXSCAN
-//                                                 of terms below it: not yet, tigerdoc scans)
+//   [TEXT_MATCH indexPrefix indexName parsedTextQuery]  $text, over
+//     TEXT_OR filter <- IXSCAN per term           the text score is asked for
+//     | FETCH filter <- OR <- IXSCAN per term     (one term: FETCH <- IXSCAN)
+//     | COLLSCAN                                  a text index of the earlier format
 //   IDHACK filter                                 point reads (shard key and _id fixed)
 //   | COLLSCAN filter direction                   (CLUSTERED_IXSCAN with idBounds when
 //                                                 the filter bounds _id: record keys
@@ -77,11 +79,13 @@ class PlanWriter {
       top = std::move(outer);
     };
     if (const fts::TextQuery* text = exec_.text_query()) {
-      // MongoDB reads the terms from the index (TEXT_MATCH <- FETCH <-
-      // TEXT_OR <- IXSCAN per term); tigerdoc scans and scores each
-      // document, so the TEXT_MATCH sits on the scan.
+      // MongoDB 7: TEXT_MATCH <- FETCH <- [OR <-] IXSCAN per term, or
+      // TEXT_MATCH <- TEXT_OR <- IXSCAN per term when the text score is
+      // asked for. A text index of the earlier format has no terms to
+      // read: the TEXT_MATCH then sits on the collection scan.
+      if (exec_.text_plan() && exec_.wants_text_score()) top = TextOrDoc(stats, with_stats);
       wrap("TEXT_MATCH", [&](bson_t* d) {
-        BSON_APPEND_DOCUMENT(d, "indexPrefix", bson::BsonDoc().get());
+        BSON_APPEND_DOCUMENT(d, "indexPrefix", exec_.text_index_prefix().get());
         BSON_APPEND_UTF8(d, "indexName", exec_.text_index_name().c_str());
         bson_t parsed;
         BSON_APPEND_DOCUMENT_BEGIN(d, "parsedTextQuery", &parsed);
@@ -101,6 +105,7 @@ class PlanWriter {
         list("negatedPhrases", text->negated_phrases());
         bson_append_document_end(d, &parsed);
         BSON_APPEND_INT32(d, "textIndexVersion", fts::kTextIndexVersion);
+        if (with_stats && stats) AppendNumber(d, "nReturned", stats->n_returned);
       });
     }
     const bool is_count = params_.explained == ExplainedCommand::kCount;
@@ -177,12 +182,52 @@ class PlanWriter {
            choice->winner.scans[0].covered;
   }
 
+  // TEXT_OR: the union of the term scans, fetching and scoring each
+  // document once (MongoDB's blocking TEXT_OR; tigerdoc streams it and
+  // scores as it returns documents).
+  bson::BsonDoc TextOrDoc(const query::ShardExecStats* stats, bool with_stats) const {
+    const query::planner::QueryPlan& plan = exec_.plan()->winner;
+    bson::BsonDoc out;
+    bson_t* d = out.mutable_get();
+    BSON_APPEND_UTF8(d, "stage", "TEXT_OR");
+    if (!params_.filter.empty()) BSON_APPEND_DOCUMENT(d, "filter", params_.filter.get());
+    if (with_stats && stats) {
+      AppendNumber(d, "nReturned", stats->n_returned);
+      AppendNumber(d, "keysExamined", stats->keys_examined);
+      AppendNumber(d, "docsExamined", stats->docs_examined);
+    }
+    bson_t list;
+    bson_append_array_begin(d, "inputStages", -1, &list);
+    for (size_t i = 0; i < plan.scans.size(); ++i) {
+      bson::BsonDoc one = IxscanDoc(plan.scans[i], nullptr, false);
+      const std::string key = std::to_string(i);
+      BSON_APPEND_DOCUMENT(&list, key.c_str(), one.get());
+    }
+    bson_append_array_end(d, &list);
+    return out;
+  }
+
   static bson::BsonDoc IxscanDoc(const query::planner::IndexScanPlan& scan,
                                  const query::ShardExecStats* stats, bool with_stats) {
     const index::IndexSpec& spec = *scan.index;
     bson::BsonDoc out;
     bson_t* d = out.mutable_get();
     BSON_APPEND_UTF8(d, "stage", "IXSCAN");
+    if (spec.text) {
+      // One term's entries, highest score first: MongoDB's backward scan
+      // of a simple key range, shown with empty bounds.
+      BSON_APPEND_DOCUMENT(d, "keyPattern", spec.key_pattern.get());
+      BSON_APPEND_UTF8(d, "indexName", spec.name.c_str());
+      BSON_APPEND_BOOL(d, "isMultiKey", true);
+      BSON_APPEND_BOOL(d, "isUnique", spec.unique);
+      BSON_APPEND_BOOL(d, "isSparse", spec.sparse);
+      BSON_APPEND_BOOL(d, "isPartial", spec.partial_filter.has_value());
+      BSON_APPEND_INT32(d, "indexVersion", spec.version);
+      BSON_APPEND_UTF8(d, "direction", "backward");
+      BSON_APPEND_DOCUMENT(d, "indexBounds", bson::BsonDoc().get());
+      if (with_stats && stats) AppendNumber(d, "keysExamined", stats->keys_examined);
+      return out;
+    }
     // A wildcard index shows the index it is for the scanned path:
     // {$_path: 1, <path>: <direction>} (query/planner/wildcard_bounds.h).
     const bool wildcard = spec.wildcard != nullptr && scan.shape.fields.size() == 2;

@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "engine/write/collection_writer.h"
 #include "engine/write/document_rules.h"
+#include "engine/write/grouped_insert.h"
 #include "engine/write/pattern_registry.h"
 #include "engine/write/write_unit.h"
 
@@ -333,46 +334,17 @@ StatusWith<std::vector<Status>> Engine::InsertMeasurements(const catalog::ViewDe
     CollectionWriter writer(*catalog_, *buckets);
     return RunWriteUnit(session, [&]() -> Status { return writer.InsertRouted(session, ptrs); });
   };
-  std::vector<Status> results;
-  results.reserve(docs.size());
-  size_t next = 0;
-  while (next < docs.size()) {
-    std::vector<bson::BsonDoc> group;
-    Status prepare_error;
-    while (next < docs.size() && group.size() < kGroupSize) {
-      StatusWith<bson::BsonDoc> prepared = WithIdFirst(docs[next].get());
-      if (prepared.ok() && static_cast<int64_t>(prepared.value().size()) >
-                               buckets->metadata.max_document_bytes) {
-        prepared = Status(ErrorCode::kBSONObjectTooLarge,
-                          "object to insert too large. size in bytes: " +
-                              std::to_string(prepared.value().size()) + ", max size: " +
-                              std::to_string(buckets->metadata.max_document_bytes));
-      }
-      if (!prepared.ok()) {
-        prepare_error = prepared.status();
-        break;
-      }
-      group.push_back(std::move(prepared).value());
-      ++next;
+  auto prepare = [&](bson::BsonDoc& input) -> StatusWith<bson::BsonDoc> {
+    ASSIGN_OR_RETURN(bson::BsonDoc prepared, WithIdFirst(input.get()));
+    if (static_cast<int64_t>(prepared.size()) > buckets->metadata.max_document_bytes) {
+      return Status(ErrorCode::kBSONObjectTooLarge,
+                    "object to insert too large. size in bytes: " +
+                        std::to_string(prepared.size()) + ", max size: " +
+                        std::to_string(buckets->metadata.max_document_bytes));
     }
-    Status group_status = group.empty() ? Status::OK() : insert_group(group.data(), group.size());
-    if (group_status.ok()) {
-      results.insert(results.end(), group.size(), Status::OK());
-    } else {
-      // The group rolled back whole: one at a time to report each failure.
-      for (size_t i = 0; i < group.size(); ++i) {
-        Status one = insert_group(&group[i], 1);
-        results.push_back(one);
-        if (!one.ok() && ordered) return results;
-      }
-    }
-    if (!prepare_error.ok()) {
-      results.push_back(prepare_error);
-      ++next;
-      if (ordered) return results;
-    }
-  }
-  return results;
+    return prepared;
+  };
+  return InsertInGroups(docs, kGroupSize, ordered, prepare, insert_group);
 }
 
 }  // namespace tigerdoc::engine

@@ -28,6 +28,7 @@
 #include "wire/commands/profiler.h"
 #include "wire/commands/dispatcher.h"
 #include "wire/config/server_config.h"
+#include "wire/server/execution_gate.h"
 #include "wire/server/server.h"
 #include "wire/server/tls.h"
 
@@ -200,6 +201,7 @@ int main(int argc, char** argv) {
     server_options.bind_ip = flags.bind_ip;
     server_options.port = flags.port;
     server_options.max_connections = flags.max_conns;
+    wire::ExecutionGate::ConfigureGlobal(static_cast<int>(flags.max_concurrent_commands));
     server_options.tls = tls.value();
     RaiseFileLimit(flags.max_conns);
     wire::Server server(server_options, &dispatcher);

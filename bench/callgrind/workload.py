@@ -12,6 +12,9 @@ sends for the bench's operations, lsid included:
   find N         N x {find: "load", filter: {_id: NumberLong(i % docs)}, limit: 1,
                  singleBatch: true}, one connection
   insertmany B   B x insert of 1,000 fresh documents (kind-1 document sequence)
+  insert N       N x insert of one fresh document (kind-1 sequence, as insert_one)
+  inc N          N x update {q: {_id: NumberLong(i % docs)}, u: {$inc: {n: 1}}}
+                 (kind-1 sequence, as update_one)
 
 Usage: workload.py PORT COMMAND COUNT [--docs D]
 Every reply is checked (ok: 1, the document found, insertedCount); a wrong
@@ -188,6 +191,15 @@ def main():
                 sys.exit("workload.py: find of %d answered %s" % (key, reply))
     elif what == "insertmany":
         insert_batches(client, 1 << 40, count)
+    elif what == "insert":
+        insert_batches(client, 1 << 40, count, batch=1)
+    elif what == "inc":
+        for i in range(count):
+            key = i * 7919 % docs
+            update = encode({"q": {"_id": Int64(key)}, "u": {"$inc": {"n": 1}}})
+            reply = client.command({"update": COLL, "ordered": True}, ("updates", [update]))
+            if reply.get("n") != 1 or reply.get("nModified") != 1:
+                sys.exit("workload.py: $inc of %d answered %s" % (key, reply))
     else:
         sys.exit(__doc__)
 

@@ -38,6 +38,7 @@ struct Flags {
   std::vector<int> threads = {1, 8};
   std::vector<std::string> workloads = {"a", "b", "c", "e"};
   std::string json;
+  std::vector<MongoApi> mongo_apis = {MongoApi::kCommand};
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -46,7 +47,8 @@ struct Flags {
                "usage: tigerdoc_ycsb [--uri MONGODB_URI [--server-pid PID]]\n"
                "                     [--pg CONNINFO [--pg-pid POSTMASTER_PID]] [--no-wiredtiger]\n"
                "                     [--records N] [--seconds S] [--threads 1,8]\n"
-               "                     [--workloads a,b,c,e] [--wt-cache-mb MB] [--json FILE]\n");
+               "                     [--workloads a,b,c,e] [--wt-cache-mb MB] [--json FILE]\n"
+               "                     [--mongo-api command|crud|command,crud]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -77,6 +79,13 @@ Flags ParseFlags(int argc, char** argv) {
     else if (a == "--threads") {
       f.threads.clear();
       for (const std::string& t : SplitComma(value())) f.threads.push_back(std::atoi(t.c_str()));
+    } else if (a == "--mongo-api") {
+      f.mongo_apis.clear();
+      for (const std::string& name : SplitComma(value())) {
+        MongoApi api;
+        if (!MongoApiByName(name, &api)) Usage(("unknown --mongo-api " + name).c_str());
+        f.mongo_apis.push_back(api);
+      }
     } else if (a == "--workloads") {
       f.workloads = SplitComma(value());
     } else if (a == "--help" || a == "-h") {
@@ -230,8 +239,8 @@ bool WriteJson(const Flags& f, const std::vector<std::unique_ptr<Backend>>& back
 int Main(int argc, char** argv) {
   Flags f = ParseFlags(argc, argv);
   std::vector<std::unique_ptr<Backend>> backends;
-  if (!f.uri.empty()) {
-    auto mongo = MongoYcsb::Connect(f.uri, f.server_pid);
+  for (MongoApi api : f.uri.empty() ? std::vector<MongoApi>{} : f.mongo_apis) {
+    auto mongo = MongoYcsb::Connect(f.uri, f.server_pid, api);
     if (!mongo.ok()) {
       std::fprintf(stderr, "%s\n", mongo.status().ToString().c_str());
       return 1;

@@ -4,19 +4,20 @@
 
 #include "bench/mongo_connect.h"
 #include "bench/process_cpu.h"
+#include "bench/ycsb/ycsb_mongo_clients.h"
 
 namespace tigerdoc::bench::ycsb {
 namespace {
 
 constexpr char kDb[] = "ycsb";
-constexpr char kCollection[] = "usertable";
 
-class MongoClient : public Client {
+// MongoApi::kCrud: the CRUD helpers, as most applications call them.
+class MongoCrudClient : public Client {
  public:
-  explicit MongoClient(mongoc_client_pool_t* pool)
+  MongoCrudClient(mongoc_client_pool_t* pool, const char* db, const char* collection)
       : pool_(pool),
         client_(mongoc_client_pool_pop(pool)),
-        coll_(mongoc_client_get_collection(client_, kDb, kCollection)) {
+        coll_(mongoc_client_get_collection(client_, db, collection)) {
     BSON_APPEND_INT64(&read_opts_, "limit", 1);
     BSON_APPEND_BOOL(&read_opts_, "singleBatch", true);
     // A pooled client connects on first use: do that before the clock runs.
@@ -25,7 +26,7 @@ class MongoClient : public Client {
     mongoc_client_command_simple(client_, "admin", &ping, nullptr, nullptr, nullptr);
     bson_destroy(&ping);
   }
-  ~MongoClient() override {
+  ~MongoCrudClient() override {
     bson_destroy(&read_opts_);
     mongoc_collection_destroy(coll_);
     mongoc_client_pool_push(pool_, client_);
@@ -102,7 +103,20 @@ class MongoClient : public Client {
 
 }  // namespace
 
-StatusWith<std::unique_ptr<MongoYcsb>> MongoYcsb::Connect(const std::string& uri, pid_t server_pid) {
+bool MongoApiByName(const std::string& name, MongoApi* api) {
+  if (name == "command") *api = MongoApi::kCommand;
+  else if (name == "crud") *api = MongoApi::kCrud;
+  else return false;
+  return true;
+}
+
+std::unique_ptr<Client> NewMongoCrudClient(mongoc_client_pool_t* pool, const char* db,
+                                           const char* collection) {
+  return std::make_unique<MongoCrudClient>(pool, db, collection);
+}
+
+StatusWith<std::unique_ptr<MongoYcsb>> MongoYcsb::Connect(const std::string& uri, pid_t server_pid,
+                                                          MongoApi api) {
   // ConnectMongo initialises the driver and fails early when nobody answers.
   ASSIGN_OR_RETURN(mongoc_client_t* probe, ConnectMongo(uri));
   mongoc_client_destroy(probe);
@@ -113,18 +127,18 @@ StatusWith<std::unique_ptr<MongoYcsb>> MongoYcsb::Connect(const std::string& uri
   mongoc_uri_destroy(parsed);
   if (pool == nullptr) return Status(ErrorCode::kBadValue, "cannot create a client pool for " + uri);
   mongoc_client_pool_set_error_api(pool, MONGOC_ERROR_API_VERSION_2);
-  return std::unique_ptr<MongoYcsb>(new MongoYcsb(pool, server_pid));
+  return std::unique_ptr<MongoYcsb>(new MongoYcsb(pool, server_pid, api));
 }
 
 MongoYcsb::~MongoYcsb() { mongoc_client_pool_destroy(pool_); }
 
 Status MongoYcsb::Reset() {
   mongoc_client_t* client = mongoc_client_pool_pop(pool_);
-  mongoc_collection_t* coll = mongoc_client_get_collection(client, kDb, kCollection);
+  mongoc_collection_t* coll = mongoc_client_get_collection(client, kDb, collection());
   bson_error_t error;
   mongoc_collection_drop(coll, &error);  // absent is fine
   bson_t cmd = BSON_INITIALIZER;
-  BSON_APPEND_UTF8(&cmd, "create", kCollection);
+  BSON_APPEND_UTF8(&cmd, "create", collection());
   bool ok = mongoc_client_command_simple(client, kDb, &cmd, nullptr, nullptr, &error);
   bson_destroy(&cmd);
   mongoc_collection_destroy(coll);
@@ -134,7 +148,8 @@ Status MongoYcsb::Reset() {
 }
 
 StatusWith<std::unique_ptr<Client>> MongoYcsb::NewClient() {
-  return std::unique_ptr<Client>(new MongoClient(pool_));
+  if (api_ == MongoApi::kCrud) return NewMongoCrudClient(pool_, kDb, collection());
+  return NewMongoCommandClient(pool_, kDb, collection());
 }
 
 double MongoYcsb::ServerCpuSeconds() { return server_pid_ > 0 ? ProcessCpuSeconds(server_pid_) : -1; }

@@ -6,16 +6,13 @@
 
 #include "bench/process_cpu.h"
 #include "bench/wt_backend.h"
+#include "bench/wt_table.h"
 #include "engine/keystring/key_string.h"
 
 namespace tigerdoc::bench::ycsb {
 namespace {
 
 constexpr char kTable[] = "table:usertable";
-
-Status WtError(int ret, const std::string& what) {
-  return Status(ErrorCode::kInternalError, what + ": " + wiredtiger_strerror(ret));
-}
 
 // The server's record key for a string _id in a collection sharded by _id.
 std::string RecordKey(const std::string& key) {
@@ -27,10 +24,9 @@ std::string RecordKey(const std::string& key) {
   return k + k;
 }
 
-class WiredTigerClient : public Client {
+class WiredTigerClient : public Client, private WtTableSession {
  public:
-  WiredTigerClient(WT_SESSION* session, WT_CURSOR* cursor) : session_(session), cursor_(cursor) {}
-  ~WiredTigerClient() override { session_->close(session_, nullptr); }
+  WiredTigerClient(WT_SESSION* session, WT_CURSOR* cursor) : WtTableSession(session, cursor) {}
 
   bool Insert(const std::string& key, const std::vector<std::string>& fields) override {
     bson_t doc = BSON_INITIALIZER;
@@ -110,35 +106,6 @@ class WiredTigerClient : public Client {
     session_->rollback_transaction(session_, nullptr);
     return ret == 0 || ret == WT_NOTFOUND ? n : -1;
   }
-
- private:
-  void SetKey(const std::string& key) {
-    key_item_ = WT_ITEM{key.data(), key.size(), nullptr, 0, 0};
-    cursor_->set_key(cursor_, &key_item_);
-  }
-
-  // Copies the current value out, as the server does before replying.
-  int CopyValue() {
-    WT_ITEM value;
-    int ret = cursor_->get_value(cursor_, &value);
-    if (ret == 0) scratch_.assign(static_cast<const char*>(value.data), value.size);
-    return ret;
-  }
-
-  // Commits on success, rolls back otherwise; true when committed.
-  bool Finish(int ret) {
-    cursor_->reset(cursor_);
-    if (ret != 0) {
-      session_->rollback_transaction(session_, nullptr);
-      return false;
-    }
-    return session_->commit_transaction(session_, nullptr) == 0;
-  }
-
-  WT_SESSION* session_;
-  WT_CURSOR* cursor_;  // owned by session_
-  WT_ITEM key_item_{};
-  std::string scratch_;
 };
 
 }  // namespace
@@ -152,25 +119,13 @@ StatusWith<std::unique_ptr<WiredTigerYcsb>> WiredTigerYcsb::Open(const std::stri
 WiredTigerYcsb::~WiredTigerYcsb() { conn_->close(conn_, nullptr); }
 
 Status WiredTigerYcsb::Reset() {
-  WT_SESSION* session = nullptr;
-  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
-  if (ret != 0) return WtError(ret, "open_session");
-  session->drop(session, kTable, "force=true");  // absent the first time
-  ret = session->create(session, kTable, "key_format=u,value_format=u");
-  session->close(session, nullptr);
-  return ret == 0 ? Status::OK() : WtError(ret, "create");
+  return RecreateTable(conn_, kTable);
 }
 
 StatusWith<std::unique_ptr<Client>> WiredTigerYcsb::NewClient() {
   WT_SESSION* session = nullptr;
-  int ret = conn_->open_session(conn_, nullptr, nullptr, &session);
-  if (ret != 0) return WtError(ret, "open_session");
   WT_CURSOR* cursor = nullptr;
-  ret = session->open_cursor(session, kTable, nullptr, nullptr, &cursor);
-  if (ret != 0) {
-    session->close(session, nullptr);
-    return WtError(ret, "open_cursor");
-  }
+  RETURN_IF_ERROR(OpenTableCursor(conn_, kTable, &session, &cursor));
   return std::unique_ptr<Client>(new WiredTigerClient(session, cursor));
 }
 

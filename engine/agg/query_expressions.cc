@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "engine/base/wall_clock.h"
 #include "engine/agg/expressions/expression.h"
 
 namespace tigerdoc::agg {
@@ -45,7 +46,7 @@ class AggQueryExpressionParser : public query::ExpressionParser {
     std::shared_ptr<const ExpressionContext> ctx = ctx_;
     if (!ctx) {
       auto fresh = std::make_shared<ExpressionContext>();
-      fresh->now_millis = NowMillis();
+      fresh->now_millis = WallClockMillis();
       ctx = std::move(fresh);
     }
     ParseContext pctx(ctx.get());
@@ -59,12 +60,6 @@ class AggQueryExpressionParser : public query::ExpressionParser {
 };
 
 }  // namespace
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::shared_ptr<const query::ExpressionParser> MakeQueryExpressionParser(ExpressionContext ctx) {
   // The resolver belongs to a running pipeline; query expressions never

@@ -42,7 +42,4 @@ void InstallDefaultQueryExpressionParser();
 StatusWith<std::vector<std::pair<std::string, Value>>> EvaluateLet(const bson_t* let,
                                                                     const ExpressionContext& ctx);
 
-// The current time in milliseconds since the epoch ($$NOW of a command).
-int64_t NowMillis();
-
 }  // namespace tigerdoc::agg

@@ -8,31 +8,12 @@
 #include <cmath>
 
 #include "engine/agg/pipeline.h"
+#include "engine/bson/type_name.h"
 #include "engine/catalog/catalog.h"
 #include "engine/query/matcher/matcher.h"
 
 namespace tigerdoc::engine {
 namespace {
-
-std::string_view TypeName(bson_type_t type) {
-  switch (type) {
-    case BSON_TYPE_DOUBLE: return "double";
-    case BSON_TYPE_UTF8: return "string";
-    case BSON_TYPE_DOCUMENT: return "object";
-    case BSON_TYPE_ARRAY: return "array";
-    case BSON_TYPE_BINARY: return "binData";
-    case BSON_TYPE_OID: return "objectId";
-    case BSON_TYPE_BOOL: return "bool";
-    case BSON_TYPE_DATE_TIME: return "date";
-    case BSON_TYPE_NULL: return "null";
-    case BSON_TYPE_REGEX: return "regex";
-    case BSON_TYPE_INT32: return "int";
-    case BSON_TYPE_TIMESTAMP: return "timestamp";
-    case BSON_TYPE_INT64: return "long";
-    case BSON_TYPE_DECIMAL128: return "decimal";
-    default: return "unknown";
-  }
-}
 
 class FieldErrors {
  public:
@@ -42,7 +23,7 @@ class FieldErrors {
   }
   Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view expected) const {
     return Status(ErrorCode::kTypeMismatch, Name(field) + " is the wrong type '" +
-                                                std::string(TypeName(bson_iter_type(it))) +
+                                                std::string(bson::TypeName(bson_iter_type(it))) +
                                                 "', expected type" + std::string(expected));
   }
   Status Unknown(std::string_view field) const {

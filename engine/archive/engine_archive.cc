@@ -22,6 +22,7 @@
 
 #include <chrono>
 
+#include "engine/base/wall_clock.h"
 #include "engine/agg/pipeline.h"
 #include "engine/aggregate_cursor.h"
 #include "engine/archive/archive_spec.h"
@@ -146,12 +147,6 @@ class BatchNotInterruptible {
  private:
   const std::atomic<bool>* saved_;
 };
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // filter AND {<field>: {$lt: Date(cutoff)}}: $lt on a date matches dates
 // only (type bracketing), so documents without a date there stay.
@@ -317,7 +312,7 @@ StatusWith<ArchiveResult> Engine::Archive(const ArchiveSpec& spec, Operation* op
   RETURN_IF_ERROR(PrepareArchiveTarget(spec, &result));
   RETURN_IF_ERROR(EnsureArchiveUnionView(spec));
 
-  const int64_t now_ms = NowMillis();
+  const int64_t now_ms = WallClockMillis();
   const bson::BsonDoc selection = SelectionFilter(spec, now_ms);
   ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> matcher, query::Matcher::Parse(selection.get()));
   storage::Session read_session = storage_->NewSession();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/base/wall_clock.h"
 #include "engine/base/invariant.h"
 
 namespace tigerdoc::engine {
@@ -30,19 +31,13 @@ uint32_t GetBigEndian(std::string_view in) {
          (uint32_t{static_cast<uint8_t>(in[2])} << 8) | uint32_t{static_cast<uint8_t>(in[3])};
 }
 
-int64_t WallMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+}  // namespace
 
-Status HistoryLost() {
+Status ChangeStreamHistoryLost() {
   return Status(ErrorCode::kChangeStreamHistoryLost,
                 "Resume of change stream was not possible, as the resume point may no longer be "
                 "in the oplog.");
 }
-
-}  // namespace
 
 // The events a transaction recorded, waiting for its commit.
 struct ChangeLog::PendingChanges : storage::Session::TransactionState {
@@ -144,7 +139,7 @@ void ChangeLog::SetTransactionInfo(storage::Session& session, const bson_t* lsid
 Status ChangeLog::Flush(storage::Session& session) {
   auto* pending = dynamic_cast<PendingChanges*>(session.transaction_state().get());
   if (pending == nullptr || pending->events.empty()) return Status::OK();
-  const int64_t wall = WallMillis();
+  const int64_t wall = WallClockMillis();
   repl::Timestamp tick;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -206,7 +201,7 @@ Status ChangeLog::Read(storage::Session& session, LogPosition after, size_t max,
   StatusWith<LogPosition> trimmed = TrimmedThrough(session);
   if (!trimmed.ok() || after < trimmed.value()) {
     session.Rollback();
-    return trimmed.ok() ? HistoryLost() : trimmed.status();
+    return trimmed.ok() ? ChangeStreamHistoryLost() : trimmed.status();
   }
   *through = std::max(after, readable);
   if (after < readable) {
@@ -292,7 +287,7 @@ Status ChangeLog::TrimNow() {
     limit_bytes = options_.retention_bytes;
     keep_seconds = options_.retention_seconds;
   }
-  const double now_seconds = static_cast<double>(WallMillis()) / 1000.0;
+  const double now_seconds = static_cast<double>(WallClockMillis()) / 1000.0;
   const double cutoff = now_seconds - keep_seconds;
   storage::Session session = storage_->NewSession();
   for (;;) {

@@ -82,6 +82,10 @@ struct ChangeLogOptions {
   std::chrono::milliseconds trim_interval = std::chrono::seconds(1);
 };
 
+// 286 ChangeStreamHistoryLost with mongod's message: a stream's resume
+// point is older than what the log still holds.
+Status ChangeStreamHistoryLost();
+
 class ChangeLog : public catalog::ChangeRecorder {
  public:
   static constexpr const char* kTable = "_changelog";

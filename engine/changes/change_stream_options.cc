@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "engine/bson/type_name.h"
+
 namespace tigerdoc::engine {
 namespace {
 
@@ -13,27 +15,11 @@ std::string FieldName(std::string_view field) {
   return std::string(kStage) + "." + std::string(field);
 }
 
-const char* TypeName(bson_type_t type) {
-  switch (type) {
-    case BSON_TYPE_DOUBLE: return "double";
-    case BSON_TYPE_UTF8: return "string";
-    case BSON_TYPE_DOCUMENT: return "object";
-    case BSON_TYPE_ARRAY: return "array";
-    case BSON_TYPE_BOOL: return "bool";
-    case BSON_TYPE_INT32: return "int";
-    case BSON_TYPE_INT64: return "long";
-    case BSON_TYPE_NULL: return "null";
-    case BSON_TYPE_TIMESTAMP: return "timestamp";
-    case BSON_TYPE_DATE_TIME: return "date";
-    default: return "other";
-  }
-}
-
 Status WrongType(const bson_iter_t* it, std::string_view expected) {
   return Status(ErrorCode::kTypeMismatch,
                 "BSON field '" + FieldName(bson_iter_key(it)) + "' is the wrong type '" +
-                    TypeName(bson_iter_type(it)) + "', expected type '" + std::string(expected) +
-                    "'");
+                    bson::TypeName(bson_iter_type(it)) + "', expected type '" +
+                    std::string(expected) + "'");
 }
 
 Status BadEnum(const bson_iter_t* it) {

@@ -83,9 +83,7 @@ StatusWith<CursorBatch> Engine::OpenChangeStream(const ChangeStreamParams& param
   if (options.resume_after || options.start_after) {
     start = options.resume_after ? *options.resume_after : *options.start_after;
     if (start.pos < trimmed) {
-      return Status(ErrorCode::kChangeStreamHistoryLost,
-                    "Resume of change stream was not possible, as the resume point may no longer "
-                    "be in the oplog.");
+      return ChangeStreamHistoryLost();
     }
     if (start.kind != ResumeToken::Kind::kHighWaterMark && trimmed < start.pos) {
       ASSIGN_OR_RETURN(bool found, change_log_->Contains(session, start.pos));
@@ -99,9 +97,7 @@ StatusWith<CursorBatch> Engine::OpenChangeStream(const ChangeStreamParams& param
     start = ResumeToken{LogPosition::Before(*options.start_at_operation_time),
                         ResumeToken::Kind::kHighWaterMark};
     if (start.pos < trimmed) {
-      return Status(ErrorCode::kChangeStreamHistoryLost,
-                    "Resume of change stream was not possible, as the resume point may no longer "
-                    "be in the oplog.");
+      return ChangeStreamHistoryLost();
     }
   } else {
     start = ResumeToken{change_log_->ReadablePosition(), ResumeToken::Kind::kHighWaterMark};

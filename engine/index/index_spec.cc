@@ -474,6 +474,7 @@ IndexSpec IndexSpec::Clone() const {
   out.hidden = hidden;
   if (text_options) out.text_options = text_options->Copy();
   out.text = text;
+  out.fts_term_keys = fts_term_keys;
   out.multikey = multikey;
   out.multikey_paths = multikey_paths;
   out.wildcard = wildcard;
@@ -557,6 +558,7 @@ bson::BsonDoc IndexSpec::ToCatalogBson() const {
     }
     bson_append_array_end(doc, &wildcard_paths);
   }
+  if (text && fts_term_keys) BSON_APPEND_BOOL(doc, "ftsTermKeys", true);
   return out;
 }
 
@@ -578,6 +580,8 @@ StatusWith<IndexSpec> IndexSpec::FromCatalogBson(const bson_t* doc) {
       has_id = true;
     } else if (key == "multikey") {
       spec.multikey = bson_iter_as_bool(&it);
+    } else if (key == "ftsTermKeys") {
+      spec.fts_term_keys = bson_iter_as_bool(&it);
     } else if (key == "multikeyPaths") {
       if (!BSON_ITER_HOLDS_ARRAY(&it)) return Malformed("bad multikeyPaths");
       paths = SubDocument(&it);
@@ -598,6 +602,8 @@ StatusWith<IndexSpec> IndexSpec::FromCatalogBson(const bson_t* doc) {
   IndexSpec out = std::move(parsed).value();
   out.id = spec.id;
   out.multikey = spec.multikey;
+  // Absent: a text index built before term keys (its entries are nulls).
+  out.fts_term_keys = out.text && spec.fts_term_keys;
   out.wildcard_multikey_paths = std::move(wildcard_paths);
   if (paths) {
     bson_iter_t field_it;
@@ -653,6 +659,7 @@ StatusWith<IndexSpec> ParseIndexSpec(const bson_t* spec_doc,
     StatusWith<fts::TextIndexSpec> text = fts::TextIndexSpec::FromStored(spec_doc);
     if (!text.ok()) return text.status();
     spec.text = std::make_shared<const fts::TextIndexSpec>(std::move(text).value());
+    spec.fts_term_keys = true;  // every new text index is keyed by term
   }
   if (!spec.collation_given) spec.collator = collection_default;
   return spec;

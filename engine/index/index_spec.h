@@ -13,9 +13,10 @@
 // fts_spec.h; one per collection, else 67). 2d, 2dsphere, geoHaystack and
 // columnstore key patterns are refused with
 // CannotCreateIndex (67) until tigerdoc has them.
-// A text index's table holds one entry per document (its key fields are
-// missing, so null): $text queries scan the collection and score each
-// document (engine/query/text_search.h) rather than read terms from it.
+// A text index's table holds one entry per distinct term of each document
+// (text_keys.h), which $text reads (engine/query/planner/text_plan.h).
+// Text indexes created before that format hold one null entry per document
+// (fts_term_keys false); $text over them scans the collection.
 //
 // The implicit _id index is not an IndexSpec: it is the record keys (or the
 // "<ident>-id" table); listIndexes shows it first as kIdIndexDocument.
@@ -33,7 +34,8 @@
 //     [collation: {<normalized spec, collator_factory.h>}],
 //     [wildcardProjection: {...}],
 //     id: <int64>, multikey: <bool>, multikeyPaths: [ [<component>...], ... ],
-//     [wildcardMultikeyPaths: [<dotted path>, ...]] }
+//     [wildcardMultikeyPaths: [<dotted path>, ...]],
+//     [ftsTermKeys: true] (text indexes keyed by term, text_keys.h) }
 // The listIndexes form is the same without id/multikey/multikeyPaths.
 //
 // Ownership/thread-safety: an IndexSpec is a value (Clone() to copy); a
@@ -98,6 +100,9 @@ struct IndexSpec {
   // textIndexVersion} as stored (part of the signature), and parsed.
   std::optional<bson::BsonDoc> text_options;
   std::shared_ptr<const fts::TextIndexSpec> text;
+  // A text index whose entries are its terms (text_keys.h); catalog field
+  // "ftsTermKeys". False: an index of the earlier null-entry format.
+  bool fts_term_keys = false;
   bool multikey = false;
   MultikeyPaths multikey_paths;   // size() == fields.size()
   // Wildcard indexes only (fields then holds the one "$**" field): what

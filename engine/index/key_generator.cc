@@ -17,6 +17,7 @@
 
 #include <map>
 
+#include "engine/index/text_keys.h"
 #include "engine/index/wildcard.h"
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
@@ -303,6 +304,10 @@ StatusWith<DocumentKeys> GenerateKeys(const IndexSpec& spec, const bson_t* doc) 
   }
   // A text index refuses documents whose language field it cannot read.
   if (spec.text) RETURN_IF_ERROR(spec.text->CheckLanguageOverrides(doc));
+  if (spec.text && spec.fts_term_keys) {
+    RETURN_IF_ERROR(GenerateTextKeys(spec, doc, &out));
+    return out;
+  }
   if (spec.wildcard) {
     out.multikey_paths.assign(spec.fields.size(), {});
     RETURN_IF_ERROR(GenerateWildcardKeys(spec, doc, &out));

@@ -1,6 +1,7 @@
 #include "engine/bson/aligned_iter.h"
 #include "engine/query/plan_executor.h"
 
+#include "engine/query/planner/text_plan.h"
 #include "engine/query/text_search.h"
 
 #include <cstring>
@@ -301,8 +302,10 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   }
   // Point reads of the record keys the filter fixes beat any index.
   if (spec_.hint == IndexHint::kNone && point_reads_) return Status::OK();
-  // $text scans the collection (the text index holds no terms yet).
-  if (text_query_) return Status::OK();
+  // A $text branch of a top-level $or is one branch of an OR plan (below);
+  // any other $text is the text plan.
+  const MatchExpression* text_branch = text_query_ ? TextBranchOfOr(*matcher_) : nullptr;
+  if (text_query_ && text_branch == nullptr) return PlanText();
   planner::PlanRequest request;
   request.matcher = matcher_.get();
   request.indexes = indexes_;
@@ -313,6 +316,18 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   request.collection_docs = collection_->store->TotalStats().count;
   request.distinct_key = spec_.distinct_key;
   request.min_max = !spec_.min.empty() || !spec_.max.empty();
+  if (text_branch != nullptr) {
+    std::shared_ptr<const index::IndexSpec> text_index = TermKeyedTextIndex();
+    if (text_index) {
+      StatusWith<planner::TextPlan> planned =
+          planner::PlanTextSearch(text_branch, *text_query_, text_index);
+      if (!planned.ok()) {
+        return PlannerError(static_cast<int>(planned.status().code()), planned.status().reason());
+      }
+      request.text_branch = text_branch;
+      request.text_scans = std::move(planned.value().plan.scans);
+    }
+  }
   std::string hint_text;
   if (spec_.hint == IndexHint::kIndex) {
     bson_iter_t it;
@@ -336,7 +351,7 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   const std::string& ident = collection_->store->ident();
   // A distinct plans afresh: its DISTINCT_SCAN preference is not a find's.
   const bool use_cache = context.cache && request.hint.kind == planner::PlanHint::Kind::kNone &&
-                         spec_.distinct_key.empty();
+                         spec_.distinct_key.empty() && request.text_branch == nullptr;
   if (use_cache) {
     request.cached_winner = context.cache->Lookup(ident, indexes_, shape);
   }
@@ -362,6 +377,34 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
   plan_ = std::move(choice);
   if (!spec_.min.empty() || !spec_.max.empty()) RETURN_IF_ERROR(ApplyMinMax());
   if (plan_->winner.kind != planner::QueryPlan::Kind::kCollScan) SetUpIndexStreams();
+  return Status::OK();
+}
+
+std::shared_ptr<const index::IndexSpec> PlanExecutor::TermKeyedTextIndex() const {
+  if (!indexes_) return nullptr;
+  for (const auto& spec : indexes_->specs) {
+    if (spec->text) return spec->fts_term_keys ? spec : nullptr;
+  }
+  return nullptr;
+}
+
+Status PlanExecutor::PlanText() {
+  // An index of the earlier null-entry format, or of another collation
+  // (its prefix values are other keys): the collection scan, still right.
+  std::shared_ptr<const index::IndexSpec> text_index = TermKeyedTextIndex();
+  if (!text_index) return Status::OK();
+  StatusWith<planner::TextPlan> planned =
+      planner::PlanTextSearch(matcher_->root(), *text_query_, text_index);
+  if (!planned.ok()) {
+    return PlannerError(static_cast<int>(planned.status().code()), planned.status().reason());
+  }
+  planner::TextPlan text = std::move(planned).value();
+  text.plan.blocking_sort = sort_.has_value();
+  text_index_prefix_ = std::move(text.index_prefix);
+  plan_.emplace();
+  plan_->winner = std::move(text.plan);
+  text_plan_ = true;
+  SetUpIndexStreams();
   return Status::OK();
 }
 
@@ -963,9 +1006,10 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
     // The index key that produced the document, {<key field>: value, ...}
     // in key-pattern order with dotted names as in the pattern (MongoDB's
     // RETURN_KEY); {_id: v} on the _id index; nothing for a collection
-    // scan (MongoDB returns {} then).
+    // scan (MongoDB returns {} then), and for $text, whose documents come
+    // fetched from its TEXT_MATCH, without an index key.
     bson_iter_t it;
-    if (index_plan() && bson_iter_init_find(&it, doc.get(), kIndexKeyField) &&
+    if (index_plan() && !text_query_ && bson_iter_init_find(&it, doc.get(), kIndexKeyField) &&
         BSON_ITER_HOLDS_DOCUMENT(&it)) {
       uint32_t len = 0;
       const uint8_t* data = nullptr;

@@ -224,6 +224,17 @@ class PlanExecutor {
   // index's name (explain's TEXT_MATCH).
   const fts::TextQuery* text_query() const { return text_query_.get(); }
   const std::string& text_index_name() const { return text_index_name_; }
+  // The $text reads its terms from the text index (planner/text_plan.h):
+  // plan() holds one scan per term. False: it scans the collection (a text
+  // index of the earlier format, or of another collation than the query's).
+  bool text_plan() const { return text_plan_; }
+  // The equalities on the text index's prefix fields ({} when none).
+  const bson::BsonDoc& text_index_prefix() const { return text_index_prefix_; }
+  // The projection or the sort asks for {$meta: "textScore"} (explain:
+  // MongoDB's TEXT_OR, which scores, instead of OR).
+  bool wants_text_score() const {
+    return !text_score_fields_.empty() || (sort_ && sort_->has_text_score());
+  }
   Access access() const { return access_; }
   // Record keys (collection scans, ordered merges) or index entries (index
   // plans) are read in descending key order: {$natural: -1}, a record-key
@@ -293,6 +304,12 @@ class PlanExecutor {
   // Replaces the hinted index plan's bounds by min/max (PlanIndexes).
   Status ApplyMinMax();
   Status PlanIndexes(const PlannerContext& context);
+  // The text index plan of a $text query (text_plan()), when its index is
+  // keyed by term and of the query's collation.
+  Status PlanText();
+  // The collection's text index when it is keyed by term and usable with
+  // the query's collation (among indexes_); null otherwise.
+  std::shared_ptr<const index::IndexSpec> TermKeyedTextIndex() const;
   void SetUpIndexStreams();
   int64_t CountKeys(storage::Session& session, const planner::IndexScanPlan& scan, int64_t cap);
   // Next result of one index stream (fetched or covered, filtered); false at its end.
@@ -344,6 +361,8 @@ class PlanExecutor {
   std::shared_ptr<const fts::TextQuery> text_query_;
   std::string text_index_name_;
   std::vector<std::string> text_score_fields_;
+  bool text_plan_ = false;
+  bson::BsonDoc text_index_prefix_;
   std::vector<ScanRange> ranges_;
   bool targeted_ = false;
   bool point_reads_ = false;

@@ -56,6 +56,15 @@ Status TextScoreUnavailable() {
 
 bool HasTextQuery(const Matcher& matcher) { return ContainsText(matcher.root()); }
 
+const MatchExpression* TextBranchOfOr(const Matcher& matcher) {
+  const MatchExpression* root = matcher.root();
+  if (root->kind() != MatchKind::kOr) return nullptr;
+  for (size_t i = 0; i < root->num_children(); ++i) {
+    if (root->child(i)->kind() == MatchKind::kText) return root->child(i);
+  }
+  return nullptr;
+}
+
 StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher,
                                                                 const index::IndexSet* indexes) {
   TextNodes nodes;
@@ -63,6 +72,14 @@ StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher
   if (nodes.total == 0) return std::shared_ptr<const fts::TextQuery>();
   if (nodes.total > 1) return Status(ErrorCode::kBadValue, "Too many text expressions");
   if (nodes.under_nor) return Status(ErrorCode::kBadValue, "text expression not allowed in nor");
+  // A $text branch of a top-level $or: the plan executor reads it from the
+  // text index beside an index scan per other branch (TextBranchOfOr).
+  if (nodes.allowed.empty()) {
+    if (const MatchExpression* branch = TextBranchOfOr(*matcher)) {
+      nodes.allowed.push_back(
+          const_cast<TextMatchExpression*>(static_cast<const TextMatchExpression*>(branch)));
+    }
+  }
   if (nodes.allowed.empty()) {
     return Status(ErrorCode::kNoQueryExecutionPlans,
                   "error processing query: planner returned error :: caused by :: Failed to "

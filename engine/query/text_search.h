@@ -8,10 +8,11 @@
 //    the bound query (null when the filter has no $text). Errors as
 //    MongoDB: IndexNotFound (27) "text index required for $text query"
 //    without a text index; BadValue "Too many text expressions"; $text under
-//    $nor: BadValue "text expression not allowed in nor"; under $or:
-//    NoQueryExecutionPlans (291) (MongoDB runs it when every other $or
-//    clause is indexed; tigerdoc does not yet); an unsupported $language:
-//    BadValue.
+//    $nor: BadValue "text expression not allowed in nor"; deeper under
+//    $or than a branch of a top-level $or: NoQueryExecutionPlans (291);
+//    an unsupported $language: BadValue. A branch of a top-level $or is
+//    bound: the executor runs it when every other branch has an index
+//    (else the same 291), as MongoDB does.
 //  * SplitMetaProjection: takes {f: {$meta: "textScore"}} fields out of a
 //    find projection (the rest goes to query::Projection); the score is
 //    appended to each result as the last field(s), replacing a field of the
@@ -22,8 +23,10 @@
 //  * Asking for textScore (projection or sort) without $text: 40218 "query
 //    requires text score metadata, but it is not available".
 //
-// The text index holds no terms yet (index_spec.h): a $text query scans the
-// collection, tokenizing and scoring each document.
+// The plan executor reads a term-keyed text index (planner/text_plan.h):
+// one index scan per term, the bound query then checking each fetched
+// document (phrases, negations, case) and scoring it. Over a text index of
+// the earlier format (no terms) it scans the collection instead.
 
 #include <memory>
 #include <string>
@@ -44,6 +47,10 @@ StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher
 
 // Whether the filter holds a $text anywhere (parsed or not).
 bool HasTextQuery(const Matcher& matcher);
+
+// The $text that is a direct branch of the filter's top-level $or; null
+// when there is none.
+const MatchExpression* TextBranchOfOr(const Matcher& matcher);
 
 struct MetaProjection {
   bson::BsonDoc rest;                     // the projection without the $meta fields

@@ -1,5 +1,7 @@
 #include "engine/repl/logical_clock.h"
 
+#include "engine/base/wall_clock.h"
+
 #include <chrono>
 #include <limits>
 
@@ -9,16 +11,10 @@ namespace {
 
 thread_local Timestamp t_thread_tick;
 
-uint32_t WallSeconds() {
-  return static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::seconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
-
 }  // namespace
 
 Timestamp LogicalClock::Tick() {
-  const uint32_t wall = WallSeconds();
+  const uint32_t wall = WallClockSeconds();
   std::lock_guard<std::mutex> lock(mu_);
   if (wall > last_.seconds) {
     last_ = Timestamp{wall, 1};

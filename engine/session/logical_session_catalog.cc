@@ -7,6 +7,8 @@
 
 #include "engine/session/logical_session_catalog.h"
 
+#include "engine/base/wall_clock.h"
+
 #include <cstring>
 
 namespace tigerdoc::engine {
@@ -17,12 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 int64_t SteadyMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t WallMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -38,7 +34,7 @@ StatusWith<std::unique_ptr<LogicalSessionCatalog>> LogicalSessionCatalog::Open(
     storage::Session session = storage->NewUnboundSession();
     RETURN_IF_ERROR(TxnRecordStore::Create(session));
     const int64_t cutoff =
-        WallMs() - std::chrono::duration_cast<std::chrono::milliseconds>(kSessionTimeout).count();
+        WallClockMillis() - std::chrono::duration_cast<std::chrono::milliseconds>(kSessionTimeout).count();
     RETURN_IF_ERROR(TxnRecordStore::RemoveOlderThan(session, cutoff));
   }
   catalog->reaper_ = std::thread([c = catalog.get()] { c->ReapUntilStopped(); });
@@ -167,7 +163,7 @@ Status LogicalSessionCatalog::BeginTransaction(LogicalSession& s, int64_t txn_nu
   s.txn_number = txn_number;
   s.state = TxnState::kInProgress;
   s.txn_started = Clock::now();
-  s.txn_started_wall_ms = WallMs();
+  s.txn_started_wall_ms = WallClockMillis();
   s.abort_reason.clear();
   s.txn_cursors.clear();
   return Status::OK();
@@ -219,7 +215,7 @@ StatusWith<std::optional<TxnRecord>> LogicalSessionCatalog::LastRecord(LogicalSe
 }
 
 Status LogicalSessionCatalog::WriteRecord(storage::Session& in, LogicalSession& s, TxnRecord record) {
-  record.last_write_ms = WallMs();
+  record.last_write_ms = WallClockMillis();
   RETURN_IF_ERROR(TxnRecordStore::Write(in, s.id, record));
   // The session is checked out until the command ends, so `s` outlives the
   // commit of `in` when that runs the callback.
@@ -307,7 +303,7 @@ void LogicalSessionCatalog::ReapOnce() {
     last_record_sweep_ = now;
     storage::Session session = storage_->NewUnboundSession();
     (void)TxnRecordStore::RemoveOlderThan(
-        session, WallMs() - std::chrono::duration_cast<std::chrono::milliseconds>(kSessionTimeout).count());
+        session, WallClockMillis() - std::chrono::duration_cast<std::chrono::milliseconds>(kSessionTimeout).count());
   }
 }
 

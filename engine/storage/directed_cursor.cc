@@ -1,12 +1,12 @@
-// DirectedCursor: the backward half positions with search_near on the upper
-// bound and steps with prev(); the forward half is storage::Cursor.
+// DirectedCursor: the forward half is storage::Cursor; the backward half
+// steps a scan cursor of the session's cache with StepWithinRange, the
+// range logic Cursor uses.
 
 #include "engine/storage/directed_cursor.h"
 
 #include <wiredtiger.h>
 
-#include <cstring>
-
+#include "engine/storage/range_step.h"
 #include "engine/storage/wt_error.h"
 #include "engine/storage/wt_session_state.h"
 
@@ -58,49 +58,8 @@ std::string_view DirectedCursor::key() const { return forward_ ? forward_->key()
 std::string_view DirectedCursor::value() const { return forward_ ? forward_->value() : value_; }
 
 bool DirectedCursor::NextBackward(Status* status) {
-  *status = Status::OK();
-  if (exhausted_) return false;
-  int ret = 0;
-  if (!positioned_) {
-    positioned_ = true;
-    if (upper_.empty()) {
-      ret = backward_->prev(backward_);
-    } else {
-      WT_ITEM k;
-      std::memset(&k, 0, sizeof(k));
-      k.data = upper_.data();
-      k.size = upper_.size();
-      backward_->set_key(backward_, &k);
-      int exact = 0;
-      ret = backward_->search_near(backward_, &exact);
-      // The upper bound is exclusive: step back from it or from a key above.
-      if (ret == 0 && exact >= 0) ret = backward_->prev(backward_);
-    }
-  } else {
-    ret = backward_->prev(backward_);
-  }
-  if (ret == WT_NOTFOUND) {
-    exhausted_ = true;
-    key_ = value_ = {};
-    return false;
-  }
-  WT_ITEM k, v;
-  if (ret == 0) ret = backward_->get_key(backward_, &k);
-  if (ret == 0) ret = backward_->get_value(backward_, &v);
-  if (ret != 0) {
-    *status = WtToStatus(ret, std::string("scan of ") + backward_->uri);
-    exhausted_ = true;
-    key_ = value_ = {};
-    return false;
-  }
-  key_ = std::string_view(static_cast<const char*>(k.data), k.size);
-  value_ = std::string_view(static_cast<const char*>(v.data), v.size);
-  if (!lower_.empty() && key_ < std::string_view(lower_)) {
-    exhausted_ = true;
-    key_ = value_ = {};
-    return false;
-  }
-  return true;
+  return StepWithinRange(backward_, ScanDirection::kBackward, lower_, upper_, &positioned_,
+                         &exhausted_, &key_, &value_, status);
 }
 
 }  // namespace tigerdoc::storage

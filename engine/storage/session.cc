@@ -110,7 +110,11 @@ Status OuterTransactionEnded() {
 Status Session::Begin() {
   if (outer_ != nullptr) return outer_->in_txn_ ? Status::OK() : OuterTransactionEnded();
   INVARIANT(!in_txn_);
-  int ret = session_->begin_transaction(session_, "isolation=snapshot");
+  // No configuration string: the session was opened with isolation=snapshot
+  // (StorageEngine::NewSession), which a transaction inherits, and WiredTiger
+  // checks and parses a given string on every begin (7,900 instructions of
+  // an update by _id, WiredTiger 3.2.1 under callgrind).
+  int ret = session_->begin_transaction(session_, nullptr);
   if (ret != 0) return WtToStatus(ret, "begin transaction");
   in_txn_ = true;
   return Status::OK();

@@ -25,6 +25,7 @@ WT_CURSOR* WtSessionState::PointCursor(WT_SESSION* session, const std::string& u
   auto it = map.find(uri);
   if (it != map.end()) {
     *ret = 0;
+    NoteHandedOut(it->second);
     return it->second;
   }
   WT_CURSOR* cursor = nullptr;
@@ -33,6 +34,7 @@ WT_CURSOR* WtSessionState::PointCursor(WT_SESSION* session, const std::string& u
                               &cursor);
   if (*ret != 0) return nullptr;
   map.emplace(uri, cursor);
+  NoteHandedOut(cursor);
   return cursor;
 }
 
@@ -53,14 +55,22 @@ void WtSessionState::ReturnScanCursor(WT_CURSOR* cursor) {
   idle_scans[cursor->uri].push_back(cursor);
 }
 
+void WtSessionState::NoteHandedOut(WT_CURSOR* cursor) {
+  // A request uses a handful of point cursors: a linear look is the fastest.
+  for (WT_CURSOR* known : handed_out) {
+    if (known == cursor) return;
+  }
+  handed_out.push_back(cursor);
+}
+
 void WtSessionState::ResetAll() {
   // Reset releases the page a cursor is positioned on, so an idle session
-  // pins nothing in the cache.
-  for (auto& [uri, cursor] : strict) cursor->reset(cursor);
-  for (auto& [uri, cursor] : overwrite) cursor->reset(cursor);
-  for (auto& [uri, list] : idle_scans) {
-    for (WT_CURSOR* cursor : list) cursor->reset(cursor);
-  }
+  // pins nothing in the cache. A cached point cursor not handed out since
+  // the last reset cannot be positioned.
+  // Idle scan cursors were reset when they came back (Cursor's and
+  // DirectedCursor's destructors, the only callers of ReturnScanCursor).
+  for (WT_CURSOR* cursor : handed_out) cursor->reset(cursor);
+  handed_out.clear();
 }
 
 void WtSessionState::CloseAll() {
@@ -72,9 +82,11 @@ void WtSessionState::CloseAll() {
   strict.clear();
   overwrite.clear();
   idle_scans.clear();
+  handed_out.clear();
 }
 
 void WtSessionState::CloseFor(const std::string& uri) {
+  std::erase_if(handed_out, [&](WT_CURSOR* cursor) { return uri == cursor->uri; });
   CloseMapEntry(strict, uri);
   CloseMapEntry(overwrite, uri);
   auto it = idle_scans.find(uri);

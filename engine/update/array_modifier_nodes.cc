@@ -9,15 +9,6 @@
 namespace tigerdoc::update {
 namespace {
 
-ModifyOutcome Noop() { return ModifyOutcome{}; }
-
-ModifyOutcome SetTo(MutableValue v) {
-  ModifyOutcome out;
-  out.action = ModifyOutcome::Action::kSet;
-  out.value = std::move(v);
-  return out;
-}
-
 bool ContainsEqual(const std::vector<MutableField>& elements, const MutableValue& value) {
   for (const MutableField& element : elements) {
     if (CompareValues(element.value, value) == 0) return true;

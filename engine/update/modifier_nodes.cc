@@ -8,15 +8,6 @@
 namespace tigerdoc::update {
 namespace {
 
-ModifyOutcome Noop() { return ModifyOutcome{}; }
-
-ModifyOutcome SetTo(MutableValue v) {
-  ModifyOutcome out;
-  out.action = ModifyOutcome::Action::kSet;
-  out.value = std::move(v);
-  return out;
-}
-
 // Sets unless the field already holds exactly this value.
 ModifyOutcome SetUnlessIdentical(const MutableValue* existing, MutableValue v) {
   if (existing != nullptr && existing->BinaryEquals(v)) return Noop();

@@ -27,6 +27,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "engine/base/status.h"
 #include "engine/update/mutable_document.h"
@@ -61,6 +62,15 @@ struct ModifyOutcome {
   Action action = Action::kNoop;
   MutableValue value;  // for kSet
 };
+
+// The outcomes the modifiers build: leave the field as it is; set it to `v`.
+inline ModifyOutcome Noop() { return ModifyOutcome{}; }
+inline ModifyOutcome SetTo(MutableValue v) {
+  ModifyOutcome out;
+  out.action = ModifyOutcome::Action::kSet;
+  out.value = std::move(v);
+  return out;
+}
 
 // What a modifier does when its path cannot be followed in the document
 // (MongoDB's allowCreation() / allowNonViablePath()).

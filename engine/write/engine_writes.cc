@@ -17,6 +17,7 @@
 #include "engine/operation_collation.h"
 #include "engine/write/collection_writer.h"
 #include "engine/write/document_rules.h"
+#include "engine/write/grouped_insert.h"
 #include "engine/engine.h"
 #include "engine/id_point_read.h"
 #include "engine/query/matcher/match_details.h"
@@ -215,6 +216,34 @@ StatusWith<bson::BsonDoc> UpsertDocument(const query::Matcher& query,
   return WithIdFirst(new_doc.get());
 }
 
+// What Update and Delete make of a statement before touching documents:
+// its collection (null when missing), the operation's collation, the
+// command's `let` expressions, and the filter's matcher, its $text (if
+// any) bound like the plan's so that it checks each target again.
+struct StatementFilter {
+  std::shared_ptr<catalog::CollectionEntry> coll;
+  const bson::Collator* collator = nullptr;
+  CommandExpressions expressions;
+  std::unique_ptr<query::Matcher> matcher;
+};
+
+template <typename Statement>  // UpdateStatement or DeleteStatement
+StatusWith<StatementFilter> ParseStatementFilter(catalog::Catalog& catalog, std::string_view db,
+                                                 std::string_view coll_name,
+                                                 const Statement& statement) {
+  StatementFilter out;
+  out.coll = catalog.Lookup(Namespace(db, coll_name));
+  out.collator = OperationCollator(statement.collation, out.coll.get());
+  ASSIGN_OR_RETURN(out.expressions,
+                   CommandExpressions::Make(db, statement.let.get(), out.collator));
+  ASSIGN_OR_RETURN(out.matcher, query::Matcher::Parse(statement.query.get(),
+                                                      out.expressions.parser.get(), out.collator));
+  RETURN_IF_ERROR(
+      query::BindTextQuery(out.matcher.get(), out.coll ? out.coll->indexes().get() : nullptr)
+          .status());
+  return out;
+}
+
 }  // namespace
 
 StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::string_view coll_name,
@@ -227,8 +256,6 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
     return InsertMeasurements(*view, std::move(docs), ordered);
   }
   RETURN_IF_ERROR(RefuseView(db, coll_name));
-  std::vector<Status> results;
-  results.reserve(docs.size());
   ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> coll,
                    catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   storage::Session session = storage_->NewSession();
@@ -239,50 +266,13 @@ StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::str
     RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
     return doc;
   };
-  size_t next = 0;
-  while (next < docs.size()) {
-    // A group: consecutive documents that prepare cleanly.
-    std::vector<bson::BsonDoc> group;
-    group.reserve(std::min(kGroupSize, docs.size() - next));
-    Status prepare_error;
-    // In a client's transaction a failed group would end the transaction
-    // before the one-by-one retry could name the failing document.
-    const size_t group_size = session.joins_outer_transaction() ? 1 : kGroupSize;
-    while (next < docs.size() && group.size() < group_size) {
-      StatusWith<bson::BsonDoc> prepared = prepare(docs[next]);
-      if (!prepared.ok()) {
-        prepare_error = prepared.status();
-        break;
-      }
-      group.push_back(std::move(prepared).value());
-      ++next;
-    }
-    Status group_status = group.empty() ? Status::OK()
-                                        : InsertUnit(session, *catalog_, *coll, group.data(), group.size(),
-                                                                     bypass_validation);
-    if (group_status.ok()) {
-      results.insert(results.end(), group.size(), Status::OK());
-    } else if (group.size() == 1) {
-      // Its own failure, already known (and a client's transaction has
-      // ended with it: a retry could only answer NoSuchTransaction).
-      results.push_back(group_status);
-      if (ordered) return results;
-    } else {
-      // Something in the group failed and the whole group rolled back:
-      // insert its documents one by one to find which.
-      for (size_t i = 0; i < group.size(); ++i) {
-        Status one = InsertUnit(session, *catalog_, *coll, &group[i], 1, bypass_validation);
-        results.push_back(one);
-        if (!one.ok() && ordered) return results;
-      }
-    }
-    if (!prepare_error.ok()) {
-      results.push_back(prepare_error);
-      ++next;
-      if (ordered) return results;
-    }
-  }
-  return results;
+  auto insert = [&](bson::BsonDoc* group, size_t count) {
+    return InsertUnit(session, *catalog_, *coll, group, count, bypass_validation);
+  };
+  // In a client's transaction a failed group would end the transaction
+  // before the one-by-one retry could name the failing document.
+  const size_t group_size = session.joins_outer_transaction() ? 1 : kGroupSize;
+  return InsertInGroups(docs, group_size, ordered, prepare, insert);
 }
 
 StatusWith<bool> Engine::RemoveIfMatches(storage::Session& session,
@@ -314,15 +304,12 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
                                         const UpdateStatement& statement) {
   if (auto view = TimeseriesView(db, coll_name)) return UpdateMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
-  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
-  const bson::Collator* collator = OperationCollator(statement.collation, coll.get());
-  ASSIGN_OR_RETURN(CommandExpressions expressions,
-                   CommandExpressions::Make(db, statement.let.get(), collator));
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
-                                                       collator));
-  // Its $text (if any) checks each target again, bound like the plan's.
-  RETURN_IF_ERROR(
-      query::BindTextQuery(matcher.get(), coll ? coll->indexes().get() : nullptr).status());
+  ASSIGN_OR_RETURN(StatementFilter filter,
+                   ParseStatementFilter(*catalog_, db, coll_name, statement));
+  const std::shared_ptr<catalog::CollectionEntry>& coll = filter.coll;
+  const bson::Collator* collator = filter.collator;
+  const CommandExpressions& expressions = filter.expressions;
+  const std::unique_ptr<query::Matcher>& matcher = filter.matcher;
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
                    ParseUpdateDriver(statement.update, statement.update_is_pipeline,
                                      statement.array_filters, statement.constants, expressions));
@@ -369,15 +356,12 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
                                         const DeleteStatement& statement) {
   if (auto view = TimeseriesView(db, coll_name)) return DeleteMeasurements(*view, statement);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
-  std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(Namespace(db, coll_name));
-  const bson::Collator* collator = OperationCollator(statement.collation, coll.get());
-  ASSIGN_OR_RETURN(CommandExpressions expressions,
-                   CommandExpressions::Make(db, statement.let.get(), collator));
-  ASSIGN_OR_RETURN(auto matcher, query::Matcher::Parse(statement.query.get(), expressions.parser.get(),
-                                                       collator));
-  // Its $text (if any) checks each target again, bound like the plan's.
-  RETURN_IF_ERROR(
-      query::BindTextQuery(matcher.get(), coll ? coll->indexes().get() : nullptr).status());
+  ASSIGN_OR_RETURN(StatementFilter filter,
+                   ParseStatementFilter(*catalog_, db, coll_name, statement));
+  const std::shared_ptr<catalog::CollectionEntry>& coll = filter.coll;
+  const bson::Collator* collator = filter.collator;
+  const CommandExpressions& expressions = filter.expressions;
+  const std::unique_ptr<query::Matcher>& matcher = filter.matcher;
   DeleteResult result;
   if (!coll) return result;
   storage::Session session = storage_->NewSession();

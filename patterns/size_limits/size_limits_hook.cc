@@ -44,6 +44,20 @@ void AppendPartitions(const catalog::CollectionEntry& coll, const TableCounts& t
   bson_append_array_end(out, &largest);
 }
 
+// What both stats replies open with: the limits set, then the size table
+// read in one snapshot (so shard totals and partitions agree).
+StatusWith<TableCounts> AppendLimitsAndReadTable(const Limits& limits, storage::Session& session,
+                                                 const catalog::CollectionEntry& coll,
+                                                 bson_t* out) {
+  BSON_APPEND_INT64(out, kMaxDocumentBytes, limits.document);
+  if (limits.partition > 0) BSON_APPEND_INT64(out, kMaxPartitionBytes, limits.partition);
+  if (limits.shard > 0) BSON_APPEND_INT64(out, kMaxShardBytes, limits.shard);
+  RETURN_IF_ERROR(session.Begin());
+  StatusWith<TableCounts> table = ReadTable(session, coll);
+  session.Rollback();
+  return table;
+}
+
 }  // namespace
 
 SizeLimitsHook::SizeLimitsHook(Limits limits, const catalog::CollectionEntry& coll)
@@ -166,13 +180,7 @@ Status SizeLimitsHook::ReserveShard(engine::HookContext& ctx, int shard, int64_t
 
 Status SizeLimitsHook::AppendStats(storage::Session& session,
                                    const catalog::CollectionEntry& coll, bson_t* out) {
-  BSON_APPEND_INT64(out, kMaxDocumentBytes, limits_.document);
-  if (limits_.partition > 0) BSON_APPEND_INT64(out, kMaxPartitionBytes, limits_.partition);
-  if (limits_.shard > 0) BSON_APPEND_INT64(out, kMaxShardBytes, limits_.shard);
-  // One snapshot, so shard totals and partitions agree.
-  RETURN_IF_ERROR(session.Begin());
-  StatusWith<TableCounts> table = ReadTable(session, coll);
-  session.Rollback();
+  StatusWith<TableCounts> table = AppendLimitsAndReadTable(limits_, session, coll, out);
   RETURN_IF_ERROR(table.status());
   bson_t shards;
   bson_append_array_begin(out, "shards", -1, &shards);
@@ -194,12 +202,7 @@ Status SizeLimitsHook::AppendStats(storage::Session& session,
 Status SizeLimitsHook::AppendShardStats(storage::Session& session,
                                         const catalog::CollectionEntry& coll, int shard,
                                         bson_t* out) {
-  BSON_APPEND_INT64(out, kMaxDocumentBytes, limits_.document);
-  if (limits_.partition > 0) BSON_APPEND_INT64(out, kMaxPartitionBytes, limits_.partition);
-  if (limits_.shard > 0) BSON_APPEND_INT64(out, kMaxShardBytes, limits_.shard);
-  RETURN_IF_ERROR(session.Begin());
-  StatusWith<TableCounts> table = ReadTable(session, coll);
-  session.Rollback();
+  StatusWith<TableCounts> table = AppendLimitsAndReadTable(limits_, session, coll, out);
   RETURN_IF_ERROR(table.status());
   const Counts totals = static_cast<size_t>(shard) < table.value().shards.size()
                             ? table.value().shards[static_cast<size_t>(shard)]

@@ -107,7 +107,8 @@ StatusWith<Counter> ParseCounter(std::string_view command, const std::string& pa
                     "'; use $sum, $avg or $countByValue (exact under deletes)");
 }
 
-// The value at `path` of `doc` (a one-field document, empty when missing).
+}  // namespace
+
 std::string ValueBytes(const bson_t* doc, const std::string& path) {
   bson_iter_t root, it;
   if (!bson_iter_init(&root, doc) || !bson_iter_find_descendant(&root, path.c_str(), &it)) {
@@ -117,8 +118,6 @@ std::string ValueBytes(const bson_t* doc, const std::string& path) {
   bson_append_iter(one.mutable_get(), "v", 1, &it);
   return std::string(one.bytes());
 }
-
-}  // namespace
 
 Status CheckFieldPath(const std::string& where, const std::string& path) {
   size_t start = 0;

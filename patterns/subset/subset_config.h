@@ -104,4 +104,9 @@ class SubsetConfig {
 // with '$'); FailedToParse naming `where` otherwise.
 Status CheckFieldPath(const std::string& where, const std::string& path);
 
+// The element at dotted `path` of `doc` as the bytes of {"v": value}, empty
+// when missing: two documents' values at a path compare equal as these
+// bytes exactly when they are the same BSON (type and value).
+std::string ValueBytes(const bson_t* doc, const std::string& path);
+
 }  // namespace tigerdoc::patterns::subset

@@ -12,17 +12,6 @@
 namespace tigerdoc::patterns::subset {
 namespace {
 
-// The element at `path` of `doc` as {"v": value}; empty when missing.
-std::string ValueBytes(const bson_t* doc, const std::string& path) {
-  bson_iter_t root, it;
-  if (!bson_iter_init(&root, doc) || !bson_iter_find_descendant(&root, path.c_str(), &it)) {
-    return std::string();
-  }
-  bson::BsonDoc one;
-  bson_append_iter(one.mutable_get(), "v", 1, &it);
-  return std::string(one.bytes());
-}
-
 std::string Shown(const std::string& value_bytes) {
   if (value_bytes.empty()) return "missing";
   bson::BsonDoc doc = bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(value_bytes.data()),

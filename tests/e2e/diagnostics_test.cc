@@ -489,5 +489,38 @@ TEST_F(DiagnosticsTest, IndexBuildShowsProgressInCurrentOp) {
   EXPECT_EQ(ArrayLength(RunAdmin(R"({"currentOp": 1, "command.createIndexes": "big"})"), "inprog"), 0u);
 }
 
+// findandmodify is findAndModify under another spelling (one command in
+// mongod): both count as writes in opLatencies and in top's writeLock.
+// Before the command table said so, top did not record the lower-case
+// spelling at all and opLatencies counted it as a command.
+TEST_F(DiagnosticsTest, FindAndModifyUnderEitherSpellingCountsAsAWrite) {
+  InsertJson("fam", R"([{"_id": 1, "n": 0}])");
+  auto writes = [&] {
+    return Integer(client_->RunCommand("admin", R"({"serverStatus": 1})"), "opLatencies.writes.ops")
+        .value_or(-1);
+  };
+  auto top_write_count = [&] {
+    BsonDoc top = client_->RunCommand("admin", R"({"top": 1})");
+    EXPECT_OK_REPLY(top);
+    // The namespace key holds a dot, so it is found by key, not by path.
+    bson_iter_t totals, ns, count;
+    if (!bson_iter_init_find(&totals, top.get(), "totals") || !bson_iter_recurse(&totals, &ns) ||
+        !bson_iter_find(&ns, (db_ + ".fam").c_str()) || !bson_iter_recurse(&ns, &count) ||
+        !bson_iter_find_descendant(&count, "writeLock.count", &count)) {
+      return int64_t{0};
+    }
+    return bson_iter_as_int64(&count);
+  };
+  for (const char* spelling : {"findAndModify", "findandmodify"}) {
+    SCOPED_TRACE(spelling);
+    const int64_t writes_before = writes(), top_before = top_write_count();
+    ASSERT_OK_REPLY(Run(std::string(R"({")") + spelling +
+                        R"(": "fam", "query": {"_id": 1}, "update": {"$inc": {"n": 1}}})"));
+    // Other connections' writes may count too: at least this one.
+    EXPECT_GE(writes() - writes_before, 1);
+    EXPECT_EQ(top_write_count() - top_before, 1);
+  }
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

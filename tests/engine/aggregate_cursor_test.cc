@@ -16,6 +16,7 @@
 
 #include "engine/command_expressions.h"
 #include "engine/engine.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -25,13 +26,8 @@ using bson::BsonDoc;
 class AggregateCursorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
     std::vector<BsonDoc> docs;
     for (int i = 0; i < 1000; ++i) {
       docs.push_back(BsonDoc::FromJson("{\"_id\": " + std::to_string(i) + ", \"a\": " +

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -18,13 +19,8 @@ using bson::BsonDoc;
 class ValidateTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
   }
 
   // db.c with `shards` shard tables, shard key `shard_key`, indexes a_1

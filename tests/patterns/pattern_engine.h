@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/engine.h"
 #include "engine/write/pattern_registry.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::patterns::pattern_testing {
 
@@ -19,14 +19,10 @@ inline std::unique_ptr<engine::Engine> OpenEngineWith(
     std::vector<std::unique_ptr<engine::Pattern>> patterns, int cache_size_mb = 64) {
   auto registry = std::make_shared<engine::PatternRegistry>();
   for (auto& pattern : patterns) registry->Add(std::move(pattern));
-  engine::EngineOptions options;
-  options.storage.in_memory = true;
+  engine::EngineOptions options = engine::InMemoryEngineOptions();
   options.storage.cache_size_mb = cache_size_mb;
-  options.ttl_monitor_sleep = std::chrono::seconds(0);
   options.patterns = registry;
-  auto opened = engine::Engine::Open(options);
-  EXPECT_TRUE(opened.ok()) << opened.status().ToString();
-  return opened.ok() ? std::move(opened).value() : nullptr;
+  return engine::OpenInMemoryEngine(options);
 }
 
 // One pattern, the common case.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/bson/field_path.h"
 #include "engine/bson/shell_string.h"
 #include "engine/engine.h"
 
@@ -25,16 +26,11 @@ bool NamesUsersCollection(const bson_t* doc, int depth = 0) {
   while (bson_iter_next(&it)) {
     if (BSON_ITER_HOLDS_UTF8(&it)) {
       if (std::string_view(bson_iter_utf8(&it, nullptr)) == kUsersCollection) return true;
-    } else if (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) {
-      uint32_t len = 0;
-      const uint8_t* data = nullptr;
-      if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        bson_iter_document(&it, &len, &data);
-      } else {
-        bson_iter_array(&it, &len, &data);
-      }
+    } else {
+      // A document or an array is searched too (OpenSubdocument is false
+      // for every other type).
       bson_t child;
-      if (bson_init_static(&child, data, len) && NamesUsersCollection(&child, depth + 1)) {
+      if (bson::OpenSubdocument(&it, &child) && NamesUsersCollection(&child, depth + 1)) {
         return true;
       }
     }
@@ -45,18 +41,7 @@ bool NamesUsersCollection(const bson_t* doc, int depth = 0) {
 // A sub-document of `doc` by key, borrowed.
 bool SubDocument(const bson_t* doc, const char* key, bson_t* out) {
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, doc, key) ||
-      !(BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it))) {
-    return false;
-  }
-  uint32_t len = 0;
-  const uint8_t* data = nullptr;
-  if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-    bson_iter_document(&it, &len, &data);
-  } else {
-    bson_iter_array(&it, &len, &data);
-  }
-  return bson_init_static(out, data, len);
+  return bson_iter_init_find(&it, doc, key) && bson::OpenSubdocument(&it, out);
 }
 
 // What the writing and monitoring stages of an aggregation add to `find`:

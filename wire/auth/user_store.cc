@@ -1,8 +1,7 @@
 #include "wire/auth/user_store.h"
 
-#include <openssl/rand.h>
-
 #include "engine/engine.h"
+#include "wire/auth/random_uuid.h"
 
 namespace tigerdoc::wire::auth {
 namespace {
@@ -165,11 +164,8 @@ StatusWith<std::vector<UserDocument>> UserStore::List(std::string_view db) {
 
 Status UserStore::Insert(UserDocument user) {
   if (user.user_id.empty()) {
-    uint8_t uuid[16];
-    INVARIANT(RAND_bytes(uuid, sizeof uuid) == 1);
-    uuid[6] = static_cast<uint8_t>((uuid[6] & 0x0f) | 0x40);  // version 4
-    uuid[8] = static_cast<uint8_t>((uuid[8] & 0x3f) | 0x80);  // RFC 4122 variant
-    bson_append_binary(user.user_id.mutable_get(), "", 0, BSON_SUBTYPE_UUID, uuid, sizeof uuid);
+    const std::array<uint8_t, 16> uuid = RandomUuid();
+    bson_append_binary(user.user_id.mutable_get(), "", 0, BSON_SUBTYPE_UUID, uuid.data(), uuid.size());
   }
   std::vector<bson::BsonDoc> docs;
   docs.push_back(user.ToBson());

@@ -5,6 +5,7 @@
 // wire/auth/auth_manager.h; these handlers parse and format.
 
 #include <string>
+#include <vector>
 
 #include "wire/auth/auth_manager.h"
 #include "wire/commands/command_args.h"
@@ -119,24 +120,31 @@ Status AppendHelloSecurityFields(CommandContext& ctx, bson_t* reply) {
     }
   }
   // compression: the client's compressors the server has too, in the
-  // server's order of preference.
+  // server's order of preference; absent when there is none, as mongod
+  // (libmongoc re-reads the handshake reply on every operation, so an empty
+  // array costs each request of the client too).
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> offered, GetArray(body, ctx.name, "compression"));
   if (offered) {
-    bson_t agreed;
-    bson_append_array_begin(reply, "compression", -1, &agreed);
-    int n = 0;
+    std::vector<const std::string*> agreed;
     for (const std::string& mine : ctx.server->compressors) {
       bson_iter_t it;
       bson_iter_init(&it, offered->get());
       while (bson_iter_next(&it)) {
         if (BSON_ITER_HOLDS_UTF8(&it) && mine == bson_iter_utf8(&it, nullptr)) {
-          const std::string key = std::to_string(n++);
-          BSON_APPEND_UTF8(&agreed, key.c_str(), mine.c_str());
+          agreed.push_back(&mine);
           break;
         }
       }
     }
-    bson_append_array_end(reply, &agreed);
+    if (!agreed.empty()) {
+      bson_t array;
+      bson_append_array_begin(reply, "compression", -1, &array);
+      for (size_t i = 0; i < agreed.size(); ++i) {
+        const std::string key = std::to_string(i);
+        BSON_APPEND_UTF8(&array, key.c_str(), agreed[i]->c_str());
+      }
+      bson_append_array_end(reply, &array);
+    }
   }
   // speculativeAuthenticate: saslStart inside hello, saving a round trip.
   // A failure only leaves the field out; the client then authenticates the

@@ -68,6 +68,41 @@ struct CommandContext {
 
 using CommandRun = StatusWith<bson::BsonDoc> (*)(CommandContext& ctx);
 
+// MongoDB's Command::ReadWriteType: the class serverStatus's opLatencies
+// counts a command in.
+enum class CommandKind : uint8_t { kCommand, kRead, kWrite };
+
+// MongoDB's LogicalOp: currentOp's `op` ("query", "getmore", "insert",
+// "update", "remove", "command"), and the opcounters and top field a
+// command counts in.
+enum class LogicalOp : uint8_t { kCommand, kQuery, kGetMore, kInsert, kUpdate, kRemove };
+
+// The lock mongod takes on the collection a command's first field (getMore:
+// its `collection`) names, which is what `top` records: kRead counts in
+// readLock, kWrite in writeLock, kOther in neither; kNone: top does not
+// record the command.
+enum class CollectionLock : uint8_t { kNone, kRead, kWrite, kOther };
+
+// What the rest of the server needs to know of a command, declared once in
+// its row of the table (mongod declares the same per command class). A row
+// that gives none is a kCommand that is no retryable write, not allowed in
+// transactions, has a compressible reply and carries no secret.
+struct CommandTraits {
+  CommandKind kind = CommandKind::kCommand;
+  LogicalOp op = LogicalOp::kCommand;
+  CollectionLock lock = CollectionLock::kNone;
+  // With txnNumber and without autocommit it is a retryable write (else 50768).
+  bool retryable = false;
+  // May run as a statement of a multi-document transaction (else 263).
+  bool in_transaction = false;
+  // The reply to a compressed request is compressed too; false for the
+  // handshake and authentication commands (MongoDB's compression spec).
+  bool compress_reply = true;
+  // The field that holds a password or an authentication payload: shown
+  // as "xxx" in the log, getLog and currentOp (command_redaction.h).
+  const char* secret = nullptr;
+};
+
 struct CommandSpec {
   std::string_view name;
   CommandRun run;
@@ -75,6 +110,10 @@ struct CommandSpec {
   // What a user must be granted to run it (wire/auth/action.h); a row
   // that says nothing is for root only.
   auth::ActionSet actions = auth::action::kUndeclared;
+  CommandTraits traits = {};
 };
+
+// MongoDB's name of `op` in currentOp and the profiler ("remove" for delete).
+const char* LogicalOpName(LogicalOp op);
 
 }  // namespace tigerdoc::wire

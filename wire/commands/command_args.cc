@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "engine/bson/raw_fields.h"
 #include "engine/bson/type_name.h"
 
 namespace tigerdoc::wire {
@@ -21,7 +22,7 @@ Status WrongType(std::string_view command, const char* field, bson_type_t got,
 }
 
 bool FindField(const bson_t* body, const char* field, bson_iter_t* it) {
-  return bson_iter_init_find(it, body, field);
+  return bson::FindTopLevel(body, field, it);
 }
 
 }  // namespace
@@ -42,32 +43,72 @@ bool IsGenericArgument(std::string_view field) {
   return false;
 }
 
+namespace {
+
+// CheckFields' verdict on one field (not the command name).
+Status CheckField(std::string_view field, std::string_view command,
+                  std::initializer_list<std::string_view> known) {
+  if (IsGenericArgument(field)) return Status::OK();
+  for (std::string_view k : known) {
+    if (k == field) return Status::OK();
+  }
+  return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(command) + "." +
+                                               std::string(field) + "' is an unknown field.");
+}
+
+}  // namespace
+
 Status CheckFields(const bson_t* body, std::string_view command,
                    std::initializer_list<std::string_view> known) {
+  bson::RawFields fields(body);
+  if (fields.Next()) {  // skip the name
+    while (fields.Next()) RETURN_IF_ERROR(CheckField(fields.key(), command, known));
+  }
+  if (!fields.broken()) return Status::OK();
+  // An element the fast walk leaves to libbson: the same check over
+  // libbson's iteration (which saw the same fields up to there).
   bson_iter_t it;
-  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return Status::OK();  // skip the name
-  while (bson_iter_next(&it)) {
-    std::string_view field = bson_iter_key(&it);
-    if (IsGenericArgument(field)) continue;
-    bool is_known = false;
-    for (std::string_view k : known) is_known = is_known || k == field;
-    if (!is_known) {
-      return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(command) + "." +
-                                                   std::string(field) + "' is an unknown field.");
-    }
+  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return Status::OK();
+  while (bson_iter_next(&it)) RETURN_IF_ERROR(CheckField(bson_iter_key(&it), command, known));
+  return Status::OK();
+}
+
+Status CheckFields(const PresentFields& fields, std::string_view command,
+                   std::initializer_list<std::string_view> known) {
+  bool name = true;  // skip the command name
+  for (const PresentFields::Field& f : fields.fields()) {
+    if (!name) RETURN_IF_ERROR(CheckField(f.name, command, known));
+    name = false;
   }
   return Status::OK();
 }
 
-StatusWith<std::optional<bson::BsonDoc>> GetObject(const bson_t* body, std::string_view command,
-                                                    const char* field) {
-  bson_iter_t it;
-  if (!FindField(body, field, &it)) return std::optional<bson::BsonDoc>();
+namespace {
+
+// Each getter's checks on the element `it` points at (nullptr: absent).
+StatusWith<std::optional<bson::BsonDoc>> ObjectAt(const bson_iter_t* found,
+                                                   std::string_view command, const char* field) {
+  if (found == nullptr) return std::optional<bson::BsonDoc>();
+  bson_iter_t it = *found;
   if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return WrongType(command, field, bson_iter_type(&it), "object");
   uint32_t len;
   const uint8_t* data;
   bson_iter_document(&it, &len, &data);
   return std::optional<bson::BsonDoc>(bson::BsonDoc::CopyOf(data, len));
+}
+
+}  // namespace
+
+StatusWith<std::optional<bson::BsonDoc>> GetObject(const bson_t* body, std::string_view command,
+                                                    const char* field) {
+  bson_iter_t it;
+  return ObjectAt(FindField(body, field, &it) ? &it : nullptr, command, field);
+}
+
+StatusWith<std::optional<bson::BsonDoc>> GetObject(const PresentFields& fields,
+                                                    std::string_view command, const char* field) {
+  bson_iter_t it;
+  return ObjectAt(fields.Find(field, &it) ? &it : nullptr, command, field);
 }
 
 StatusWith<std::optional<bson::BsonDoc>> GetArray(const bson_t* body, std::string_view command,
@@ -81,10 +122,12 @@ StatusWith<std::optional<bson::BsonDoc>> GetArray(const bson_t* body, std::strin
   return std::optional<bson::BsonDoc>(bson::BsonDoc::CopyOf(data, len));
 }
 
-StatusWith<std::optional<int64_t>> GetInt64(const bson_t* body, std::string_view command,
-                                            const char* field) {
-  bson_iter_t it;
-  if (!FindField(body, field, &it)) return std::optional<int64_t>();
+namespace {
+
+StatusWith<std::optional<int64_t>> Int64At(const bson_iter_t* found, std::string_view command,
+                                           const char* field) {
+  if (found == nullptr) return std::optional<int64_t>();
+  bson_iter_t it = *found;
   switch (bson_iter_type(&it)) {
     case BSON_TYPE_INT32: return std::optional<int64_t>(bson_iter_int32(&it));
     case BSON_TYPE_INT64: return std::optional<int64_t>(bson_iter_int64(&it));
@@ -108,9 +151,9 @@ StatusWith<std::optional<int64_t>> GetInt64(const bson_t* body, std::string_view
   }
 }
 
-StatusWith<std::optional<int64_t>> GetNonNegative(const bson_t* body, std::string_view command,
-                                                  const char* field) {
-  ASSIGN_OR_RETURN(std::optional<int64_t> value, GetInt64(body, command, field));
+StatusWith<std::optional<int64_t>> NonNegativeAt(const bson_iter_t* found,
+                                                 std::string_view command, const char* field) {
+  ASSIGN_OR_RETURN(std::optional<int64_t> value, Int64At(found, command, field));
   if (value && *value < 0) {
     return Status(ErrorCode::kLocation51024, "BSON field '" + std::string(field) +
                                                  "' value must be >= 0, actual value '" +
@@ -119,10 +162,32 @@ StatusWith<std::optional<int64_t>> GetNonNegative(const bson_t* body, std::strin
   return value;
 }
 
-StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view command,
-                                        const char* field) {
+}  // namespace
+
+StatusWith<std::optional<int64_t>> GetInt64(const bson_t* body, std::string_view command,
+                                            const char* field) {
   bson_iter_t it;
-  if (!FindField(body, field, &it)) return std::optional<bool>();
+  return Int64At(FindField(body, field, &it) ? &it : nullptr, command, field);
+}
+
+StatusWith<std::optional<int64_t>> GetNonNegative(const bson_t* body, std::string_view command,
+                                                  const char* field) {
+  bson_iter_t it;
+  return NonNegativeAt(FindField(body, field, &it) ? &it : nullptr, command, field);
+}
+
+StatusWith<std::optional<int64_t>> GetNonNegative(const PresentFields& fields,
+                                                  std::string_view command, const char* field) {
+  bson_iter_t it;
+  return NonNegativeAt(fields.Find(field, &it) ? &it : nullptr, command, field);
+}
+
+namespace {
+
+StatusWith<std::optional<bool>> BoolAt(const bson_iter_t* found, std::string_view command,
+                                       const char* field) {
+  if (found == nullptr) return std::optional<bool>();
+  bson_iter_t it = *found;
   switch (bson_iter_type(&it)) {
     case BSON_TYPE_BOOL:
     case BSON_TYPE_INT32:
@@ -133,6 +198,20 @@ StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view com
     default:
       return WrongType(command, field, bson_iter_type(&it), "bool");
   }
+}
+
+}  // namespace
+
+StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view command,
+                                        const char* field) {
+  bson_iter_t it;
+  return BoolAt(FindField(body, field, &it) ? &it : nullptr, command, field);
+}
+
+StatusWith<std::optional<bool>> GetBool(const PresentFields& fields, std::string_view command,
+                                        const char* field) {
+  bson_iter_t it;
+  return BoolAt(fields.Find(field, &it) ? &it : nullptr, command, field);
 }
 
 StatusWith<std::optional<std::string>> GetString(const bson_t* body, std::string_view command,
@@ -162,9 +241,11 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
 // maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
 // fine) in [0, INT_MAX]; 0 means no limit. Generic arguments are skipped by
 // CheckFields, so each command that honours it reads it here.
-StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
-  bson_iter_t it;
-  if (!bson_iter_init_find(&it, body, "maxTimeMS")) return std::optional<int64_t>();
+namespace {
+
+StatusWith<std::optional<int64_t>> MaxTimeMSAt(const bson_iter_t* found) {
+  if (found == nullptr) return std::optional<int64_t>();
+  bson_iter_t it = *found;
   if (!BSON_ITER_HOLDS_NUMBER(&it) && !BSON_ITER_HOLDS_DECIMAL128(&it)) {
     return Status(ErrorCode::kBadValue, "maxTimeMS must be a number");
   }
@@ -187,6 +268,18 @@ StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
     return Status(ErrorCode::kBadValue, "maxTimeMS has non-integral value");
   }
   return std::optional<int64_t>(value);
+}
+
+}  // namespace
+
+StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
+  bson_iter_t it;
+  return MaxTimeMSAt(bson::FindTopLevel(body, "maxTimeMS", &it) ? &it : nullptr);
+}
+
+StatusWith<std::optional<int64_t>> GetMaxTimeMS(const PresentFields& fields) {
+  bson_iter_t it;
+  return MaxTimeMSAt(fields.Find("maxTimeMS", &it) ? &it : nullptr);
 }
 
 Status CheckCollectionNamespace(std::string_view db, std::string_view coll) {

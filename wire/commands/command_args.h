@@ -20,6 +20,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "wire/commands/present_fields.h"
 
 namespace tigerdoc::wire {
 
@@ -51,6 +52,18 @@ StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view com
                                         const char* field);
 StatusWith<std::optional<std::string>> GetString(const bson_t* body, std::string_view command,
                                                  const char* field);
+
+// The same checks and getters over fields collected once (present_fields.h),
+// for parsers that read many options: no scan of the command per option.
+Status CheckFields(const PresentFields& fields, std::string_view command,
+                   std::initializer_list<std::string_view> known);
+StatusWith<std::optional<bson::BsonDoc>> GetObject(const PresentFields& fields,
+                                                    std::string_view command, const char* field);
+StatusWith<std::optional<int64_t>> GetNonNegative(const PresentFields& fields,
+                                                  std::string_view command, const char* field);
+StatusWith<std::optional<bool>> GetBool(const PresentFields& fields, std::string_view command,
+                                        const char* field);
+StatusWith<std::optional<int64_t>> GetMaxTimeMS(const PresentFields& fields);
 
 // maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
 // fine) in [0, INT_MAX]; 0 means no limit; BadValue otherwise. Generic

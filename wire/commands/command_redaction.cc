@@ -2,22 +2,18 @@
 
 #include <cstring>
 
+#include "wire/commands/command_registry.h"
+
 namespace tigerdoc::wire {
-namespace {
-
-// The secret field of each command that carries one.
-const char* SecretFieldOf(std::string_view name) {
-  if (name == "createUser" || name == "updateUser") return "pwd";
-  if (name == "saslStart" || name == "saslContinue") return "payload";
-  if (name == "authenticate") return "key";
-  if (name == "hello" || name == "isMaster" || name == "ismaster") return "speculativeAuthenticate";
-  return nullptr;
-}
-
-}  // namespace
 
 std::optional<bson::BsonDoc> RedactSecrets(std::string_view name, const bson_t* body) {
-  const char* secret = SecretFieldOf(name);
+  const CommandSpec* spec = FindCommand(name);
+  if (spec == nullptr) return std::nullopt;
+  return RedactSecrets(*spec, body);
+}
+
+std::optional<bson::BsonDoc> RedactSecrets(const CommandSpec& spec, const bson_t* body) {
+  const char* secret = spec.traits.secret;
   bson_iter_t it;
   if (secret == nullptr || !bson_iter_init_find(&it, body, secret)) return std::nullopt;
   bson::BsonDoc redacted;

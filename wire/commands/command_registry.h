@@ -4,6 +4,7 @@
 //
 // Thread-safety: immutable after construction.
 
+#include <span>
 #include <string_view>
 
 #include "wire/commands/command.h"
@@ -27,6 +28,8 @@ StatusWith<std::vector<bson::BsonDoc>> CurrentOpDocuments(CommandContext& ctx, c
 
 // nullptr when no command has that name.
 const CommandSpec* FindCommand(std::string_view name);
+// Every row of the table, sorted by name.
+std::span<const CommandSpec> AllCommands();
 // The actions the table declares for `name` (what explain of it needs); 0
 // when there is no such command.
 auth::ActionSet DeclaredActions(std::string_view name);

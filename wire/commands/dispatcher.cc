@@ -17,23 +17,14 @@ namespace {
 using engine::OperationInfo;
 using engine::ScopedOperation;
 
-// MongoDB's `op` of a command in currentOp.
-std::string OpOf(std::string_view name) {
-  if (name == "find") return "query";
-  if (name == "getMore") return "getmore";
-  if (name == "insert") return "insert";
-  if (name == "update") return "update";
-  if (name == "delete") return "remove";
-  return "command";
-}
-
 // What currentOp shows of a request: ns is "<db>.<collection>" when the
 // first field names one, else "<db>.$cmd"; the deadline of a valid
 // maxTimeMS (each command reports a bad one itself).
 OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& request,
-                              std::string_view name, const bson_t* shown_command) {
+                              const CommandSpec& spec, const bson_t* shown_command) {
+  const std::string_view name = spec.name;
   OperationInfo info;
-  info.op = OpOf(name);
+  info.op = LogicalOpName(spec.traits.op);
   info.command = shown_command;
   info.client = conn.remote_address;
   info.connection_id = conn.connection_id;
@@ -122,9 +113,9 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
       return ErrorReply(refused);
     }
   }
-  const std::optional<bson::BsonDoc> redacted = RedactSecrets(name, request.body.get());
+  const std::optional<bson::BsonDoc> redacted = RedactSecrets(*spec, request.body.get());
   ScopedOperation op(engine_->operations(),
-                     OperationInfoOf(conn, request, name, redacted ? redacted->get() : request.body.get()));
+                     OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get()));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
   bson::BsonDoc reply;
   if (!replica_set) {
@@ -153,6 +144,11 @@ bson::BsonDoc RunCommandReply(const CommandSpec& spec, CommandContext& ctx) {
   } catch (const std::exception& e) {
     return ErrorReply(Status(ErrorCode::kInternalError, std::string(ctx.name) + " failed: " + e.what()));
   }
+}
+
+bool Dispatcher::MayCompressReplyTo(std::string_view command) const {
+  const CommandSpec* spec = FindCommand(command);
+  return spec == nullptr || spec->traits.compress_reply;
 }
 
 void Dispatcher::OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& reply) {

@@ -32,6 +32,9 @@ class Dispatcher : public RequestHandler {
   }
   // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
   void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
+  // The table's compress_reply column; a command it does not have is
+  // compressed (its reply is an error).
+  bool MayCompressReplyTo(std::string_view command) const override;
   // Every running request's next interrupt check answers 11600.
   void OnServerStopping() override { query::RequestShutdown(); }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "engine/base/wall_clock.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/server_facts.h"
@@ -19,12 +20,6 @@
 
 namespace tigerdoc::wire {
 namespace {
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string HostName() {
   char buf[256] = {0};
@@ -44,7 +39,7 @@ StatusWith<bson::BsonDoc> RunHello(CommandContext& ctx) {
   BSON_APPEND_INT32(doc, "maxBsonObjectSize", kMaxBsonObjectSize);
   BSON_APPEND_INT32(doc, "maxMessageSizeBytes", kMaxMessageSizeBytes);
   BSON_APPEND_INT32(doc, "maxWriteBatchSize", kMaxWriteBatchSize);
-  BSON_APPEND_DATE_TIME(doc, "localTime", NowMillis());
+  BSON_APPEND_DATE_TIME(doc, "localTime", WallClockMillis());
   BSON_APPEND_INT32(doc, "logicalSessionTimeoutMinutes", kLogicalSessionTimeoutMinutes);
   BSON_APPEND_INT64(doc, "connectionId", ctx.connection.connection_id);
   BSON_APPEND_INT32(doc, "minWireVersion", kMinWireVersion);
@@ -129,7 +124,7 @@ StatusWith<bson::BsonDoc> RunHostInfo(CommandContext&) {
   long page_size = sysconf(_SC_PAGE_SIZE);
   bson_t system, os, extra;
   bson_append_document_begin(doc, "system", -1, &system);
-  BSON_APPEND_DATE_TIME(&system, "currentTime", NowMillis());
+  BSON_APPEND_DATE_TIME(&system, "currentTime", WallClockMillis());
   BSON_APPEND_UTF8(&system, "hostname", HostName().c_str());
   BSON_APPEND_INT32(&system, "cpuAddrSize", 64);
   BSON_APPEND_INT64(&system, "memSizeMB", static_cast<int64_t>(pages) * page_size / (1024 * 1024));
@@ -159,7 +154,7 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   BSON_APPEND_DOUBLE(doc, "uptime", static_cast<double>(uptime_ms / 1000));
   BSON_APPEND_INT64(doc, "uptimeMillis", uptime_ms);
   BSON_APPEND_INT64(doc, "uptimeEstimate", uptime_ms / 1000);
-  BSON_APPEND_DATE_TIME(doc, "localTime", NowMillis());
+  BSON_APPEND_DATE_TIME(doc, "localTime", WallClockMillis());
   bson_t connections, storage_engine, metrics;
   bson_append_document_begin(doc, "connections", -1, &connections);
   BSON_APPEND_INT32(&connections, "current", static_cast<int32_t>(ctx.server->current_connections.load()));

@@ -64,26 +64,17 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   const std::string_view cmd = "find";
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
   RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
-  RETURN_IF_ERROR(CheckFields(body, cmd,
+  // One pass over the command; the checks and getters look through its names.
+  const PresentFields present(body);
+  RETURN_IF_ERROR(CheckFields(present, cmd,
                               {"filter", "sort", "projection", "skip", "limit", "batchSize",
                                "singleBatch", "hint", "allowDiskUse", "noCursorTimeout",
                                "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
                                "allowPartialResults", "collation", "let", "min", "max", "term",
                                "readOnce", "$_requestResumeToken", "$_resumeAfter"}));
-  // Absent options cost no lookup: each Get* scans the whole command.
-  const PresentFields present(body);
-  auto object = [&](const char* field) -> StatusWith<std::optional<bson::BsonDoc>> {
-    if (!present.has(field)) return std::optional<bson::BsonDoc>();
-    return GetObject(body, cmd, field);
-  };
-  auto non_negative = [&](const char* field) -> StatusWith<std::optional<int64_t>> {
-    if (!present.has(field)) return std::optional<int64_t>();
-    return GetNonNegative(body, cmd, field);
-  };
-  auto boolean = [&](const char* field) -> StatusWith<std::optional<bool>> {
-    if (!present.has(field)) return std::optional<bool>();
-    return GetBool(body, cmd, field);
-  };
+  auto object = [&](const char* field) { return GetObject(present, cmd, field); };
+  auto non_negative = [&](const char* field) { return GetNonNegative(present, cmd, field); };
+  auto boolean = [&](const char* field) { return GetBool(present, cmd, field); };
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
@@ -109,10 +100,7 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, object("min"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, object("max"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, object("let"));
-  std::optional<int64_t> max_time_ms;
-  if (present.has("maxTimeMS")) {
-    ASSIGN_OR_RETURN(max_time_ms, GetMaxTimeMS(body));
-  }
+  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(present));
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }

@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "engine/base/wall_clock.h"
 #include "engine/query/interrupt.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
@@ -30,12 +31,6 @@ constexpr char kElectionId[] = "7fffffff0000000000000001";
 constexpr char kNotReplicaSet[] = "not running with --replSet";
 // The longest hello waits when a driver streams it (awaitable hello).
 constexpr int64_t kMaxAwaitMillis = 60 * 1000;
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The topologyVersion's processId: new at every start, as mongod's.
 const bson_oid_t& ProcessId() {
@@ -156,7 +151,7 @@ StatusWith<bson::BsonDoc> RunReplSetGetStatus(CommandContext& ctx) {
   if (ctx.server->repl_set_name.empty()) return Status(ErrorCode::kNoReplicationEnabled, kNotReplicaSet);
   const std::string host = MemberHost(*ctx.server);
   const Timestamp now = ctx.engine->clock().Now();
-  const int64_t now_ms = NowMillis();
+  const int64_t now_ms = WallClockMillis();
   const int64_t start_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                ctx.server->start_time.time_since_epoch())
                                .count();

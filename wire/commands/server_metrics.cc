@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/storage/wt_statistics.h"
+#include "wire/commands/command_registry.h"
 #include "wire/protocol/op_compressed.h"
 
 namespace tigerdoc::wire {
@@ -52,28 +53,14 @@ Top& T() {
 
 // The collection a command works on: its first field's string ("find":
 // "c"), or getMore's "collection"; empty when there is none.
-std::string CollectionOf(std::string_view name, const bson_t* body) {
+std::string CollectionOf(const CommandSpec& spec, const bson_t* body) {
   bson_iter_t it;
-  if (name == "getMore") {
+  if (spec.traits.op == LogicalOp::kGetMore) {
     if (bson_iter_init_find(&it, body, "collection") && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
     return "";
   }
   if (bson_iter_init(&it, body) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
   return "";
-}
-
-// Commands whose first field (getMore: "collection") names a collection;
-// only these count in top, as in mongod, where Top records the collection
-// a command locked.
-bool NamesCollection(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "aggregate", "collMod", "collStats", "count", "create", "createIndexes", "delete", "distinct",
-      "drop", "dropIndexes", "find", "findAndModify", "getMore", "insert", "listIndexes", "update",
-      "validate"};
-  for (std::string_view known : kNames) {
-    if (known == name) return true;
-  }
-  return false;
 }
 
 // Whether the reply says the command never ran: refused before it started
@@ -93,11 +80,11 @@ constexpr size_t kMaxTopNamespaces = 10000;
 constexpr size_t kMaxNamespaceBytes = 255;
 
 // Removes a dropped collection's entry, or a dropped database's entries.
-void ForgetTopNamespaces(std::string_view name, const CommandRequest& request) {
+void ForgetTopNamespaces(const CommandSpec& spec, const CommandRequest& request) {
   Top& top = T();
   std::lock_guard<std::mutex> lock(top.mu);
-  if (name == "drop") {
-    top.by_ns.erase(request.db + "." + CollectionOf(name, request.body.get()));
+  if (spec.name == "drop") {
+    top.by_ns.erase(request.db + "." + CollectionOf(spec, request.body.get()));
     return;
   }
   const std::string prefix = request.db + ".";
@@ -106,14 +93,16 @@ void ForgetTopNamespaces(std::string_view name, const CommandRequest& request) {
   }
 }
 
-void RecordTop(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
+// Only commands that lock the collection their first field names count in
+// top (the table's lock column), as in mongod, where Top records the
+// collection a command locked.
+void RecordTop(const CommandSpec& spec, const CommandRequest& request, const bson::BsonDoc& reply,
                int64_t micros) {
-  if (!NamesCollection(name) || RefusedBeforeRunning(reply)) return;
-  const std::string coll = CollectionOf(name, request.body.get());
+  if (spec.traits.lock == CollectionLock::kNone || RefusedBeforeRunning(reply)) return;
+  const std::string coll = CollectionOf(spec, request.body.get());
   if (coll.empty() || request.db.size() + 1 + coll.size() > kMaxNamespaceBytes) return;
-  const bool read = name == "find" || name == "getMore" || name == "aggregate" || name == "count" ||
-                    name == "distinct" || name == "listIndexes" || name == "collStats";
-  const bool write = name == "insert" || name == "update" || name == "delete" || name == "findAndModify";
+  const bool read = spec.traits.lock == CollectionLock::kRead;
+  const bool write = spec.traits.lock == CollectionLock::kWrite;
   Top& top = T();
   std::lock_guard<std::mutex> lock(top.mu);
   const std::string ns = request.db + "." + coll;
@@ -126,18 +115,13 @@ void RecordTop(std::string_view name, const CommandRequest& request, const bson:
   e.total.Add(micros);
   if (read) e.read_lock.Add(micros);
   if (write) e.write_lock.Add(micros);
-  if (name == "find") {
-    e.queries.Add(micros);
-  } else if (name == "getMore") {
-    e.getmore.Add(micros);
-  } else if (name == "insert") {
-    e.insert.Add(micros);
-  } else if (name == "update") {
-    e.update.Add(micros);
-  } else if (name == "delete") {
-    e.remove.Add(micros);
-  } else {
-    e.commands.Add(micros);
+  switch (spec.traits.op) {
+    case LogicalOp::kQuery: e.queries.Add(micros); break;
+    case LogicalOp::kGetMore: e.getmore.Add(micros); break;
+    case LogicalOp::kInsert: e.insert.Add(micros); break;
+    case LogicalOp::kUpdate: e.update.Add(micros); break;
+    case LogicalOp::kRemove: e.remove.Add(micros); break;
+    case LogicalOp::kCommand: e.commands.Add(micros); break;
   }
 }
 
@@ -229,39 +213,55 @@ void RecordCommand(std::string_view name, const CommandRequest& request, const b
   Add(c.bytes_out, static_cast<int64_t>(reply.size()));
   Add(c.requests, 1);
   const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(duration).count();
+  // A command the table does not have counts as a command, and not in top.
+  static constexpr CommandSpec kUnknown{"", nullptr};
+  const CommandSpec* found = FindCommand(name);
+  const CommandSpec& spec = found != nullptr ? *found : kUnknown;
   if ((name == "drop" || name == "dropDatabase") && IntAt(out, "ok") == 1) {
-    ForgetTopNamespaces(name, request);
+    ForgetTopNamespaces(spec, request);
   } else {
-    RecordTop(name, request, reply, micros);
+    RecordTop(spec, request, reply, micros);
   }
-  if (name == "insert") {
-    Add(c.insert, Statements(request, "documents"));
-    Add(c.inserted, IntAt(out, "n"));
-  } else if (name == "update") {
-    Add(c.update, Statements(request, "updates"));
-    Add(c.updated, IntAt(out, "nModified"));
-  } else if (name == "delete") {
-    Add(c.remove, Statements(request, "deletes"));
-    Add(c.deleted, IntAt(out, "n"));
-  } else if (name == "find") {
-    Add(c.query, 1);
-    Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
-  } else if (name == "getMore") {
-    Add(c.getmore, 1);
-    Add(c.returned, ArrayCount(out, "cursor.nextBatch"));
-  } else {
-    Add(c.command, 1);
-    if (name == "aggregate") Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+  switch (spec.traits.op) {
+    case LogicalOp::kInsert:
+      Add(c.insert, Statements(request, "documents"));
+      Add(c.inserted, IntAt(out, "n"));
+      break;
+    case LogicalOp::kUpdate:
+      Add(c.update, Statements(request, "updates"));
+      Add(c.updated, IntAt(out, "nModified"));
+      break;
+    case LogicalOp::kRemove:
+      Add(c.remove, Statements(request, "deletes"));
+      Add(c.deleted, IntAt(out, "n"));
+      break;
+    case LogicalOp::kQuery:
+      Add(c.query, 1);
+      Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+      break;
+    case LogicalOp::kGetMore:
+      Add(c.getmore, 1);
+      Add(c.returned, ArrayCount(out, "cursor.nextBatch"));
+      break;
+    case LogicalOp::kCommand:
+      Add(c.command, 1);
+      if (name == "aggregate") Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+      break;
   }
-  if (name == "find" || name == "getMore" || name == "aggregate" || name == "count" || name == "distinct") {
-    Add(c.read_micros, micros);
-    Add(c.read_ops, 1);
-  } else if (name == "insert" || name == "update" || name == "delete" || name == "findAndModify") {
-    Add(c.write_micros, micros);
-    Add(c.write_ops, 1);
-  } else {
-    Add(c.command_micros, micros);
-    Add(c.command_ops, 1);
+  // opLatencies classes by the command's kind (MongoDB's ReadWriteType).
+  switch (spec.traits.kind) {
+    case CommandKind::kRead:
+      Add(c.read_micros, micros);
+      Add(c.read_ops, 1);
+      break;
+    case CommandKind::kWrite:
+      Add(c.write_micros, micros);
+      Add(c.write_ops, 1);
+      break;
+    case CommandKind::kCommand:
+      Add(c.command_micros, micros);
+      Add(c.command_ops, 1);
+      break;
   }
 }
 

@@ -3,9 +3,10 @@
 // standalone server too, as on mongod; only transactions and retryable
 // writes need --replSet.
 
-#include <random>
+#include <array>
 #include <string>
 
+#include "wire/auth/random_uuid.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/session_uid.h"
@@ -15,17 +16,11 @@ namespace {
 
 using engine::LogicalSessionCatalog;
 
-// A random (version 4) UUID, as mongod makes for startSession.
+// A random (version 4) UUID, as mongod makes for startSession, from the
+// CSPRNG: an lsid is a capability (wire/auth/random_uuid.h).
 void AppendRandomUuid(bson_t* doc, const char* key) {
-  static thread_local std::mt19937_64 rng(std::random_device{}());
-  uint8_t bytes[16];
-  for (int i = 0; i < 16; i += 8) {
-    uint64_t r = rng();
-    for (int j = 0; j < 8; ++j) bytes[i + j] = static_cast<uint8_t>(r >> (8 * j));
-  }
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  BSON_APPEND_BINARY(doc, key, BSON_SUBTYPE_UUID, bytes, sizeof bytes);
+  const std::array<uint8_t, 16> uuid = auth::RandomUuid();
+  BSON_APPEND_BINARY(doc, key, BSON_SUBTYPE_UUID, uuid.data(), uuid.size());
 }
 
 // Calls `fn(session_key)` for each lsid of the command's array, keyed

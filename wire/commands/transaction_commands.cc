@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/bson/raw_fields.h"
 #include "wire/commands/command_registry.h"
 
 namespace tigerdoc::wire {
@@ -26,12 +27,22 @@ constexpr const char* kTransactionFields[] = {"txnNumber", "autocommit", "startT
 Status RefuseTransactionFields(const bson_t* body) {
   // One pass over the command's keys: every command of a standalone comes
   // here, and a lookup per field scanned the command three times.
-  bson_iter_t it;
+  auto refuse = [](std::string_view key) {
+    for (const char* field : kTransactionFields) {
+      if (key == field) return true;
+    }
+    return false;
+  };
+  bson::RawFields fields(body);
+  while (fields.Next()) {
+    if (refuse(fields.key())) return Status(ErrorCode::kIllegalOperation, kTransactionsNeedReplicaSet);
+  }
+  if (!fields.broken()) return Status::OK();
+  bson_iter_t it;  // an element left to libbson: its iteration decides
   if (!bson_iter_init(&it, body)) return Status::OK();
   while (bson_iter_next(&it)) {
-    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
-    for (const char* field : kTransactionFields) {
-      if (key == field) return Status(ErrorCode::kIllegalOperation, kTransactionsNeedReplicaSet);
+    if (refuse(std::string_view(bson_iter_key(&it), bson_iter_key_len(&it)))) {
+      return Status(ErrorCode::kIllegalOperation, kTransactionsNeedReplicaSet);
     }
   }
   return Status::OK();

@@ -18,6 +18,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/catalog/transaction_ddl_events.h"
 #include "engine/ops.h"
+#include "wire/commands/command_registry.h"
 
 namespace tigerdoc::wire {
 namespace {
@@ -28,6 +29,7 @@ struct Claim {
   std::string owner;  // the session id (lsid UUID bytes)
   int64_t txn_number = -1;
   bool abandoned = false;  // the transaction rolled back: drop pending
+  bool noted = false;      // a use whose end is registered with its transaction
 };
 
 using ClaimKey = std::pair<const engine::Engine*, std::string>;  // (engine, "db.coll")
@@ -41,7 +43,31 @@ struct Registry {
   // Collections written by open transactions: (engine, ns) -> owners.
   std::multimap<ClaimKey, Claim> uses;  // guarded by mu
   std::atomic<int> use_count{0};        // uses.size(), read without mu
+  // Collections closed by running DDL commands (DdlGate): (engine, ns), or
+  // (engine, "db.") for a whole database; one entry per command.
+  std::multiset<ClaimKey> gates;  // guarded by mu
 };
+
+// Whether a DDL command's gate covers `key`. REQUIRES: r.mu held.
+bool Gated(const Registry& r, const ClaimKey& key) {
+  for (const ClaimKey& gate : r.gates) {
+    if (gate.first != key.first) continue;
+    const std::string& ns = gate.second;
+    const bool whole_db = !ns.empty() && ns.back() == '.';
+    if (whole_db ? key.second.compare(0, ns.size(), ns) == 0 : key.second == ns) return true;
+  }
+  return false;
+}
+
+// The use of `key` by (owner, txn_number), or end(). REQUIRES: r.mu held.
+std::multimap<ClaimKey, Claim>::iterator FindUse(Registry& r, const ClaimKey& key,
+                                                 const std::string& owner, int64_t txn_number) {
+  auto [begin, end] = r.uses.equal_range(key);
+  for (auto it = begin; it != end; ++it) {
+    if (it->second.owner == owner && it->second.txn_number == txn_number) return it;
+  }
+  return r.uses.end();
+}
 
 Registry& TheRegistry() {
   static Registry* registry = new Registry();  // never destroyed: used by exiting threads
@@ -222,9 +248,10 @@ void Release(const ClaimKey& key, const std::string& owner, int64_t txn_number) 
   r.released.notify_all();
 }
 
+// insert, update, delete and findAndModify: the table's write kind.
 bool WritesDocuments(std::string_view name) {
-  return name == "insert" || name == "update" || name == "delete" || name == "findAndModify" ||
-         name == "findandmodify";
+  const CommandSpec* spec = FindCommand(name);
+  return spec != nullptr && spec->traits.kind == CommandKind::kWrite;
 }
 
 // The namespaces a DDL command outside transactions removes or replaces
@@ -336,32 +363,103 @@ void SettleClaim(CommandContext& ctx, LogicalSession& s, const ClaimedCollection
   s.txn->OnRollback([key, owner, txn_number] { Abandon(key, owner, txn_number); });
 }
 
+Status EnterTransactionWrite(CommandContext& ctx, LogicalSession& s) {
+  if (!WritesDocuments(ctx.name)) return Status::OK();
+  const std::string coll = FirstStringArgument(ctx);
+  if (coll.empty()) return Status::OK();
+  const ClaimKey key(ctx.engine, ctx.db() + "." + coll);
+  Registry& r = TheRegistry();
+  std::unique_lock<std::mutex> lock(r.mu);
+  if (FindUse(r, key, s.id, s.txn_number) != r.uses.end()) return Status::OK();  // held already
+  const auto deadline = std::chrono::steady_clock::now() + kTransactionLockRequestTimeout;
+  while (Gated(r, key)) {
+    if (r.released.wait_until(lock, deadline) == std::cv_status::timeout && Gated(r, key)) {
+      return Status(ErrorCode::kLockTimeout,
+                    "Unable to acquire IX lock on '" + key.second + "' within " +
+                        std::to_string(kTransactionLockRequestTimeout.count()) +
+                        "ms. :: a DDL command holds the collection; retry the transaction.");
+    }
+  }
+  r.uses.emplace(key, Claim{s.id, s.txn_number, false});
+  r.use_count.fetch_add(1);
+  return Status::OK();
+}
+
 void NoteTransactionWrites(CommandContext& ctx, LogicalSession& s) {
-  if (!WritesDocuments(ctx.name) || !s.txn || !s.txn->in_transaction()) return;
+  if (!WritesDocuments(ctx.name)) return;
   const std::string coll = FirstStringArgument(ctx);
   if (coll.empty()) return;
   const ClaimKey key(ctx.engine, ctx.db() + "." + coll);
   const std::string owner = s.id;
   const int64_t txn_number = s.txn_number;
+  const bool open = s.txn && s.txn->in_transaction();
   {
     Registry& r = TheRegistry();
     std::lock_guard<std::mutex> lock(r.mu);
-    auto [begin, end] = r.uses.equal_range(key);
-    for (auto it = begin; it != end; ++it) {
-      if (it->second.owner == owner && it->second.txn_number == txn_number) return;  // noted already
+    auto use = FindUse(r, key, owner, txn_number);
+    if (use == r.uses.end()) {
+      if (!open) return;
+      use = r.uses.emplace(key, Claim{owner, txn_number, false});
+      r.use_count.fetch_add(1);
     }
-    r.uses.emplace(key, Claim{owner, txn_number, false});
-    r.use_count.fetch_add(1);
+    if (use->second.noted) return;  // an earlier statement registered its end
+    if (!open) {
+      // The statement rolled the transaction back: no callback will run.
+      r.uses.erase(use);
+      r.use_count.fetch_sub(1);
+      r.released.notify_all();
+      return;
+    }
+    use->second.noted = true;
   }
   // Registered after the statement's own callbacks, so it runs after them.
   s.txn->OnCommit([key, owner, txn_number] { EndUse(key, owner, txn_number); });
   s.txn->OnRollback([key, owner, txn_number] { EndUse(key, owner, txn_number); });
 }
 
-void AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid) {
-  if (TheRegistry().use_count.load() == 0) return;
-  const std::vector<std::string> replaced = ReplacedNamespaces(ctx);
-  if (replaced.empty()) return;
+RetryableWriteUse::RetryableWriteUse(CommandContext& ctx, const LogicalSession& s, int64_t txn_number) {
+  if (!WritesDocuments(ctx.name)) return;
+  const std::string coll = FirstStringArgument(ctx);
+  if (coll.empty()) return;
+  const ClaimKey key(ctx.engine, ctx.db() + "." + coll);
+  Registry& r = TheRegistry();
+  std::unique_lock<std::mutex> lock(r.mu);
+  // Not a transaction: it waits for the DDL as a plain write waits for the
+  // collection's lock (it holds no use meanwhile, so nothing waits for it).
+  while (Gated(r, key)) r.released.wait_for(lock, std::chrono::milliseconds(100));
+  r.uses.emplace(key, Claim{s.id, txn_number, false});
+  r.use_count.fetch_add(1);
+  engine_ = ctx.engine;
+  ns_ = key.second;
+  owner_ = s.id;
+  txn_number_ = txn_number;
+}
+
+RetryableWriteUse::~RetryableWriteUse() {
+  if (engine_ != nullptr) EndUse(ClaimKey(engine_, ns_), owner_, txn_number_);
+}
+
+DdlGate::DdlGate(DdlGate&& other) noexcept
+    : engine_(other.engine_), namespaces_(std::move(other.namespaces_)) {
+  other.engine_ = nullptr;
+  other.namespaces_.clear();
+}
+
+DdlGate::~DdlGate() {
+  if (engine_ == nullptr || namespaces_.empty()) return;
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (const std::string& ns : namespaces_) {
+    auto it = r.gates.find(ClaimKey(engine_, ns));
+    if (it != r.gates.end()) r.gates.erase(it);
+  }
+  r.released.notify_all();
+}
+
+DdlGate AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid) {
+  DdlGate gate;
+  std::vector<std::string> replaced = ReplacedNamespaces(ctx);
+  if (replaced.empty()) return gate;
   std::string self;
   if (lsid != nullptr) {
     if (StatusWith<std::string> id = engine::LogicalSessionCatalog::SessionIdOf(lsid); id.ok()) {
@@ -371,7 +469,7 @@ void AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid) {
   auto in_use_by = [&](bool want_self) {
     for (const auto& [key, use] : TheRegistry().uses) {
       if (key.first != ctx.engine || (use.owner == self) != want_self) continue;
-      for (const std::string& ns : replaced) {
+      for (const std::string& ns : gate.namespaces_) {
         const bool whole_db = !ns.empty() && ns.back() == '.';
         if (whole_db ? key.second.compare(0, ns.size(), ns) == 0 : key.second == ns) return true;
       }
@@ -380,6 +478,11 @@ void AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid) {
   };
   Registry& r = TheRegistry();
   std::unique_lock<std::mutex> lock(r.mu);
+  // Closed first: from here no transaction starts writing these
+  // collections, so once the open ones end, none is left until the DDL ran.
+  for (const std::string& ns : replaced) r.gates.emplace(ctx.engine, ns);
+  gate.engine_ = ctx.engine;
+  gate.namespaces_ = std::move(replaced);
   if (!self.empty() && in_use_by(true)) {
     // The session's own open transaction: it cannot end while this command
     // waits, so the DDL ends it (its writes roll back), as the command's
@@ -392,6 +495,7 @@ void AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid) {
     lock.lock();
   }
   while (in_use_by(false)) r.released.wait_for(lock, std::chrono::milliseconds(100));
+  return gate;
 }
 
 void AwaitPendingCreations(CommandContext& ctx, const bson_t* lsid) {

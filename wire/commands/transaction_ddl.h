@@ -29,7 +29,9 @@
 // Thread-safety: every function is thread-safe; those taking a
 // LogicalSession REQUIRE it checked out with a transaction in progress.
 
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include "engine/base/status.h"
 #include "engine/session/logical_session_catalog.h"
@@ -60,17 +62,68 @@ void SettleClaim(CommandContext& ctx, engine::LogicalSession& s, const ClaimedCo
 // is claimed by a transaction of another session (`lsid` may be null).
 void AwaitPendingCreations(CommandContext& ctx, const bson_t* lsid);
 
-// After a statement of transaction `s`: notes the collection it wrote
-// documents to as used by the transaction until it ends.
+// How long a statement of a transaction waits for a DDL command's gate on
+// the collection it writes first: MongoDB's
+// maxTransactionLockRequestTimeoutMillis (5 ms) for the transaction's IX
+// lock behind the DDL's X lock.
+inline constexpr std::chrono::milliseconds kTransactionLockRequestTimeout{5};
+
+// Before a statement of transaction `s` that writes documents (the table's
+// write kind): marks its collection used by the transaction until the
+// transaction ends, as MongoDB's transaction holds the collection's IX lock
+// to its end. A DDL command's gate on the collection (AwaitTransactionsUsing)
+// makes a first write wait kTransactionLockRequestTimeout, then answer 24
+// LockTimeout (the runner aborts the transaction and labels the error
+// TransientTransactionError), so neither waits for the other forever.
+Status EnterTransactionWrite(CommandContext& ctx, engine::LogicalSession& s);
+// After the statement: the use ends with the transaction (its commit or
+// rollback callbacks, registered after the statement's own), or at once
+// when the statement already rolled the transaction back.
 void NoteTransactionWrites(CommandContext& ctx, engine::LogicalSession& s);
-// Before a command outside transactions that drops or replaces
-// collections (drop, dropIndexes, dropDatabase, renameCollection, $out):
-// waits while a transaction of another session that wrote to one of them
-// is open, as MongoDB's drop waits for the transaction's lock (a dropped
-// collection's in-memory state must outlive the commits of transactions
-// that wrote to it); the command's own session's open transaction is
-// aborted instead. The lifetime reaper bounds the wait.
-void AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid);
+
+// A retryable write's use of its collection, from before its write unit
+// to after its commit (its documents are uncommitted in between): waits
+// while a DDL command's gate covers the collection. Ends when destroyed.
+class RetryableWriteUse {
+ public:
+  RetryableWriteUse() = default;
+  RetryableWriteUse(CommandContext& ctx, const engine::LogicalSession& s, int64_t txn_number);
+  RetryableWriteUse(const RetryableWriteUse&) = delete;
+  RetryableWriteUse& operator=(const RetryableWriteUse&) = delete;
+  ~RetryableWriteUse();
+
+ private:
+  const engine::Engine* engine_ = nullptr;
+  std::string ns_, owner_;
+  int64_t txn_number_ = -1;
+};
+
+// What a DDL command holds while it runs (see AwaitTransactionsUsing).
+class DdlGate {
+ public:
+  DdlGate() = default;
+  DdlGate(DdlGate&& other) noexcept;
+  DdlGate& operator=(DdlGate&&) = delete;
+  ~DdlGate();
+
+ private:
+  friend DdlGate AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid);
+  const engine::Engine* engine_ = nullptr;
+  std::vector<std::string> namespaces_;
+};
+// Before a command outside transactions that drops, replaces or indexes
+// collections (drop, dropIndexes, createIndexes, dropDatabase,
+// renameCollection, $out): closes the gate of each of them, then waits
+// while a transaction (or a retryable write) of another session that wrote
+// to one of them is open, as MongoDB's DDL waits for the transaction's
+// lock (a dropped collection's in-memory state must outlive the commits of
+// transactions that wrote to it; an index build sees committed documents
+// only). The gate stays closed until the returned DdlGate is destroyed
+// after the command ran, so no transaction can write the collection
+// between the wait and the DDL. The command's own session's open
+// transaction is aborted instead of waited for. The lifetime reaper bounds
+// the wait.
+[[nodiscard]] DdlGate AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid);
 
 // Drops the collections abandoned by rolled-back transactions of
 // `engine` (those still empty) and releases their names. Called by the

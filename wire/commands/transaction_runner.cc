@@ -25,7 +25,6 @@
 #include <chrono>
 #include <random>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -117,19 +116,16 @@ StatusWith<bool> ParseSessionFields(const bson_t* body, SessionFields* f) {
   return true;
 }
 
-bool IsRetryableWrite(std::string_view name) {
-  return name == "insert" || name == "update" || name == "delete" || name == "findAndModify" ||
-         name == "findandmodify";
-}
-
-// What MongoDB 7 runs inside a multi-statement transaction; DDL other than
-// creating collections and indexes, count and the rest answer 263.
-bool AllowedInTransaction(std::string_view name) {
-  static const std::set<std::string_view> kAllowed = {
-      "abortTransaction", "aggregate", "commitTransaction", "create", "createIndexes", "delete",
-      "distinct", "find", "findAndModify", "findandmodify", "getMore", "insert", "killCursors",
-      "update"};
-  return kAllowed.count(name) != 0;
+// A command the table does not allow in transactions (its in_transaction
+// column), as MongoDB 7's CommandHelpers::canUseTransactions answers it.
+Status NotAllowedInTransaction(std::string_view name) {
+  if (name == "count") {
+    return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                  "Cannot run 'count' in a multi-document transaction. Please see "
+                  "http://dochub.mongodb.org/core/transaction-count for a recommended alternative.");
+  }
+  return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                "Cannot run '" + std::string(name) + "' in a multi-document transaction.");
 }
 
 std::string SessionIdText(const LogicalSession& s) {
@@ -415,12 +411,6 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
   } else if (s.state == TxnState::kAborted) {
     return TransientError(NoSuchTransaction(n));
   }
-  if (!AllowedInTransaction(ctx.name)) {
-    sessions.AbortTransaction(s, "an operation not supported in a transaction");
-    return ErrorReply(Status(ErrorCode::kOperationNotSupportedInTransaction,
-                             "Cannot run '" + std::string(ctx.name) +
-                                 "' in a multi-document transaction."));
-  }
   if (Status refused = CheckTransactionStatement(ctx, s); !refused.ok()) {
     sessions.AbortTransaction(s, "an operation not supported in a transaction");
     return ErrorReply(refused);
@@ -429,9 +419,14 @@ bson::BsonDoc RunTransactionStatement(const CommandSpec& spec, CommandContext& c
     sessions.AbortTransaction(s, "a write to a capped collection");
     return std::move(*refused);
   }
+  if (Status entered = EnterTransactionWrite(ctx, s); !entered.ok()) {
+    sessions.AbortTransaction(s, "a lock timeout behind a DDL command");
+    return TransientError(entered);
+  }
   StatusWith<ClaimedCollection> claim = ClaimCollection(ctx, s);
   if (!claim.ok()) {
     sessions.AbortTransaction(s, "a write conflict");
+    NoteTransactionWrites(ctx, s);  // ends the use EnterTransactionWrite began
     return TransientError(claim.status());
   }
   bson::BsonDoc reply;
@@ -469,10 +464,14 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
     return ErrorReply(Status(ErrorCode::kInvalidOptions,
                              std::string(ctx.name) + " must be run within a transaction"));
   }
-  if (!f.autocommit_false) {
-    AwaitPendingCreations(ctx, f.lsid);
-    AwaitTransactionsUsing(ctx, f.lsid);
+  if (f.autocommit_false && !spec.traits.in_transaction) {
+    // Refused before the session is checked out, as mongod does: the
+    // transaction neither starts nor aborts (commands_not_allowed_in_txn.js).
+    return ErrorReply(NotAllowedInTransaction(ctx.name));
   }
+  if (!f.autocommit_false) AwaitPendingCreations(ctx, f.lsid);
+  // A DDL command's gate stays closed until it ran (transaction_ddl.h).
+  const DdlGate ddl_gate = f.autocommit_false ? DdlGate() : AwaitTransactionsUsing(ctx, f.lsid);
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
     if (StatusWith<std::string> key = LogicalSessionCatalog::SessionKeyOf(f.lsid, SessionUidOf(ctx)); key.ok()) {
@@ -480,7 +479,7 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
     }
     return RunCommandReply(spec, ctx);
   }
-  if (!f.autocommit_false && !IsRetryableWrite(ctx.name)) {
+  if (!f.autocommit_false && !spec.traits.retryable) {
     return ErrorReply(Status(ErrorCode::kLocation50768,
                              "txnNumber may only be provided for multi-document transactions and "
                              "retryable write commands. autocommit:false was not provided, and " +
@@ -491,6 +490,8 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
   LogicalSession& s = *checked.value();
   if (Status caught = CatchUpWithRecord(ctx.engine->sessions(), s); !caught.ok()) return ErrorReply(caught);
   if (f.autocommit_false) return RunTransactionStatement(spec, ctx, s, f);
+  // Its documents are uncommitted until the write's record commits.
+  const RetryableWriteUse use(ctx, s, *f.txn_number);
   return RunRetryableWrite(spec, ctx, s, *f.txn_number);
 }
 

@@ -41,6 +41,9 @@ Usage: tigerdoc [options]
                             ... and at most H hours (default 24; fractions allowed)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
+  --maxConcurrentCommands N at most N document commands (find, aggregate, insert,
+                            update, ...) run at once; the others wait, connections
+                            that ran little lately first (default 0: no limit)
   --replSet NAME            run as the one member (and primary) of replica set
                             NAME: sessions, retryable writes and transactions
   --logpath FILE            write the log to FILE instead of stdout (JSON lines,
@@ -443,6 +446,10 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
     } else if (arg == "--maxConns") {
       auto n = ParseNumber(arg, next(), 1, 1000000000);
       if (n.ok()) flags.max_conns = n.value();
+      st = n.status();
+    } else if (arg == "--maxConcurrentCommands") {
+      auto n = ParseNumber(arg, next(), 0, 1000000);
+      if (n.ok()) flags.max_concurrent_commands = n.value();
       st = n.status();
     } else if (arg == "--replSet") {
       flags.repl_set_name = next();

@@ -2,7 +2,8 @@
 
 #include <cstdio>
 #include <cstring>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "wire/protocol/msg_header.h"
 
@@ -12,6 +13,26 @@ namespace {
 Status Malformed(size_t offset, const char* what) {
   return Status(ErrorCode::kInvalidBSON,
                 std::string("invalid BSON: ") + what + " at byte offset " + std::to_string(offset));
+}
+
+// What bson_utf8_validate(p, n, allow_nul) answers, with ASCII (nearly every
+// key and most strings) settled eight bytes at a time; anything else is
+// left to libbson's own function, so both agree by construction.
+bool Utf8Valid(const uint8_t* p, size_t n, bool allow_nul) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, sizeof word);
+    if ((word & 0x8080808080808080ULL) != 0) {
+      return bson_utf8_validate(reinterpret_cast<const char*>(p), n, allow_nul);
+    }
+  }
+  for (; i < n; ++i) {
+    if ((p[i] & 0x80) != 0) {
+      return bson_utf8_validate(reinterpret_cast<const char*>(p), n, allow_nul);
+    }
+  }
+  return true;  // ASCII is valid UTF-8, NULs included (keys hold none)
 }
 
 }  // namespace
@@ -80,7 +101,14 @@ StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
                                                std::to_string(size) + " bytes but only " +
                                                std::to_string(remaining()) + " remain");
   }
-  RETURN_IF_ERROR(CheckBsonNesting(data_ + pos_, static_cast<size_t>(size), kMaxBsonNestingDepth));
+  bool content_valid = false;
+  RETURN_IF_ERROR(CheckBsonNesting(data_ + pos_, static_cast<size_t>(size), kMaxBsonNestingDepth,
+                                   &content_valid));
+  if (content_valid) {
+    bson::BsonDoc doc = bson::BsonDoc::CopyOf(data_ + pos_, static_cast<size_t>(size));
+    pos_ += static_cast<size_t>(size);
+    return doc;
+  }
   auto doc = bson::BsonDoc::FromBytes(data_ + pos_, static_cast<size_t>(size));
   if (!doc.ok()) return doc.status();
   pos_ += static_cast<size_t>(size);
@@ -90,13 +118,18 @@ StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
 // Walks the element headers of a BSON document with an explicit stack of
 // open (sub)documents, so hostile nesting costs heap bounded by max_depth
 // rather than C++ stack. Only the framing is checked here (types, sizes,
-// terminators); bson_validate checks the rest afterwards.
-Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
+// terminators); bson_validate checks the rest afterwards, unless
+// `content_valid` reports that this walk checked it too (byte_reader.h).
+Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth, bool* content_valid) {
+  if (content_valid != nullptr) *content_valid = false;
   if (len < 5 || static_cast<size_t>(LoadInt32(doc)) != len || doc[len - 1] != 0) {
     return Malformed(0, "document size or terminator");
   }
-  // Each entry is the offset of the terminating NUL of an open document.
-  std::vector<size_t> open_ends{len - 1};
+  // Stays true while every element passed what bson_validate would check.
+  bool content_ok = true;
+  // Each entry is the offset of the terminating NUL of an open document;
+  // commands and documents rarely nest deeper than the inline room.
+  boost::container::small_vector<size_t, 16> open_ends{len - 1};
   size_t pos = 4;
   // Reads a little-endian int32 length at `pos` that must fit before `end`.
   auto read_len = [&](size_t end, int32_t* out) {
@@ -115,7 +148,11 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
     const uint8_t type = doc[pos++];
     const void* key_nul = std::memchr(doc + pos, 0, end - pos);
     if (key_nul == nullptr) return Malformed(pos, "unterminated field name");
+    const size_t key_at = pos;
     pos = static_cast<const uint8_t*>(key_nul) - doc + 1;
+    if (content_ok && !Utf8Valid(doc + key_at, pos - 1 - key_at, /*allow_nul=*/false)) {
+      content_ok = false;
+    }
 
     size_t fixed = 0;  // Size of a fixed-width value, 0 when handled below.
     int32_t n = 0;
@@ -126,6 +163,7 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
       case BSON_TYPE_MAXKEY:
         break;
       case BSON_TYPE_BOOL:
+        if (end - pos >= 1 && doc[pos] > 1) content_ok = false;
         fixed = 1;
         break;
       case BSON_TYPE_INT32:
@@ -150,6 +188,15 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
         if (!read_len(end, &n) || n < 1 || end - pos - 4 < static_cast<size_t>(n)) {
           return Malformed(pos, "string length");
         }
+        if (type == BSON_TYPE_DBPOINTER) {
+          content_ok = false;  // left to libbson
+        } else if (content_ok) {
+          // libbson wants the string's last byte NUL and the bytes before it
+          // UTF-8 (NULs allowed).
+          const uint8_t* chars = doc + pos + 4;
+          const size_t count = static_cast<size_t>(n) - 1;
+          content_ok = chars[count] == 0 && Utf8Valid(chars, count, /*allow_nul=*/true);
+        }
         pos += 4 + static_cast<size_t>(n);
         if (type == BSON_TYPE_DBPOINTER) fixed = 12;
         break;
@@ -157,9 +204,12 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
         if (!read_len(end, &n) || end - pos - 4 < static_cast<size_t>(n) + 1) {
           return Malformed(pos, "binary length");
         }
+        // Subtype 2 repeats its length inside: left to libbson.
+        if (doc[pos + 4] == BSON_SUBTYPE_BINARY_DEPRECATED) content_ok = false;
         pos += 5 + static_cast<size_t>(n);
         break;
       case BSON_TYPE_REGEX:  // pattern and options cstrings
+        content_ok = false;  // left to libbson
         for (int i = 0; i < 2; ++i) {
           const void* nul = std::memchr(doc + pos, 0, end - pos);
           if (nul == nullptr) return Malformed(pos, "unterminated regex");
@@ -171,6 +221,7 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
       case BSON_TYPE_CODEWSCOPE: {  // total size, string, scope document
         size_t sub = pos;
         if (type == BSON_TYPE_CODEWSCOPE) {
+          content_ok = false;  // left to libbson
           int32_t total = 0, slen = 0;
           if (!read_len(end, &total) || end - pos < static_cast<size_t>(total)) {
             return Malformed(pos, "code-with-scope length");
@@ -208,6 +259,7 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth) {
     }
   }
   if (pos != len) return Malformed(pos, "trailing bytes");
+  if (content_valid != nullptr) *content_valid = content_ok;
   return Status::OK();
 }
 

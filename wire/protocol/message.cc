@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "engine/bson/raw_fields.h"
+
 #include "wire/protocol/op_compressed.h"
 #include "wire/protocol/op_query.h"
 
@@ -65,7 +67,7 @@ Status EmptyDb() { return Status(ErrorCode::kInvalidNamespace, "Invalid database
 StatusWith<CommandRequest> FromOpMsg(OpMsg msg) {
   CommandRequest out;
   bson_iter_t iter;
-  if (!bson_iter_init_find(&iter, msg.body.get(), "$db")) {
+  if (!bson::FindTopLevel(msg.body.get(), "$db", &iter)) {
     return Status(static_cast<ErrorCode>(40571), "OP_MSG requests require a $db argument");
   }
   if (!BSON_ITER_HOLDS_UTF8(&iter)) {

@@ -222,15 +222,4 @@ void AppendCompressionStatus(bson_t* network) {
   bson_append_document_end(network, &compression);
 }
 
-bool MayCompressReplyTo(std::string_view command) {
-  constexpr std::array<std::string_view, 12> kNeverCompressed = {
-      "hello",        "isMaster",        "ismaster",  "saslStart",       "saslContinue",
-      "getnonce",     "authenticate",    "createUser", "updateUser",     "copydbSaslStart",
-      "copydbgetnonce", "copydb"};
-  for (std::string_view name : kNeverCompressed) {
-    if (name == command) return false;
-  }
-  return true;
-}
-
 }  // namespace tigerdoc::wire

@@ -55,8 +55,4 @@ std::string CompressMessage(std::string_view message, Compressor compressor);
 // {bytesIn, bytesOut}}, zstd: ..., zlib: ...}.
 void AppendCompressionStatus(bson_t* network);
 
-// Whether a reply to `command` may be compressed (not the handshake and
-// authentication commands the spec lists).
-bool MayCompressReplyTo(std::string_view command);
-
 }  // namespace tigerdoc::wire

@@ -2,6 +2,8 @@
 
 #include <bitset>
 
+#include "engine/bson/raw_fields.h"
+
 #include "wire/protocol/byte_reader.h"
 #include "wire/protocol/crc32c.h"
 #include "wire/protocol/msg_header.h"
@@ -27,7 +29,7 @@ bool BodyHasPath(const bson::BsonDoc& body, const std::string& path) {
   bson_iter_t iter;
   bson_iter_t found;
   if (!bson_iter_init(&iter, body.get())) return false;
-  if (path.find('.') == std::string::npos) return bson_iter_find(&iter, path.c_str());
+  if (path.find('.') == std::string::npos) return bson::FindTopLevel(body.get(), path, &found);
   return bson_iter_find_descendant(&iter, path.c_str(), &found);
 }
 

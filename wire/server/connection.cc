@@ -215,6 +215,12 @@ bool Connection::Process() {
   const ParsedRequest& request = parsed.value();
   bson::BsonDoc body;
   try {
+    ExecutionGate::Ticket ticket;  // execution_gate.h: document commands wait their turn
+    bson_iter_t first;
+    if (bson_iter_init(&first, request.request.body.get()) && bson_iter_next(&first) &&
+        ExecutionGate::TakesTicket(bson_iter_key(&first))) {
+      ticket = ExecutionGate::Global().Enter(&gate_usage_);
+    }
     body = handler_->Handle(info_, request.request);
   } catch (const std::exception& e) {
     body = ErrorReply(Status(ErrorCode::kInternalError,
@@ -233,11 +239,11 @@ bool Connection::Process() {
   }
   std::string reply = SerializeReply(request.header, reply_id, body);
   // A compressed request gets its reply compressed the same way, except
-  // the handshake and authentication replies (op_compressed.h).
+  // the handshake and authentication replies (the handler says which).
   if (request.compressor) {
     bson_iter_t it;
     if (bson_iter_init(&it, request.request.body.get()) && bson_iter_next(&it) &&
-        MayCompressReplyTo(bson_iter_key(&it))) {
+        handler_->MayCompressReplyTo(bson_iter_key(&it))) {
       reply = CompressMessage(reply, *request.compressor);
     }
   }

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "wire/server/execution_gate.h"
 #include "wire/server/request_handler.h"
 #include "wire/server/tls.h"
 
@@ -105,6 +106,7 @@ class Connection {
   std::mutex close_mu_;
   bool closed_ = false;
   std::atomic<bool> shutting_down_{false};
+  ExecutionGate::Usage gate_usage_;  // this connection's recent execution time
 };
 
 // "1.2.3.4:5" for IPv4, "[::1]:5" for IPv6 (MongoDB's HostAndPort form).

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "engine/bson/bson_doc.h"
 #include "wire/protocol/message.h"
@@ -45,6 +46,12 @@ class RequestHandler {
   // returned) is dropped: release what it holds (a cursor nobody can
   // reach). Called on the connection's thread, which ran the command.
   virtual void OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& /*reply*/) {}
+
+  // Whether the reply to a compressed request for `command` is compressed
+  // too (not the handshake and authentication replies MongoDB's
+  // compression spec lists). Called on the connection's thread; the
+  // default compresses every reply.
+  virtual bool MayCompressReplyTo(std::string_view /*command*/) const { return true; }
 
   // The server stopped accepting and reading; requests still running should
   // end soon (the server then joins the threads running them). Called once,

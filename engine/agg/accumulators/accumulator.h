@@ -60,4 +60,8 @@ StatusWith<AccumulationStatement> ParseAccumulationStatement(const bson_iter_t* 
 AccumulatorFactory SimpleAccumulatorFactory(std::string_view op,
                                             const bson::Collator* collator = nullptr);
 
+// `field: {$sum: 1}`: the count a stage adds by itself ($sortByCount, and
+// $bucket / $bucketAuto without an `output`).
+AccumulationStatement CountStatement(std::string field);
+
 }  // namespace tigerdoc::agg

@@ -167,4 +167,13 @@ AccumulatorFactory SimpleAccumulatorFactory(std::string_view op, const bson::Col
   return nullptr;
 }
 
+AccumulationStatement CountStatement(std::string field) {
+  AccumulationStatement count;
+  count.field = std::move(field);
+  count.op = "$sum";
+  count.argument = MakeConstant(Value::Int(1));
+  count.factory = SimpleAccumulatorFactory("$sum");
+  return count;
+}
+
 }  // namespace tigerdoc::agg

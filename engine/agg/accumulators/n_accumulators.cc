@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "engine/agg/accumulators/basic.h"
+#include "engine/bson/field_path.h"
 #include "engine/query/sort.h"
 
 namespace tigerdoc::agg {
@@ -148,13 +149,8 @@ StatusWith<AccumulationStatement> ParseNAccumulator(std::string_view op_view, co
     return Error(5787801, "specification must be an object; found " + op + ": " +
                               TypeNameOf(bson_iter_type(spec)));
   }
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(spec, &len, &data);
-  bson_init_static(&sub, data, len);
   bson_iter_t it;
-  bson_iter_init(&it, &sub);
+  bson_iter_recurse(spec, &it);
   ExpressionPtr n, output;
   std::shared_ptr<query::SortSpec> sort;
   const char* output_name = HasSort(kind) ? "output" : "input";
@@ -169,8 +165,7 @@ StatusWith<AccumulationStatement> ParseNAccumulator(std::string_view op_view, co
         return Error(5788604, op + " requires 'sortBy' to be an object");
       }
       bson_t sdoc;
-      bson_iter_document(&it, &len, &data);
-      bson_init_static(&sdoc, data, len);
+      bson::OpenSubdocument(&it, &sdoc);
       ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&sdoc));
       sort = std::make_shared<query::SortSpec>(std::move(parsed));
     } else {

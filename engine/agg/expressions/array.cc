@@ -263,13 +263,8 @@ StatusWith<ExpressionPtr> ParseSortArray(const bson_iter_t* operand, ParseContex
     return Error(2942500, "$sortArray requires an object as an argument, found: " +
                               TypeNameOf(bson_iter_type(operand)));
   }
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(operand, &len, &data);
-  bson_init_static(&sub, data, len);
   bson_iter_t it;
-  bson_iter_init(&it, &sub);
+  bson_iter_recurse(operand, &it);
   ExpressionPtr input;
   std::optional<Value> sort_by;
   while (bson_iter_next(&it)) {

@@ -222,13 +222,8 @@ StatusWith<ExpressionPtr> ParseOperand(const bson_iter_t* it, ParseContext* ctx)
       return ParseObject(&sub, ctx);
     }
     case BSON_TYPE_ARRAY: {
-      bson_t sub;
-      uint32_t len;
-      const uint8_t* data;
-      bson_iter_array(it, &len, &data);
-      bson_init_static(&sub, data, len);
       bson_iter_t e;
-      bson_iter_init(&e, &sub);
+      bson_iter_recurse(it, &e);
       std::vector<ExpressionPtr> elems;
       while (bson_iter_next(&e)) {
         ASSIGN_OR_RETURN(ExpressionPtr x, ParseOperand(&e, ctx));

@@ -55,13 +55,8 @@ StatusWith<std::vector<ExpressionPtr>> ParseArgList(const bson_iter_t* operand,
                                                     ParseContext* ctx) {
   std::vector<ExpressionPtr> args;
   if (bson_iter_type(operand) == BSON_TYPE_ARRAY) {
-    bson_t sub;
-    uint32_t len;
-    const uint8_t* data;
-    bson_iter_array(operand, &len, &data);
-    bson_init_static(&sub, data, len);
     bson_iter_t e;
-    bson_iter_init(&e, &sub);
+    bson_iter_recurse(operand, &e);
     while (bson_iter_next(&e)) {
       ASSIGN_OR_RETURN(ExpressionPtr x, ParseOperand(&e, ctx));
       args.push_back(std::move(x));
@@ -116,13 +111,8 @@ StatusWith<ExpressionPtr> ParseNamed(const bson_iter_t* operand, ParseContext* c
   if (bson_iter_type(operand) != BSON_TYPE_DOCUMENT) {
     return Error(spec.not_object_code, spec.not_object_message);
   }
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(operand, &len, &data);
-  bson_init_static(&sub, data, len);
   bson_iter_t it;
-  bson_iter_init(&it, &sub);
+  bson_iter_recurse(operand, &it);
   std::map<std::string, ExpressionPtr> args;
   while (bson_iter_next(&it)) {
     std::string key(bson_iter_key(&it), bson_iter_key_len(&it));

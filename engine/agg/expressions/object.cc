@@ -81,13 +81,8 @@ StatusWith<ExpressionPtr> ParseFieldOp(std::string_view name, const bson_iter_t*
     return Error(kind == Kind::kGet ? 3041703 : 4161100,
                  op + " only supports an object as its argument");
   }
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(operand, &len, &data);
-  bson_init_static(&sub, data, len);
   bson_iter_t it;
-  bson_iter_init(&it, &sub);
+  bson_iter_recurse(operand, &it);
   std::optional<std::string> field;
   ExpressionPtr input, value;
   bool have_value = false;

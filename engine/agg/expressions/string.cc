@@ -202,13 +202,8 @@ StatusWith<ExpressionPtr> ParseTrim(std::string_view name, const bson_iter_t* op
     return Error(50696, op + " only supports an object as an argument, found: " +
                             TypeNameOf(bson_iter_type(operand)));
   }
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(operand, &len, &data);
-  bson_init_static(&sub, data, len);
   bson_iter_t it;
-  bson_iter_init(&it, &sub);
+  bson_iter_recurse(operand, &it);
   ExpressionPtr input, chars;
   while (bson_iter_next(&it)) {
     std::string key = bson_iter_key(&it);

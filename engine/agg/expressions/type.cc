@@ -262,13 +262,8 @@ StatusWith<ExpressionPtr> ParseConvert(const bson_iter_t* operand, ParseContext*
     return Error(9, "$convert expects an object of named arguments but found: " +
                         TypeNameOf(bson_iter_type(operand)));
   }
-  bson_t sub;
-  uint32_t len;
-  const uint8_t* data;
-  bson_iter_document(operand, &len, &data);
-  bson_init_static(&sub, data, len);
   bson_iter_t it;
-  bson_iter_init(&it, &sub);
+  bson_iter_recurse(operand, &it);
   ExpressionPtr input, to, on_error, on_null;
   while (bson_iter_next(&it)) {
     std::string key = bson_iter_key(&it);

@@ -81,12 +81,7 @@ StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const Express
     return Error(40199, "The $bucket 'default' field must be less than the lowest boundary or greater than or equal to the highest boundary.");
   }
   if (!have_output) {
-    AccumulationStatement count;
-    count.field = "count";
-    count.op = "$sum";
-    count.argument = MakeConstant(Value::Int(1));
-    count.factory = SimpleAccumulatorFactory("$sum");
-    group->fields.push_back(std::move(count));
+    group->fields.push_back(CountStatement("count"));
   }
   auto shared_bounds = std::make_shared<std::vector<Value>>(std::move(bounds));
   // Boundaries compare under the operation's collation, as MongoDB's

@@ -228,12 +228,7 @@ StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const Exp
     return Error(40246, "$bucketAuto requires 'groupBy' and 'buckets' to be specified");
   }
   if (!have_output || parsed->fields.empty()) {
-    AccumulationStatement count;
-    count.field = "count";
-    count.op = "$sum";
-    count.argument = MakeConstant(Value::Int(1));
-    count.factory = SimpleAccumulatorFactory("$sum");
-    parsed->fields.push_back(std::move(count));
+    parsed->fields.push_back(CountStatement("count"));
   }
   std::shared_ptr<const BucketAutoSpec> shared = parsed;
   return MakeSpec("$bucketAuto", [shared](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {

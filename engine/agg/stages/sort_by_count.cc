@@ -25,12 +25,7 @@ StatusWith<StageSpecPtr> ParseSortByCountStage(const bson_iter_t* spec, const Ex
   ParseContext pctx(&ctx);
   auto group = std::make_shared<GroupSpec>();
   ASSIGN_OR_RETURN(group->id, ParseOperand(spec, &pctx));
-  AccumulationStatement count;
-  count.field = "count";
-  count.op = "$sum";
-  count.argument = MakeConstant(Value::Int(1));
-  count.factory = SimpleAccumulatorFactory("$sum");
-  group->fields.push_back(std::move(count));
+  group->fields.push_back(CountStatement("count"));
   bson::BsonDoc sort_doc;
   BSON_APPEND_INT32(sort_doc.mutable_get(), "count", -1);
   ASSIGN_OR_RETURN(query::SortSpec sort, query::SortSpec::Parse(sort_doc.get()));

@@ -183,6 +183,9 @@ std::vector<IndexScanPlan> IndexPlansFor(const MatchExpression* filter, const Pl
   if (!request.indexes) return out;
   for (const auto& spec : request.indexes->specs) {
     if (spec->hidden) continue;
+    // A text index serves only $text (text_plan.h): documents without
+    // text have no entry, others one per term.
+    if (spec->text) continue;
     if (spec->partial_matcher && !QueryImplies(filter, spec->partial_matcher->root())) continue;
     if (spec->wildcard) {
       for (IndexScanPlan& plan : WildcardIndexPlans(spec, filter, request)) {
@@ -277,6 +280,10 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
         (hinted->partial_matcher && !QueryImplies(filter, hinted->partial_matcher->root()))) {
       return Status(ErrorCode::kBadValue, kNoSuchIndex);
     }
+    if (hinted->text) {
+      // Nothing but $text (which refuses hints) can read a text index.
+      return Status(ErrorCode::kNoQueryExecutionPlans, "No query solutions");
+    }
     if (hinted->wildcard) {
       if (request.min_max) {
         return Status(kWildcardMinMaxCode, "$min/$max are not supported for wildcard indexes");
@@ -309,7 +316,12 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
     // One index scan per branch, each the cheapest of its branch.
     QueryPlan or_plan;
     or_plan.kind = QueryPlan::Kind::kOr;
+    bool every_branch_indexed = true;
     for (size_t i = 0; i < filter->num_children(); ++i) {
+      if (filter->child(i) == request.text_branch) {
+        for (const IndexScanPlan& scan : request.text_scans) or_plan.scans.push_back(scan);
+        continue;
+      }
       // Branches are planned for their own predicates: no sort, no covering.
       PlanRequest branch;
       branch.matcher = request.matcher;
@@ -322,12 +334,23 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
       }
       if (options.empty()) {
         or_plan.scans.clear();
+        every_branch_indexed = false;
         break;
       }
       for (QueryPlan& option : options) Cost(&option, branch, count_keys);
       auto best = std::min_element(options.begin(), options.end(),
                                    [](const QueryPlan& a, const QueryPlan& b) { return Rank(a) < Rank(b); });
       or_plan.scans.push_back(std::move(best->scans[0]));
+    }
+    if (request.text_branch != nullptr) {
+      if (!every_branch_indexed) {
+        return Status(ErrorCode::kNoQueryExecutionPlans,
+                      "Failed to produce a solution for TEXT under OR - other non-TEXT clauses "
+                      "under OR have to be indexed as well.");
+      }
+      Cost(&or_plan, request, count_keys);
+      choice.winner = std::move(or_plan);
+      return choice;
     }
     if (!or_plan.scans.empty()) candidates.push_back(std::move(or_plan));
   }

@@ -96,6 +96,12 @@ struct PlanRequest {
   std::string distinct_key;
   PlanHint hint;
   int64_t collection_docs = 0;
+  // A $text branch of the filter's top-level $or and the scans that read
+  // its terms (text_plan.h): the OR plan takes them for that branch, and
+  // is then the only plan (NoQueryExecutionPlans when another branch has
+  // no index, as MongoDB's "TEXT under OR").
+  const MatchExpression* text_branch = nullptr;
+  std::vector<IndexScanPlan> text_scans;
   // The plan cache's winner for this query's shape (QueryPlan::Describe()):
   // chosen again without counting keys when it is still a candidate.
   std::optional<std::string> cached_winner;

@@ -15,6 +15,7 @@
 #include "engine/aggregate_explain_run.h"
 #include "engine/engine.h"
 #include "engine/query/plan_executor.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -37,12 +38,8 @@ class NoWriteResolver : public agg::CollectionResolver {
 class AggregateExplainRunTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
     // _id = i, r = distinct pseudo-random, g = i % 10, t = [i, i + 1].
     std::mt19937 rng(11);
     std::vector<int> r(kDocs);

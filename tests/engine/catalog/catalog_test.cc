@@ -12,43 +12,17 @@
 #include <set>
 #include <thread>
 
+#include "tests/engine/catalog/open_catalog.h"
+#include "tests/engine/storage/in_memory_storage.h"
+#include "tests/engine/temp_dir.h"
+
 namespace tigerdoc::catalog {
 namespace {
 
 using bson::BsonDoc;
 using storage::Session;
 using storage::StorageEngine;
-using storage::StorageOptions;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tigerdoc-cat-XXXXXX").string();
-    EXPECT_NE(mkdtemp(pattern.data()), nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::unique_ptr<StorageEngine> OpenEngine(const std::string& dbpath) {
-  StorageOptions options;
-  options.in_memory = dbpath.empty();
-  options.dbpath = dbpath;
-  options.cache_size_mb = 64;
-  auto engine = StorageEngine::Open(options);
-  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
-  return std::move(engine).value();
-}
-
-std::unique_ptr<Catalog> OpenCatalog(StorageEngine* engine) {
-  auto catalog = Catalog::Open(engine);
-  EXPECT_TRUE(catalog.ok()) << catalog.status().ToString();
-  return std::move(catalog).value();
-}
+using testing_dirs::TempDir;
 
 CreateCollectionRequest Request(std::string db, std::string name, std::string key = "_id",
                                 int shards = 4) {
@@ -79,7 +53,8 @@ Status InsertDoc(StorageEngine* engine, CollectionEntry& entry, const char* json
 class CatalogTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    engine_ = OpenEngine("");
+    engine_ = storage::OpenInMemoryStorage();
+    ASSERT_NE(engine_, nullptr);
     catalog_ = OpenCatalog(engine_.get());
   }
   std::unique_ptr<StorageEngine> engine_;
@@ -253,9 +228,9 @@ TEST_F(CatalogTest, GetOrCreateIsRaceFree) {
 }
 
 TEST(CatalogPersistenceTest, EntriesStatsAndIdentsSurviveReopen) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     auto users = catalog->CreateCollection(Request("app", "users", "team", 2)).value();
     ASSERT_TRUE(InsertDoc(engine.get(), *users, R"({"_id": 1, "team": "a"})").ok());
@@ -263,7 +238,7 @@ TEST(CatalogPersistenceTest, EntriesStatsAndIdentsSurviveReopen) {
     ASSERT_TRUE(catalog->CreateCollection(Request("app", "gone")).ok());  // c2
     ASSERT_TRUE(catalog->DropCollection("app.gone").ok());
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   auto users = catalog->Lookup("app.users");
   ASSERT_NE(users, nullptr);
@@ -279,9 +254,9 @@ TEST(CatalogPersistenceTest, EntriesStatsAndIdentsSurviveReopen) {
 }
 
 TEST(CatalogPersistenceTest, PatternConfigsAndOptionsSurviveReopen) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     CreateCollectionRequest request = Request("app", "p");
     request.options = bson::BsonDoc::FromJson(R"({"maxShardBytes": 4096})");
@@ -297,7 +272,7 @@ TEST(CatalogPersistenceTest, PatternConfigsAndOptionsSurviveReopen) {
                                      bson::BsonDoc::FromJson(R"({"maxShardBytes": 8192})").get())
                     .ok());
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   auto entry = catalog->Lookup("app.p");
   ASSERT_NE(entry, nullptr);
@@ -307,9 +282,9 @@ TEST(CatalogPersistenceTest, PatternConfigsAndOptionsSurviveReopen) {
 }
 
 TEST(CatalogPersistenceTest, OpenReapsOrphanedTables) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     ASSERT_TRUE(catalog->CreateCollection(Request("db", "kept")).ok());  // c1
     // What a crash between "create tables" and "write entry" leaves behind,
@@ -320,7 +295,7 @@ TEST(CatalogPersistenceTest, OpenReapsOrphanedTables) {
     ASSERT_TRUE(session.CreateTable("c1x-s0").ok());     // not an ident: left alone
     ASSERT_TRUE(session.CreateTable("scratch").ok());    // not an ident: left alone
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   std::set<std::string> tables = Tables(engine.get());
   EXPECT_FALSE(tables.count("c7-s0"));
@@ -334,7 +309,7 @@ TEST(CatalogPersistenceTest, OpenReapsOrphanedTables) {
 }
 
 TEST(CatalogPersistenceTest, CorruptEntryFailsOpen) {
-  auto engine = OpenEngine("");
+  auto engine = storage::OpenInMemoryStorage();
   {
     Session session = engine->NewSession();
     ASSERT_TRUE(session.CreateTable(kCatalogTable).ok());
@@ -360,9 +335,9 @@ index::IndexSpec ParsedSpec(const char* json, int64_t id) {
 }
 
 TEST(CatalogIndexTest, IndexesPersistAndOrphanIndexTablesAreReaped) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     auto entry = catalog->CreateCollection(Request("db", "c", "_id", 2)).value();  // c1
     std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
@@ -381,7 +356,7 @@ TEST(CatalogIndexTest, IndexesPersistAndOrphanIndexTablesAreReaped) {
     EXPECT_EQ(entry->indexes()->specs.size(), 1u);
     EXPECT_EQ(entry->indexes()->next_index_id, 4);
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   auto entry = catalog->Lookup("db.c");
   ASSERT_NE(entry, nullptr);
@@ -396,7 +371,7 @@ TEST(CatalogIndexTest, IndexesPersistAndOrphanIndexTablesAreReaped) {
 }
 
 TEST(CatalogIndexTest, DropIndexesRemovesEntryAndTables) {
-  auto engine = OpenEngine("");
+  auto engine = storage::OpenInMemoryStorage();
   auto catalog = OpenCatalog(engine.get());
   auto entry = catalog->CreateCollection(Request("db", "c", "_id", 2)).value();
   std::unique_lock<std::shared_mutex> lock(entry->write_mutex());
@@ -417,9 +392,9 @@ TEST(CatalogIndexTest, DropIndexesRemovesEntryAndTables) {
 }
 
 TEST(CatalogIndexTest, MultikeyIsPublishedAtOnceAndPersistedOnlyOnCommit) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     std::shared_ptr<CollectionEntry> entries[2];
     for (int i = 0; i < 2; ++i) {
@@ -448,7 +423,7 @@ TEST(CatalogIndexTest, MultikeyIsPublishedAtOnceAndPersistedOnlyOnCommit) {
       EXPECT_EQ(entries[1]->indexes()->FindById(2)->multikey_paths[0], std::set<size_t>{1});
     }
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   EXPECT_FALSE(catalog->Lookup("db.rolled")->indexes()->FindById(1)->multikey);
   auto indexes = catalog->Lookup("db.committed")->indexes();
@@ -465,9 +440,9 @@ namespace {
 
 // $out's building blocks: a temporary collection renamed over its target.
 TEST(CatalogRenameTest, RenameReplacesTargetAtomicallyAndSurvivesReopen) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     auto old_target = catalog->CreateCollection(Request("db", "target")).value();  // c1
     ASSERT_TRUE(InsertDoc(engine.get(), *old_target, R"({"_id": "old"})").ok());
@@ -495,7 +470,7 @@ TEST(CatalogRenameTest, RenameReplacesTargetAtomicallyAndSurvivesReopen) {
     ASSERT_TRUE(catalog->RenameCollection("db.other", "db2", "moved", true).ok());
     EXPECT_NE(catalog->Lookup("db2.moved"), nullptr);
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   auto target = catalog->Lookup("db.target");
   ASSERT_NE(target, nullptr);
@@ -505,16 +480,16 @@ TEST(CatalogRenameTest, RenameReplacesTargetAtomicallyAndSurvivesReopen) {
 }
 
 TEST(CatalogRenameTest, TemporaryCollectionsAreDroppedAtOpen) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     CreateCollectionRequest temp = Request("db", "tmp.agg_out.7");
     temp.options = BsonDoc::FromJson(R"({"temp": true})");
     ASSERT_TRUE(catalog->CreateCollection(temp).ok());  // c1: a $out cut short by a crash
     ASSERT_TRUE(catalog->CreateCollection(Request("db", "kept")).ok());
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   EXPECT_EQ(catalog->Lookup("db.tmp.agg_out.7"), nullptr);
   EXPECT_NE(catalog->Lookup("db.kept"), nullptr);
@@ -532,9 +507,9 @@ namespace {
 // same counter; reopening the catalog starts them at zero, as MongoDB's
 // counters reset on restart.
 TEST(CatalogIndexUsageTest, CountersSurviveSnapshotSwapsButNotReopen) {
-  TempDir dir;
+  TempDir dir("tigerdoc-cat");
   {
-    auto engine = OpenEngine(dir.path());
+    auto engine = storage::OpenStorageAt(dir.path());
     auto catalog = OpenCatalog(engine.get());
     std::shared_ptr<CollectionEntry> entry = catalog->CreateCollection(Request("db", "c")).value();
     {
@@ -575,7 +550,7 @@ TEST(CatalogIndexUsageTest, CountersSurviveSnapshotSwapsButNotReopen) {
     EXPECT_EQ(entry->indexes()->FindById(3)->usage->ops(), 0);
     EXPECT_EQ(entry->id_index_usage->ops(), 1);
   }
-  auto engine = OpenEngine(dir.path());
+  auto engine = storage::OpenStorageAt(dir.path());
   auto catalog = OpenCatalog(engine.get());
   std::shared_ptr<CollectionEntry> entry = catalog->Lookup("db.c");
   ASSERT_NE(entry, nullptr);

@@ -1,31 +1,15 @@
 // Views in the catalog: creation rules, cycles, depth, drop, persistence.
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
-
-#include <filesystem>
 
 #include "engine/catalog/catalog.h"
+#include "tests/engine/catalog/open_catalog.h"
 #include "tests/engine/query/test_json.h"
+#include "tests/engine/storage/in_memory_storage.h"
+#include "tests/engine/temp_dir.h"
 
 namespace tigerdoc::catalog {
 namespace {
-
-std::unique_ptr<storage::StorageEngine> OpenEngine(const std::string& dbpath) {
-  storage::StorageOptions options;
-  options.in_memory = dbpath.empty();
-  options.dbpath = dbpath;
-  options.cache_size_mb = 64;
-  auto engine = storage::StorageEngine::Open(options);
-  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
-  return std::move(engine).value();
-}
-
-std::unique_ptr<Catalog> OpenCatalog(storage::StorageEngine* engine) {
-  auto catalog = Catalog::Open(engine);
-  EXPECT_TRUE(catalog.ok()) << catalog.status().ToString();
-  return std::move(catalog).value();
-}
 
 ViewDefinition View(const std::string& name, const std::string& on,
                     const char* pipeline_json = R"({"0": {"%limit": 5}})") {
@@ -39,7 +23,7 @@ ViewDefinition View(const std::string& name, const std::string& on,
 }
 
 TEST(ViewCatalogTest, CreateLookupListAndDrop) {
-  auto engine = OpenEngine("");
+  auto engine = storage::OpenInMemoryStorage();
   auto catalog = OpenCatalog(engine.get());
   CreateCollectionRequest coll;
   coll.db = "test";
@@ -65,7 +49,7 @@ TEST(ViewCatalogTest, CreateLookupListAndDrop) {
 }
 
 TEST(ViewCatalogTest, CyclesAreRefused) {
-  auto engine = OpenEngine("");
+  auto engine = storage::OpenInMemoryStorage();
   auto catalog = OpenCatalog(engine.get());
   ASSERT_TRUE(catalog->CreateView(View("a", "b")).ok());  // b does not exist yet
   Status cycle = catalog->CreateView(View("b", "a"));
@@ -80,7 +64,7 @@ TEST(ViewCatalogTest, CyclesAreRefused) {
 }
 
 TEST(ViewCatalogTest, DepthIsLimited) {
-  auto engine = OpenEngine("");
+  auto engine = storage::OpenInMemoryStorage();
   auto catalog = OpenCatalog(engine.get());
   // v1 on c, v2 on v1, ... v20 on v19: 20 views deep is the limit.
   for (int i = 1; i <= kMaxViewDepth; ++i) {
@@ -92,15 +76,15 @@ TEST(ViewCatalogTest, DepthIsLimited) {
 }
 
 TEST(ViewCatalogTest, ViewsSurviveRestartAndDropDatabase) {
-  std::string dir = (std::filesystem::temp_directory_path() / "tigerdoc-views-XXXXXX").string();
-  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  testing_dirs::TempDir temp("tigerdoc-views");
+  const std::string& dir = temp.path();
   {
-    auto engine = OpenEngine(dir);
+    auto engine = storage::OpenStorageAt(dir);
     auto catalog = OpenCatalog(engine.get());
     ASSERT_TRUE(catalog->CreateView(View("v", "c", R"({"0": {"%match": {"a": 1}}})")).ok());
   }
   {
-    auto engine = OpenEngine(dir);
+    auto engine = storage::OpenStorageAt(dir);
     auto catalog = OpenCatalog(engine.get());
     auto v = catalog->LookupView("test.v");
     ASSERT_NE(v, nullptr);
@@ -110,11 +94,10 @@ TEST(ViewCatalogTest, ViewsSurviveRestartAndDropDatabase) {
     ASSERT_TRUE(catalog->DropDatabase("test").ok());
   }
   {
-    auto engine = OpenEngine(dir);
+    auto engine = storage::OpenStorageAt(dir);
     auto catalog = OpenCatalog(engine.get());
     EXPECT_EQ(catalog->LookupView("test.v"), nullptr);
   }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

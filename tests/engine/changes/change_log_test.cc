@@ -13,6 +13,7 @@
 #include "engine/catalog/change_event.h"
 #include "engine/engine.h"
 #include "engine/repl/logical_clock.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -36,13 +37,8 @@ std::string Field(const BsonDoc& row, const char* name) {
 class ChangeLogTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
     start_ = log().ReadablePosition();
   }
 

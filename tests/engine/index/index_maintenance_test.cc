@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -21,13 +22,8 @@ using bson::BsonDoc;
 class IndexMaintenanceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);  // tests call it directly
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
   }
 
   void Create(int shards, const std::string& shard_key = "_id") {

@@ -18,6 +18,7 @@
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
+#include "tests/engine/in_memory_engine.h"
 #include "tests/engine/query/test_json.h"
 
 namespace tigerdoc::engine {
@@ -31,13 +32,10 @@ constexpr char kColl[] = "c";
 class IndexScanTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
+    EngineOptions options = InMemoryEngineOptions();
     options.max_blocking_sort_bytes = 1;  // any blocking sort fails: merges must not sort
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine(options);
+    ASSERT_NE(engine_, nullptr);
   }
 
   void Insert(const std::vector<std::string>& docs) {

@@ -13,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "engine/query/plan_executor.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -25,13 +26,10 @@ constexpr char kColl[] = "c";
 class FindEngineTest : public ::testing::Test {
  protected:
   void Open(int64_t sort_bytes = 100 * 1024 * 1024) {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
+    EngineOptions options = InMemoryEngineOptions();
     options.max_blocking_sort_bytes = sort_bytes;
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine(options);
+    ASSERT_NE(engine_, nullptr);
   }
 
   // _id = i, r = a pseudo-random number (distinct), g = i % 10, pad bytes.

@@ -1,6 +1,7 @@
 // LogicalClock: strictly increasing times from many threads, never behind
 // the wall clock, and AdvanceTo only moves forward.
 
+#include "engine/base/wall_clock.h"
 #include "engine/repl/logical_clock.h"
 
 #include <gtest/gtest.h>
@@ -13,16 +14,10 @@
 namespace tigerdoc::engine::repl {
 namespace {
 
-uint32_t WallSeconds() {
-  return static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::seconds>(
-                                   std::chrono::system_clock::now().time_since_epoch())
-                                   .count());
-}
-
 TEST(LogicalClockTest, TicksAreStrictlyIncreasingAndAtLeastTheWallClock) {
   LogicalClock clock;
   EXPECT_EQ(clock.Now(), Timestamp{});
-  const uint32_t before = WallSeconds();
+  const uint32_t before = WallClockSeconds();
   Timestamp previous = clock.Tick();
   EXPECT_GE(previous.seconds, before);
   for (int i = 0; i < 1000; ++i) {
@@ -55,7 +50,7 @@ TEST(LogicalClockTest, ConcurrentTicksAreAllDistinct) {
 
 TEST(LogicalClockTest, AdvanceToMovesOnlyForward) {
   LogicalClock clock;
-  const Timestamp future{WallSeconds() + 100, 7};
+  const Timestamp future{WallClockSeconds() + 100, 7};
   clock.AdvanceTo(future);
   EXPECT_EQ(clock.Now(), future);
   clock.AdvanceTo(Timestamp{1, 1});

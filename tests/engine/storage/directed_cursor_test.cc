@@ -75,7 +75,49 @@ TEST_F(DirectedCursorTest, ForwardMatchesCursor) {
   EXPECT_EQ(Keys("t", "d\x01", "", kForward), (KeyList{"d\x01", "f", "h"}));
 }
 
+// The same bounds as the backward tests above, read forward: the lower
+// bound is inclusive, the upper one exclusive, whichever way a scan reads.
+TEST_F(DirectedCursorTest, ForwardLowerBoundIsInclusiveAtBelowAndAbove) {
+  EXPECT_EQ(Keys("t", "d", "", kForward), (KeyList{"d", "d\x01", "f", "h"}));  // at a key
+  EXPECT_EQ(Keys("t", "e", "", kForward), (KeyList{"f", "h"}));                // between keys
+  const KeyList all{"b", "d", "d\x01", "f", "h"};
+  EXPECT_EQ(Keys("t", "a", "", kForward), all);                                // below every key
+  EXPECT_EQ(Keys("t", "b", "", kForward), all);                                // at the first key
+  EXPECT_EQ(Keys("t", "h", "", kForward), (KeyList{"h"}));                     // at the last key
+  EXPECT_EQ(Keys("t", "i", "", kForward), KeyList{});                          // past the end
+}
+
+TEST_F(DirectedCursorTest, ForwardUpperBoundIsExclusive) {
+  EXPECT_EQ(Keys("t", "", "f", kForward), (KeyList{"b", "d", "d\x01"}));  // at a key
+  EXPECT_EQ(Keys("t", "", "e", kForward), (KeyList{"b", "d", "d\x01"}));  // between keys
+  EXPECT_EQ(Keys("t", "", "d\x01", kForward), (KeyList{"b", "d"}));       // an extension of "d"
+  EXPECT_EQ(Keys("t", "", "b", kForward), KeyList{});                     // at the first key
+  EXPECT_EQ(Keys("t", "", "h", kForward), (KeyList{"b", "d", "d\x01", "f"}));  // at the last key
+  EXPECT_EQ(Keys("t", "", "z", kForward), (KeyList{"b", "d", "d\x01", "f", "h"}));
+}
+
+TEST_F(DirectedCursorTest, BackwardRangeAtTheLastKey) {
+  EXPECT_EQ(Keys("t", "h", "", kBackward), (KeyList{"h"}));
+  EXPECT_EQ(Keys("t", "h", "i", kBackward), (KeyList{"h"}));
+  EXPECT_EQ(Keys("t", "f", "h", kBackward), (KeyList{"f"}));
+}
+
+// lower == upper (at a key and between keys) and lower > upper hold no key
+// either way; a one-key range holds that key either way.
+TEST_F(DirectedCursorTest, EmptyAndOneKeyRangesBothWays) {
+  for (ScanDirection direction : {kForward, kBackward}) {
+    EXPECT_EQ(Keys("t", "d", "d", direction), KeyList{});
+    EXPECT_EQ(Keys("t", "e", "e", direction), KeyList{});
+    EXPECT_EQ(Keys("t", "g", "c", direction), KeyList{});
+    EXPECT_EQ(Keys("t", "d", "d\x01", direction), (KeyList{"d"}));
+    EXPECT_EQ(Keys("t", "b", "c", direction), (KeyList{"b"}));
+    EXPECT_EQ(Keys("t", "g", "z", direction), (KeyList{"h"}));
+  }
+}
+
 TEST_F(DirectedCursorTest, EmptyTable) {
+  EXPECT_EQ(Keys("empty", "", "", kForward), KeyList{});
+  EXPECT_EQ(Keys("empty", "a", "z", kForward), KeyList{});
   EXPECT_EQ(Keys("empty", "", "", kBackward), KeyList{});
   EXPECT_EQ(Keys("empty", "a", "z", kBackward), KeyList{});
 }

@@ -12,24 +12,12 @@
 #include <string>
 
 #include "engine/storage/storage_engine.h"
+#include "tests/engine/temp_dir.h"
 
 namespace tigerdoc::storage {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tigerdoc-dur-XXXXXX").string();
-    char* made = mkdtemp(pattern.data());
-    EXPECT_NE(made, nullptr);
-    path_ = pattern;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing_dirs::TempDir;
 
 std::string KeyOf(uint64_t i) {
   // Big-endian so keys sort in commit order.
@@ -64,7 +52,7 @@ StorageOptions DiskOptions(const std::string& dir) {
 }
 
 TEST(DurabilityTest, AcknowledgedCommitsSurviveKillMinus9) {
-  TempDir dir;
+  TempDir dir("tigerdoc-dur");
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   pid_t child = fork();
@@ -106,7 +94,7 @@ TEST(DurabilityTest, AcknowledgedCommitsSurviveKillMinus9) {
 }
 
 TEST(DurabilityTest, DataPersistsAcrossCleanReopen) {
-  TempDir dir;
+  TempDir dir("tigerdoc-dur");
   {
     auto engine = StorageEngine::Open(DiskOptions(dir.path()));
     ASSERT_TRUE(engine.ok()) << engine.status().ToString();
@@ -123,7 +111,7 @@ TEST(DurabilityTest, DataPersistsAcrossCleanReopen) {
 }
 
 TEST(DurabilityTest, BackgroundFlusherRunsAndStopsCleanly) {
-  TempDir dir;
+  TempDir dir("tigerdoc-dur");
   StorageOptions options = DiskOptions(dir.path());
   options.journal_flush_interval_ms = 5;
   auto engine = StorageEngine::Open(options);

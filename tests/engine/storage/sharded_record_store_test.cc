@@ -11,6 +11,7 @@
 
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
+#include "tests/engine/storage/in_memory_storage.h"
 
 namespace tigerdoc::storage {
 namespace {
@@ -27,12 +28,8 @@ bson_value_t ValueOf(const BsonDoc& doc, const char* name) {
 class ShardedRecordStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    StorageOptions options;
-    options.in_memory = true;
-    options.cache_size_mb = 64;
-    auto engine = StorageEngine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryStorage();
+    ASSERT_NE(engine_, nullptr);
   }
 
   std::unique_ptr<ShardedRecordStore> MakeStore(const std::string& ident, int shards,

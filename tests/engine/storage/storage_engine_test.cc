@@ -9,17 +9,10 @@
 #include <thread>
 #include <vector>
 
+#include "tests/engine/storage/in_memory_storage.h"
+
 namespace tigerdoc::storage {
 namespace {
-
-std::unique_ptr<StorageEngine> OpenInMemory() {
-  StorageOptions options;
-  options.in_memory = true;
-  options.cache_size_mb = 64;
-  auto engine = StorageEngine::Open(options);
-  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
-  return std::move(engine).value();
-}
 
 std::vector<std::string> ScanKeys(Session& session, std::string_view table,
                                   std::string_view lower, std::string_view upper) {
@@ -35,7 +28,8 @@ std::vector<std::string> ScanKeys(Session& session, std::string_view table,
 class StorageEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    engine_ = OpenInMemory();
+    engine_ = OpenInMemoryStorage();
+    ASSERT_NE(engine_, nullptr);
     Session session = engine_->NewSession();
     ASSERT_TRUE(session.CreateTable("t").ok());
   }
@@ -275,6 +269,23 @@ TEST_F(StorageEngineTest, SnapshotConflictAfterOtherCommitted) {
   b.Rollback();
 }
 
+// Begin() passes WiredTiger no isolation of its own: transactions inherit
+// the session's snapshot isolation, on fresh and on pooled sessions alike.
+// Under read-committed the second read would see the other commit.
+TEST_F(StorageEngineTest, TransactionsReadOneSnapshotOnFreshAndPooledSessions) {
+  for (int round = 0; round < 3; ++round) {  // later rounds reuse pooled sessions
+    const std::string key = "snap" + std::to_string(round);
+    Session a = engine_->NewSession();
+    Session b = engine_->NewSession();
+    ASSERT_TRUE(b.Begin().ok());
+    EXPECT_FALSE(b.Get("t", key).value().has_value()) << round;
+    ASSERT_TRUE(a.Insert("t", key, "a").ok());  // auto-commit
+    EXPECT_FALSE(b.Get("t", key).value().has_value()) << round;
+    ASSERT_TRUE(b.Commit().ok());
+    EXPECT_TRUE(b.Get("t", key).value().has_value()) << round;
+  }
+}
+
 TEST_F(StorageEngineTest, CreateListAndDropTables) {
   Session session = engine_->NewSession();
   ASSERT_TRUE(session.CreateTable("x-s0").ok());
@@ -338,7 +349,7 @@ TEST_F(StorageEngineTest, ManyThreadsShareThePool) {
 TEST_F(StorageEngineTest, FlushJournalInMemoryIsOk) { EXPECT_TRUE(engine_->FlushJournal().ok()); }
 
 TEST_F(StorageEngineTest, InMemoryEnginesAreIndependent) {
-  auto other = OpenInMemory();  // open at the same time as engine_
+  auto other = OpenInMemoryStorage();  // open at the same time as engine_
   ASSERT_NE(other, nullptr);
   Session mine = engine_->NewSession();
   Session theirs = other->NewSession();

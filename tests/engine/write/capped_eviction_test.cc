@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/engine.h"
+#include "tests/engine/in_memory_engine.h"
 
 namespace tigerdoc::engine {
 namespace {
@@ -15,13 +16,8 @@ using bson::BsonDoc;
 class CappedEvictionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    EngineOptions options;
-    options.storage.in_memory = true;
-    options.storage.cache_size_mb = 64;
-    options.ttl_monitor_sleep = std::chrono::seconds(0);
-    auto engine = Engine::Open(options);
-    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-    engine_ = std::move(engine).value();
+    engine_ = OpenInMemoryEngine();
+    ASSERT_NE(engine_, nullptr);
   }
 
   void Create(const std::string& options_json) {

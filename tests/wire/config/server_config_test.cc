@@ -91,6 +91,17 @@ TEST(ServerConfigTest, FlagErrorsNameTheFlag) {
   EXPECT_EQ(Parse({"--version"}).value().action, Action::kVersion);
 }
 
+TEST(ServerConfigTest, MaxConcurrentCommands) {
+  EXPECT_EQ(Parse({}).value().flags.max_concurrent_commands, 0);  // no limit
+  EXPECT_EQ(Parse({"--maxConcurrentCommands", "0"}).value().flags.max_concurrent_commands, 0);
+  EXPECT_EQ(Parse({"--maxConcurrentCommands=8"}).value().flags.max_concurrent_commands, 8);
+  EXPECT_EQ(Parse({"--maxConcurrentCommands", "1000000"}).value().flags.max_concurrent_commands, 1000000);
+  EXPECT_EQ(Parse({"--maxConcurrentCommands", "-1"}).status().reason(),
+            "invalid value for --maxConcurrentCommands: '-1' (expected 0..1000000)");
+  EXPECT_EQ(Parse({"--maxConcurrentCommands", "1000001"}).status().reason(),
+            "invalid value for --maxConcurrentCommands: '1000001' (expected 0..1000000)");
+}
+
 TEST(ServerConfigTest, ReplicaSetAndChangeLogRetention) {
   auto parsed = Parse({"--replSet", "rs0", "--setParameter", "changeLogRetentionMB=1",
                        "--setParameter", "changeLogRetentionHours=0.5"});

@@ -141,16 +141,6 @@ TEST(OpCompressedTest, ClaimedSizeIsCheckedBeforeItIsAllocated) {
   }
 }
 
-TEST(OpCompressedTest, HandshakeAndAuthRepliesStayUncompressed) {
-  for (const char* name : {"hello", "isMaster", "ismaster", "saslStart", "saslContinue",
-                           "getnonce", "authenticate", "createUser", "updateUser"}) {
-    EXPECT_FALSE(MayCompressReplyTo(name)) << name;
-  }
-  for (const char* name : {"find", "insert", "ping", "getMore", "aggregate"}) {
-    EXPECT_TRUE(MayCompressReplyTo(name)) << name;
-  }
-}
-
 TEST(OpCompressedTest, NamesMapToWireIds) {
   EXPECT_EQ(CompressorByName("snappy"), Compressor::kSnappy);
   EXPECT_EQ(CompressorByName("zlib"), Compressor::kZlib);

@@ -1,0 +1,213 @@
+// ExecutionGate: the ticket limit just below, at and above, many threads at
+// once, the order of waiters (light connections first, equal ones in
+// arrival order) and which commands take a ticket. No timing assertions:
+// tests wait for states (waiting() counts) and check orders and counts.
+#include "wire/server/execution_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tigerdoc::wire {
+namespace {
+
+// Spins (yielding) until `pred` holds; the test times out otherwise.
+template <typename Pred>
+void WaitUntil(Pred pred) {
+  while (!pred()) std::this_thread::yield();
+}
+
+// `n` threads each take a ticket and hold it until released; returns how
+// many got in before `release` was set (all of them when n <= tickets).
+class Holders {
+ public:
+  Holders(ExecutionGate* gate, int n) : usages_(n) {
+    for (int i = 0; i < n; ++i) {
+      threads_.emplace_back([this, gate, i] {
+        ExecutionGate::Ticket t = gate->Enter(&usages_[i]);
+        inside_.fetch_add(1);
+        WaitUntil([&] { return release_.load(); });
+      });
+    }
+  }
+  ~Holders() { Join(); }
+  int inside() const { return inside_.load(); }
+  void Join() {
+    release_.store(true);
+    for (auto& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+
+ private:
+  std::vector<ExecutionGate::Usage> usages_;
+  std::vector<std::thread> threads_;
+  std::atomic<int> inside_{0};
+  std::atomic<bool> release_{false};
+};
+
+TEST(ExecutionGateTest, NoLimitLetsEveryoneIn) {
+  ExecutionGate gate(0);
+  Holders holders(&gate, 64);
+  WaitUntil([&] { return holders.inside() == 64; });
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
+TEST(ExecutionGateTest, OneBelowTheLimitNoOneWaits) {
+  ExecutionGate gate(4);
+  Holders holders(&gate, 3);
+  WaitUntil([&] { return holders.inside() == 3; });
+  EXPECT_EQ(gate.executing(), 3);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
+TEST(ExecutionGateTest, AtTheLimitNoOneWaits) {
+  ExecutionGate gate(4);
+  Holders holders(&gate, 4);
+  WaitUntil([&] { return holders.inside() == 4; });
+  EXPECT_EQ(gate.executing(), 4);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
+TEST(ExecutionGateTest, AboveTheLimitTheRestWaitUntilTicketsReturn) {
+  ExecutionGate gate(4);
+  auto holders = std::make_unique<Holders>(&gate, 4);
+  WaitUntil([&] { return holders->inside() == 4; });
+  ExecutionGate::Usage usage;
+  std::atomic<bool> entered{false};
+  std::thread late([&] {
+    ExecutionGate::Ticket t = gate.Enter(&usage);
+    entered.store(true);
+  });
+  WaitUntil([&] { return gate.waiting() == 1; });
+  EXPECT_FALSE(entered.load());
+  EXPECT_EQ(gate.executing(), 4);
+  holders->Join();  // the four give their tickets back
+  late.join();
+  EXPECT_TRUE(entered.load());
+  EXPECT_EQ(gate.executing(), 0);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
+TEST(ExecutionGateTest, ManyThreadsNeverExceedTheTickets) {
+  for (int tickets : {1, 3, 8}) {
+    SCOPED_TRACE(tickets);
+    ExecutionGate gate(tickets);
+    constexpr int kThreads = 64, kRounds = 300;
+    std::atomic<int> now{0}, most{0};
+    std::atomic<int64_t> done{0};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i) {
+      threads.emplace_back([&] {
+        ExecutionGate::Usage usage;
+        for (int r = 0; r < kRounds; ++r) {
+          ExecutionGate::Ticket t = gate.Enter(&usage);
+          const int in = now.fetch_add(1) + 1;
+          int seen = most.load();
+          while (in > seen && !most.compare_exchange_weak(seen, in)) {
+          }
+          now.fetch_sub(1);
+          done.fetch_add(1);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_LE(most.load(), tickets);
+    EXPECT_EQ(done.load(), int64_t{kThreads} * kRounds);
+    EXPECT_EQ(gate.executing(), 0);
+    EXPECT_EQ(gate.waiting(), 0);
+  }
+}
+
+TEST(ExecutionGateTest, ReleaseAndMoveGiveTheTicketBackOnce) {
+  ExecutionGate gate(1);
+  ExecutionGate::Usage usage;
+  ExecutionGate::Ticket a = gate.Enter(&usage);
+  EXPECT_TRUE(a.held());
+  ExecutionGate::Ticket b = std::move(a);
+  EXPECT_FALSE(a.held());
+  EXPECT_EQ(gate.executing(), 1);
+  b.Release();
+  b.Release();
+  EXPECT_EQ(gate.executing(), 0);
+  ExecutionGate::Ticket c = gate.Enter(&usage);  // would block if two were lost or counted twice
+  EXPECT_EQ(gate.executing(), 1);
+}
+
+// Waiters enqueue one at a time (each after the previous is seen waiting);
+// returns the order in which they got the one ticket.
+std::vector<int> AdmissionOrder(std::vector<ExecutionGate::Usage> usages) {
+  ExecutionGate gate(1);
+  ExecutionGate::Usage holder_usage;
+  auto holder = std::make_unique<ExecutionGate::Ticket>(gate.Enter(&holder_usage));
+  std::mutex mu;
+  std::vector<int> order;
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < usages.size(); ++i) {
+    threads.emplace_back([&, i] {
+      ExecutionGate::Ticket t = gate.Enter(&usages[i]);
+      std::lock_guard<std::mutex> lock(mu);
+      order.push_back(static_cast<int>(i));
+    });
+    WaitUntil([&] { return gate.waiting() == static_cast<int>(i) + 1; });
+  }
+  holder.reset();
+  for (auto& t : threads) t.join();
+  return order;
+}
+
+TEST(ExecutionGateTest, EqualConnectionsGoInArrivalOrder) {
+  std::vector<ExecutionGate::Usage> usages(6);  // none ran yet
+  EXPECT_EQ(AdmissionOrder(usages), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(ExecutionGateTest, AConnectionThatRanLittlePassesBusyOnes) {
+  std::vector<ExecutionGate::Usage> usages(4);
+  // Three busy connections (their finish tags 5 ms of execution ahead of
+  // the virtual time), then a light one: it goes first, the busy ones keep
+  // their order.
+  for (int i = 0; i < 3; ++i) usages[i].finish_tag = 5000;
+  EXPECT_EQ(AdmissionOrder(usages), (std::vector<int>{3, 0, 1, 2}));
+}
+
+TEST(ExecutionGateTest, TheLeadOfABusyConnectionIsCapped) {
+  std::vector<ExecutionGate::Usage> usages(3);
+  // One long command (an hour) puts the first connection no further back
+  // than kMaxDebtUs: it ties with the second (2 x kMaxDebtUs, capped too)
+  // and keeps its arrival order; uncapped it would go last.
+  usages[0].finish_tag = 3.6e9;
+  usages[1].finish_tag = ExecutionGate::kMaxDebtUs * 2;
+  EXPECT_EQ(AdmissionOrder(usages), (std::vector<int>{2, 0, 1}));
+}
+
+TEST(ExecutionGateTest, ExecutionTimeIsChargedToTheConnection) {
+  ExecutionGate gate(2);
+  ExecutionGate::Usage usage;
+  { ExecutionGate::Ticket t = gate.Enter(&usage); }
+  const double first = usage.finish_tag;
+  EXPECT_GE(first, 0);
+  {
+    ExecutionGate::Ticket t = gate.Enter(&usage);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));  // a command that ran at least 1 ms
+  }
+  EXPECT_GE(usage.finish_tag, first + 1000);  // the tag advanced by what the command ran
+}
+
+TEST(ExecutionGateTest, OnlyDocumentCommandsTakeATicket) {
+  for (const char* c : {"find", "aggregate", "count", "distinct", "insert", "update", "delete",
+                        "findAndModify"}) {
+    EXPECT_TRUE(ExecutionGate::TakesTicket(c)) << c;
+  }
+  for (const char* c : {"getMore", "hello", "isMaster", "ping", "fsyncUnlock", "killOp",
+                        "serverStatus", "currentOp", "commitTransaction", "killCursors", "Find", ""}) {
+    EXPECT_FALSE(ExecutionGate::TakesTicket(c)) << c;
+  }
+}
+
+}  // namespace
+}  // namespace tigerdoc::wire
