@@ -3,7 +3,8 @@
 // returnKey, hints, min/max (51174), and a differential check: seeded
 // random documents with nested documents and arrays (arrays of arrays,
 // documents in arrays, empty ones) and random queries must return the same
-// _ids from a collection with wildcard indexes as from one without.
+// _ids from a collection with wildcard indexes as from one without, for
+// positional paths and under a collated index too.
 load(__dirname + "/lib/assert.js");
 
 const tdb = db.getSiblingDB("shell_wildcard_indexes");
@@ -103,7 +104,7 @@ function pick(list) {
   return list[rand(list.length)];
 }
 function scalar() {
-  return pick([1, 2, 3, "x", "y", null, true]);
+  return pick([1, 2, 3, "x", "y", null, true, "X"]);
 }
 function value(depth) {
   switch (rand(depth > 2 ? 2 : 8)) {
@@ -117,11 +118,17 @@ function value(depth) {
     default: return [{ b: [scalar()] }, { c: { b: scalar() } }];
   }
 }
-const paths = ["a", "a.b", "a.c", "a.b.b", "a.c.b", "d", "a.0", "a.b.0"];
+// Positional paths ("a.0", "a.1.b") read array elements, fields named like
+// positions and arrays inside arrays; "a.0.0" is left to a collection scan.
+const paths = ["a", "a.b", "a.c", "a.b.b", "a.c.b", "d", "a.0", "a.b.0", "a.1", "a.0.b", "a.1.c.b",
+               "a.0.0"];
 const plain = tdb.plain;
+const caseInsensitive = { locale: "en", strength: 2 };
 const indexes = [
   [{ "$**": 1 }, {}], [{ "$**": -1 }, { wildcardProjection: { d: 0 } }],
   [{ "a.$**": 1 }, {}], [{ "$**": 1 }, { wildcardProjection: { "a.b": 1, d: 1 } }],
+  // Queried with its collation (below): string bounds are collation keys.
+  [{ "$**": 1 }, { collation: caseInsensitive }],
 ];
 const indexed = indexes.map((_, i) => tdb["indexed" + i]);
 for (let i = 0; i < 300; i++) {
@@ -151,20 +158,34 @@ function ids(cursor) {
 }
 let checked = 0;
 let indexScans = 0;
+let positionalScans = 0;
+let collatedScans = 0;
 for (const path of paths) {
   for (const filter of queriesFor(path)) {
-    const expected = ids(plain.find(filter));
     indexed.forEach((coll, i) => {
-      assert.eq(ids(coll.find(filter)), expected,
+      // The collated index is asked with its collation; the reference is a
+      // collection scan with the same one.
+      const collation = indexes[i][1].collation || { locale: "simple" };
+      const expected = ids(plain.find(filter).collation(collation));
+      assert.eq(ids(coll.find(filter).collation(collation)), expected,
                 "index " + JSON.stringify(indexes[i]) + ", filter " + JSON.stringify(filter));
       // Sorted on the queried path: the same documents in a valid order.
-      const sorted = coll.find(filter).sort({ [path]: 1, _id: 1 }).toArray().map((d) => d._id);
-      const reference = plain.find(filter).sort({ [path]: 1, _id: 1 }).toArray().map((d) => d._id);
+      const sorted = coll.find(filter).collation(collation).sort({ [path]: 1, _id: 1 }).toArray()
+                         .map((d) => d._id);
+      const reference = plain.find(filter).collation(collation).sort({ [path]: 1, _id: 1 }).toArray()
+                             .map((d) => d._id);
       assert.eq(sorted.join(), reference.join(), "sorted, filter " + JSON.stringify(filter));
-      if (JSON.stringify(coll.find(filter).explain()).includes('"IXSCAN"')) indexScans++;
+      const explain = JSON.stringify(coll.find(filter).collation(collation).explain());
+      if (explain.includes('"IXSCAN"')) {
+        indexScans++;
+        if (path.includes(".0") || path.includes(".1")) positionalScans++;
+        if (indexes[i][1].collation) collatedScans++;
+      }
       checked++;
     });
   }
 }
 assert.gte(indexScans, 100, "the wildcard indexes answered few queries");
+assert.gte(positionalScans, 20, "the wildcard indexes answered few positional queries");
+assert.gte(collatedScans, 20, "the collated wildcard index answered few queries");
 print("wildcard_indexes: ok, " + checked + " queries, " + indexScans + " from a wildcard index");

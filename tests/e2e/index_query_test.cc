@@ -8,7 +8,7 @@
 // and dropped indexes answer as MongoDB does.
 #include <algorithm>
 
-#include "tests/e2e/e2e_test_base.h"
+#include "tests/e2e/index_query_base.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -18,45 +18,7 @@ using testutil::Integer;
 using testutil::Json;
 using testutil::String;
 
-class IndexQueryTest : public E2eTest {
- protected:
-  void CreateIndex(const std::string& coll, const std::string& spec) {
-    BsonDoc r = Run(R"({"createIndexes": ")" + coll + R"(", "indexes": [)" + spec + "]}");
-    ASSERT_OK_REPLY(r);
-  }
-
-  // All documents of a find (first batch + getMores of 7), as canonical JSON.
-  std::vector<std::string> FindAll(const std::string& coll, const std::string& filter,
-                                   const std::string& extra = "") {
-    BsonDoc r = Run(R"({"find": ")" + coll + R"(", "filter": )" + filter + R"(, "batchSize": 7)" +
-                    extra + "}");
-    EXPECT_OK_REPLY(r);
-    std::vector<std::string> out;
-    for (const auto& d : testutil::DocArray(r, "cursor.firstBatch")) out.push_back(Json(d));
-    int64_t id = Integer(r, "cursor.id").value_or(0);
-    while (id != 0) {
-      BsonDoc more = GetMore(id, coll, 7);
-      EXPECT_OK_REPLY(more);
-      for (const auto& d : testutil::DocArray(more, "cursor.nextBatch")) out.push_back(Json(d));
-      id = Integer(more, "cursor.id").value_or(0);
-    }
-    return out;
-  }
-
-  std::vector<std::string> SortedFind(const std::string& coll, const std::string& filter,
-                                      const std::string& extra = "") {
-    auto v = FindAll(coll, filter, extra);
-    std::sort(v.begin(), v.end());
-    return v;
-  }
-
-  BsonDoc Explain(const std::string& coll, const std::string& find_args) {
-    BsonDoc r = Run(R"({"explain": {"find": ")" + coll + R"(", )" + find_args +
-                    R"(}, "verbosity": "executionStats"})");
-    EXPECT_OK_REPLY(r);
-    return r;
-  }
-};
+using IndexQueryTest = IndexQueryE2eTest;
 
 constexpr char kVaried[] = R"([
   {"_id": 1, "a": 1, "b": 1, "c": "x"}, {"_id": 2, "a": 2, "b": 1}, {"_id": 3, "a": 2, "b": 2},
@@ -90,7 +52,7 @@ TEST_F(IndexQueryTest, ResultsIdenticalWithAndWithoutEachIndex) {
   std::vector<std::vector<std::string>> expected;
   for (const auto& f : filters) expected.push_back(SortedFind("v", f));
   for (const auto& spec : indexes) {
-    CreateIndex("v", spec);
+    ASSERT_OK_REPLY(CreateIndex("v", spec));
     for (size_t i = 0; i < filters.size(); ++i) {
       EXPECT_EQ(SortedFind("v", filters[i]), expected[i]) << filters[i] << " with " << spec;
       EXPECT_EQ(SortedFind("v", filters[i], R"(, "hint": {"$natural": 1})"), expected[i])
@@ -108,7 +70,7 @@ TEST_F(IndexQueryTest, ExplainShowsTheChosenIndexAndExactCounts) {
             R"(, "tag": "t)" + std::to_string(i % 4) + R"("})";
   }
   InsertJson("s", docs + "]");
-  CreateIndex("s", R"({"key": {"score": 1}, "name": "score_1"})");
+  ASSERT_OK_REPLY(CreateIndex("s", R"({"key": {"score": 1}, "name": "score_1"})"));
   BsonDoc e = Explain("s", R"("filter": {"score": 42})");
   const std::string shard0 = "queryPlanner.winningPlan.shards.0.winningPlan.";
   EXPECT_EQ(String(e, shard0 + "stage"), "FETCH") << Json(e);
@@ -141,7 +103,7 @@ TEST_F(IndexQueryTest, ExplainShowsTheChosenIndexAndExactCounts) {
   EXPECT_EQ(Integer(c, "executionStats.totalKeysExamined"), 12) << Json(c);
 
   // Descending index: bounds print reversed.
-  CreateIndex("s", R"({"key": {"tag": -1, "score": 1}, "name": "tag_score"})");
+  ASSERT_OK_REPLY(CreateIndex("s", R"({"key": {"tag": -1, "score": 1}, "name": "tag_score"})"));
   e = Explain("s", R"("filter": {"tag": {"$gt": "t2"}, "score": 1}, "hint": "tag_score")");
   EXPECT_EQ(String(e, shard0 + "inputStage.indexBounds.tag.0"), "({}, \"t2\")") << Json(e);
   EXPECT_EQ(String(e, shard0 + "inputStage.indexBounds.score.0"), "[1, 1]") << Json(e);
@@ -155,7 +117,7 @@ TEST_F(IndexQueryTest, SortedQueriesOverShardsMergeIndexStreams) {
     docs += R"({"_id": )" + std::to_string(i) + R"(, "v": )" + std::to_string((i * 37) % 101) + "}";
   }
   InsertJson("m", docs + "]");
-  CreateIndex("m", R"({"key": {"v": 1}, "name": "v_1"})");
+  ASSERT_OK_REPLY(CreateIndex("m", R"({"key": {"v": 1}, "name": "v_1"})"));
   BsonDoc e = Explain("m", R"("filter": {"v": {"$lt": 50}}, "sort": {"v": 1})");
   EXPECT_EQ(String(e, "queryPlanner.winningPlan.stage"), "SORT_MERGE") << Json(e);
   EXPECT_EQ(ArrayLength(e, "queryPlanner.winningPlan.shards"), 4u) << Json(e);
@@ -179,7 +141,7 @@ TEST_F(IndexQueryTest, CoveredQueriesExamineNoDocuments) {
             R"(", "age": )" + std::to_string(20 + i % 30) + R"(, "pad": "xxxxxxxx"})";
   }
   InsertJson("c", docs + "]");
-  CreateIndex("c", R"({"key": {"age": 1, "u": 1}, "name": "age_u"})");
+  ASSERT_OK_REPLY(CreateIndex("c", R"({"key": {"age": 1, "u": 1}, "name": "age_u"})"));
   // (A covered result lists key fields in key pattern order, as MongoDB's
   // PROJECTION_COVERED does; one projected field keeps the comparison simple.)
   const std::string args = R"("filter": {"age": {"$gte": 45}}, "projection": {"u": 1, "_id": 0})";
@@ -203,8 +165,8 @@ TEST_F(IndexQueryTest, SparseAndPartialIndexesOnlyWhenTheQueryAllows) {
             R"(, "rating": )" + std::to_string(i % 10) + "}";
   }
   InsertJson("p", docs + "]");
-  CreateIndex("p", R"({"key": {"email": 1}, "name": "email_sparse", "sparse": true})");
-  CreateIndex("p", R"({"key": {"rating": 1}, "name": "rating_partial", "partialFilterExpression": {"rating": {"$gt": 5}}})");
+  ASSERT_OK_REPLY(CreateIndex("p", R"({"key": {"email": 1}, "name": "email_sparse", "sparse": true})"));
+  ASSERT_OK_REPLY(CreateIndex("p", R"({"key": {"rating": 1}, "name": "rating_partial", "partialFilterExpression": {"rating": {"$gt": 5}}})"));
   EXPECT_EQ(String(Explain("p", R"("filter": {"email": "e4"})"), "planner.winningPlan"),
             "IXSCAN email_sparse");
   EXPECT_EQ(String(Explain("p", R"("filter": {"email": null})"), "planner.winningPlan"), "COLLSCAN");
@@ -223,7 +185,7 @@ TEST_F(IndexQueryTest, HintsAndDroppedIndexes) {
     docs += R"({"_id": )" + std::to_string(i) + R"(, "k": )" + std::to_string(i % 2) + "}";
   }
   InsertJson("h", docs + "]");
-  CreateIndex("h", R"({"key": {"k": 1}, "name": "k_1"})");
+  ASSERT_OK_REPLY(CreateIndex("h", R"({"key": {"k": 1}, "name": "k_1"})"));
   BsonDoc bad = Run(R"({"find": "h", "filter": {}, "hint": "nope"})");
   EXPECT_ERROR_REPLY(bad, 2, "BadValue");
   EXPECT_EQ(String(bad, "errmsg"), "hint provided does not correspond to an existing index");
@@ -245,7 +207,7 @@ TEST_F(IndexQueryTest, HintsAndDroppedIndexes) {
 TEST_F(IndexQueryTest, MultikeyIndexReturnsEachDocumentOnce) {
   InsertJson("t", R"([{"_id": 1, "tags": ["a", "b", "c", "b"]}, {"_id": 2, "tags": ["b"]},
                        {"_id": 3, "tags": "b"}, {"_id": 4, "tags": ["x"]}])");
-  CreateIndex("t", R"({"key": {"tags": 1}, "name": "tags_1"})");
+  ASSERT_OK_REPLY(CreateIndex("t", R"({"key": {"tags": 1}, "name": "tags_1"})"));
   EXPECT_EQ(FindAll("t", R"({"tags": {"$gte": "b"}})", R"(, "hint": "tags_1")").size(), 4u);
   EXPECT_EQ(FindAll("t", R"({"tags": {"$in": ["a", "b"]}})", R"(, "hint": "tags_1")").size(), 3u);
   BsonDoc e = Explain("t", R"("filter": {"tags": "b"}, "hint": "tags_1")");

@@ -4,10 +4,16 @@
 
 #include "engine/query/matcher/array.h"
 #include "engine/bson/field_path.h"
+#include "engine/index/wildcard.h"
 #include "engine/query/matcher/comparison.h"
 
 namespace tigerdoc::query::planner {
 namespace {
+
+// The collator field `i`'s keys are encoded with.
+const bson::Collator* FieldCollator(const IndexShape& index, size_t i) {
+  return index.fields[i].never_collated ? nullptr : index.collator;
+}
 
 // The path a predicate constrains: a path predicate's own, or that of the
 // one predicate under a Not ($ne, $nin, $not, {$exists: false}).
@@ -186,7 +192,7 @@ std::vector<KeyRange> IndexBounds::ToKeyRanges(const IndexShape& index,
       std::vector<std::string> longer;
       for (const std::string& prefix : prefixes) {
         for (const Interval* point : intervals) {
-          keystring::KeyBuilder key(index.collator);
+          keystring::KeyBuilder key(FieldCollator(index, i));
           key.AppendEncoded(prefix);
           key.Append(point->start.get(), dir);
           longer.push_back(key.Release());
@@ -202,7 +208,7 @@ std::vector<KeyRange> IndexBounds::ToKeyRanges(const IndexShape& index,
         const OwnedValue& hi = descending ? iv->start : iv->end;
         const bool lo_inclusive = descending ? iv->end_inclusive : iv->start_inclusive;
         const bool hi_inclusive = descending ? iv->start_inclusive : iv->end_inclusive;
-        keystring::KeyBuilder lo_key(index.collator), hi_key(index.collator);
+        keystring::KeyBuilder lo_key(FieldCollator(index, i)), hi_key(FieldCollator(index, i));
         lo_key.AppendEncoded(prefix);
         lo_key.Append(lo.get(), dir);
         hi_key.AppendEncoded(prefix);
@@ -234,8 +240,14 @@ bool IndexBounds::KeyInBounds(const bson_t* key_values, const IndexShape& index,
     // field is absent and keys as null.
     bson_iter_t it;
     std::string key;
-    if (bson_iter_init_find(&it, key_values, index.fields[i].path.c_str())) {
-      key = keystring::Encode(&it, index.collator);
+    std::string value_path = index.fields[i].path;
+    if (index.fields[i].value_under_wildcard_path &&
+        bson_iter_init_find(&it, key_values, index::kWildcardPathField) &&
+        BSON_ITER_HOLDS_UTF8(&it)) {
+      value_path = bson_iter_utf8(&it, nullptr);
+    }
+    if (bson_iter_init_find(&it, key_values, value_path.c_str())) {
+      key = keystring::Encode(&it, FieldCollator(index, i));
     } else {
       keystring::KeyBuilder null_key;
       null_key.AppendNull();

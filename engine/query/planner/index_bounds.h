@@ -54,6 +54,13 @@ struct IndexKeyField {
   // An array was met before the path's last component ({"a.b"} through
   // a: [...]): a null key may then stand for "no value" as well as null.
   bool array_before_leaf = false;
+  // Keys of this field are binary even in a collated index (a wildcard
+  // index's $_path component).
+  bool never_collated = false;
+  // The entry's key values hold this field's value under the path named by
+  // their $_path field, not under `path` (a wildcard index expanded for a
+  // positional query path "a.0" has keys {$_path: "a", a: v}).
+  bool value_under_wildcard_path = false;
 };
 
 struct IndexShape {

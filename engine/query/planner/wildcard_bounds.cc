@@ -51,24 +51,97 @@ bool WildcardPredicate(const MatchExpression& expr) {
   }
 }
 
-bool HasPositionalComponent(const bson::FieldPath& path) {
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (bson::ParseArrayIndex(path.part(i))) return true;
-  }
-  return false;
-}
-
 struct PathPredicates {
   std::string path;
   std::vector<const MatchExpression*> predicates;
 };
+
+// MongoDB's limit on positional components read as array indexes
+// (kWildcardMaxArrayIndexTraversalDepth): the path set doubles with each.
+constexpr size_t kMaxArrayIndexTraversal = 8;
+
+// The index paths a query path may reach values under. A numeric component
+// right after a component that has held an array ("a.0" with a multikey)
+// reads an array element, keyed under the array's own path ("a"), or a
+// field named "0" of a document inside it ("a.0"): both spellings are
+// scanned, every combination of them when there are several. An element
+// that is itself an array is keyed whole under the array's path, so those
+// paths ("a" for "a.0.b") are listed in `nested_array_paths`: their values
+// bounds must include arrays.
+struct QueryPathSet {
+  std::vector<std::string> paths;
+  std::vector<std::string> nested_array_paths;
+};
+
+// nullopt when the index cannot answer `path`: too many positional
+// components, two in a row after an array ("a.0.1": an index never holds
+// the elements of a nested array), or a spelling the index leaves out.
+std::optional<QueryPathSet> IndexPathsFor(const index::IndexSpec& spec,
+                                          const bson::FieldPath& path) {
+  const auto is_multikey = [&](const std::string& p) {
+    return spec.wildcard_multikey_paths.count(p) != 0;
+  };
+  QueryPathSet out;
+  std::vector<std::string> variants{""};  // spellings of the components so far
+  size_t positional = 0;
+  bool previous_multikey = false;
+  bool previous_positional = false;
+  for (size_t i = 0; i < path.size(); ++i) {
+    const std::string& part = path.part(i);
+    const bool numeric = bson::ParseArrayIndex(part).has_value();
+    if (numeric && previous_positional) return std::nullopt;
+    const bool array_index = i > 0 && numeric && previous_multikey;
+    std::vector<std::string> next;
+    for (const std::string& v : variants) {
+      next.push_back(v.empty() ? part : v + "." + part);
+      if (array_index) next.push_back(v);
+    }
+    if (array_index) {
+      if (++positional > kMaxArrayIndexTraversal) return std::nullopt;
+      for (const std::string& v : variants) out.nested_array_paths.push_back(v);
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    variants = std::move(next);
+    previous_positional = array_index;
+    previous_multikey = std::any_of(variants.begin(), variants.end(), is_multikey);
+  }
+  out.paths = std::move(variants);
+  for (const auto* list : {&out.paths, &out.nested_array_paths}) {
+    for (const std::string& p : *list) {
+      if (!index::WildcardIndexesPath(*spec.wildcard, p)) return std::nullopt;
+    }
+  }
+  return out;
+}
+
+bool AnyMultikey(const index::IndexSpec& spec, const std::vector<std::string>& paths) {
+  return std::any_of(paths.begin(), paths.end(),
+                     [&](const std::string& p) { return index::WildcardPathMultikey(spec, p); });
+}
+
+// Every array value: [[], BinData()) in the canonical type order.
+Interval ArrayValues() {
+  static const uint8_t kEmptyArray[5] = {5, 0, 0, 0, 0};
+  static uint8_t no_bytes = 0;
+  bson_value_t empty_array{};
+  empty_array.value_type = BSON_TYPE_ARRAY;
+  empty_array.value.v_doc.data = const_cast<uint8_t*>(kEmptyArray);
+  empty_array.value.v_doc.data_len = sizeof(kEmptyArray);
+  bson_value_t binary{};
+  binary.value_type = BSON_TYPE_BINARY;
+  binary.value.v_binary.subtype = BSON_SUBTYPE_BINARY;
+  binary.value.v_binary.data = &no_bytes;
+  binary.value.v_binary.data_len = 0;
+  return Interval::Make(&empty_array, true, &binary, false);
+}
 
 }  // namespace
 
 std::vector<WildcardExpansion> ExpandWildcard(const index::IndexSpec& spec,
                                               const MatchExpression* filter) {
   std::vector<WildcardExpansion> out;
-  if (!spec.wildcard || spec.collator != nullptr || filter == nullptr) return out;
+  if (!spec.wildcard || filter == nullptr) return out;
   std::vector<const MatchExpression*> conjuncts;
   if (filter->kind() == MatchKind::kAnd) {
     for (size_t i = 0; i < filter->num_children(); ++i) conjuncts.push_back(filter->child(i));
@@ -79,9 +152,8 @@ std::vector<WildcardExpansion> ExpandWildcard(const index::IndexSpec& spec,
   for (const MatchExpression* conjunct : conjuncts) {
     if (!WildcardPredicate(*conjunct)) continue;
     const bson::FieldPath& path = static_cast<const PathMatchExpression*>(conjunct)->path();
-    if (path.size() == 0 || HasPositionalComponent(path)) continue;
+    if (path.size() == 0) continue;
     const std::string& dotted = path.dotted();
-    if (!index::WildcardIndexesPath(*spec.wildcard, dotted)) continue;
     auto it = std::find_if(by_path.begin(), by_path.end(),
                            [&](const PathPredicates& p) { return p.path == dotted; });
     if (it == by_path.end()) {
@@ -92,7 +164,11 @@ std::vector<WildcardExpansion> ExpandWildcard(const index::IndexSpec& spec,
   }
 
   for (const PathPredicates& entry : by_path) {
-    const bool multikey = index::WildcardPathMultikey(spec, entry.path);
+    const bson::FieldPath query_path(entry.path);
+    std::optional<QueryPathSet> index_paths = IndexPathsFor(spec, query_path);
+    if (!index_paths) continue;
+    const bool positional = !index_paths->nested_array_paths.empty();
+    const bool multikey = positional || AnyMultikey(spec, index_paths->paths);
     // Value predicates pin the path itself; {$exists: true} alone needs the
     // paths below it too. An array on the way forbids intersecting.
     std::vector<const MatchExpression*> used;
@@ -103,37 +179,56 @@ std::vector<WildcardExpansion> ExpandWildcard(const index::IndexSpec& spec,
     if (exists_only) used.push_back(entry.predicates[0]);
     if (multikey) used.resize(1);
 
+    // Value bounds are collation keys in a collated index (the caller plans
+    // under the query's collation, the index's own); $_path is binary.
     FieldContext context;
     context.multikey = multikey;
     context.array_before_leaf = multikey;
     std::optional<OrderedIntervalList> values;
     bool translated = true;
-    for (const MatchExpression* p : used) {
-      std::optional<LeafBounds> leaf = TranslatePredicate(*p, context);
-      if (!leaf) {
-        translated = false;
-        break;
+    {
+      ScopedBoundsCollator value_collation(spec.collator);
+      for (const MatchExpression* p : used) {
+        std::optional<LeafBounds> leaf = TranslatePredicate(*p, context);
+        if (!leaf) {
+          translated = false;
+          break;
+        }
+        values = values ? values->Intersect(leaf->oil) : std::move(leaf->oil);
       }
-      values = values ? values->Intersect(leaf->oil) : std::move(leaf->oil);
+      if (translated && values && positional) {
+        values = values->Union(OrderedIntervalList(std::vector<Interval>{ArrayValues()}));
+      }
     }
     if (!translated || !values) continue;
 
     WildcardExpansion expansion;
     IndexKeyField path_field;
     path_field.path = index::kWildcardPathField;
+    path_field.never_collated = true;
     IndexKeyField value_field;
     value_field.path = entry.path;
     value_field.direction = spec.fields[0].dir;
     value_field.multikey = multikey;
     value_field.array_before_leaf = multikey;
+    value_field.value_under_wildcard_path = positional;
     expansion.shape.fields = {path_field, value_field};
+    expansion.shape.collator = spec.collator;
 
-    const OwnedValue path_value = StringValue(entry.path);
-    std::vector<Interval> path_intervals = {Interval::Point(path_value.get())};
-    if (exists_only) {
-      const OwnedValue below = StringValue(entry.path + ".");
-      const OwnedValue after = StringValue(entry.path + "/");  // '/' follows '.'
-      path_intervals.push_back(Interval::Make(below.get(), true, after.get(), false));
+    ScopedBoundsCollator path_collation(nullptr);
+    std::vector<Interval> path_intervals;
+    for (const std::string& p : index_paths->paths) {
+      const OwnedValue path_value = StringValue(p);
+      path_intervals.push_back(Interval::Point(path_value.get()));
+      if (exists_only) {
+        const OwnedValue below = StringValue(p + ".");
+        const OwnedValue after = StringValue(p + "/");  // '/' follows '.'
+        path_intervals.push_back(Interval::Make(below.get(), true, after.get(), false));
+      }
+    }
+    for (const std::string& p : index_paths->nested_array_paths) {
+      const OwnedValue path_value = StringValue(p);
+      path_intervals.push_back(Interval::Point(path_value.get()));
     }
     expansion.bounds.fields = {OrderedIntervalList(std::move(path_intervals)), std::move(*values)};
     out.push_back(std::move(expansion));
