@@ -65,6 +65,16 @@ void AppendField(keystring::KeyBuilder* key, bson_t* values, const FieldValue& f
   }
 }
 
+// The term as a BSON string value: the write side (TextIndexKeys) and the
+// read side (TextTermKeyPrefix) must encode it the same way.
+bson_value_t TermValue(const std::string& term) {
+  bson_value_t value;
+  value.value_type = BSON_TYPE_UTF8;
+  value.value.v_utf8.str = const_cast<char*>(term.data());
+  value.value.v_utf8.len = static_cast<uint32_t>(term.size());
+  return value;
+}
+
 }  // namespace
 
 size_t TextPrefixFieldCount(const IndexSpec& spec) {
@@ -104,10 +114,7 @@ Status GenerateTextKeys(const IndexSpec& spec, const bson_t* doc, DocumentKeys* 
     for (const FieldValue& fv : prefix) AppendField(&key, values.mutable_get(), fv);
     // The term is matched exactly, whatever the index collation.
     keystring::KeyBuilder term_and_score;
-    bson_value_t value;
-    value.value_type = BSON_TYPE_UTF8;
-    value.value.v_utf8.str = const_cast<char*>(term.data());
-    value.value.v_utf8.len = static_cast<uint32_t>(term.size());
+    const bson_value_t value = TermValue(term);
     term_and_score.Append(&value);
     bson_value_t score_value;
     score_value.value_type = BSON_TYPE_DOUBLE;
@@ -132,10 +139,7 @@ std::string TextTermKeyPrefix(const IndexSpec& spec,
     key.Append(prefix_values[i], spec.fields[i].dir);
   }
   keystring::KeyBuilder term_key;
-  bson_value_t value;
-  value.value_type = BSON_TYPE_UTF8;
-  value.value.v_utf8.str = const_cast<char*>(term.data());
-  value.value.v_utf8.len = static_cast<uint32_t>(term.size());
+  const bson_value_t value = TermValue(term);
   term_key.Append(&value);
   key.AppendEncoded(term_key.bytes());
   return key.Release();
