@@ -90,6 +90,17 @@ StatusWith<Value> RunRegex(const std::string& op, Mode mode, NamedValues& a) {
     if (mode == Mode::kMatch) return Value::Bool(true);
     PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.get());
     size_t mb = ov[0], me = ov[1];
+    if (mode == Mode::kFindAll) {
+      // Counted before the match document is built, so a refused output
+      // never takes the memory.
+      output_size += kMatchDocumentCost + (me - mb) + groups * kValueCost;
+      for (uint32_t g = 1; g <= groups; ++g) {
+        if (static_cast<int>(g) < rc && ov[2 * g] != PCRE2_UNSET) output_size += ov[2 * g + 1] - ov[2 * g];
+      }
+      if (output_size > kMaxFindAllOutput) {
+        return Error(51151, op + ": the size of buffer to store output exceeded the 64MB limit");
+      }
+    }
     std::vector<Value> captures;
     for (uint32_t g = 1; g <= groups; ++g) {
       if (static_cast<int>(g) < rc && ov[2 * g] != PCRE2_UNSET) {
@@ -103,11 +114,6 @@ StatusWith<Value> RunRegex(const std::string& op, Mode mode, NamedValues& a) {
                               {"idx", Value::IntegralLong(idx)},
                               {"captures", Value::Array(captures)}});
     if (mode == Mode::kFind) return doc;
-    output_size += kMatchDocumentCost + (me - mb) + groups * kValueCost;
-    for (const Value& c : captures) output_size += c.is_string() ? c.str().size() : 0;
-    if (output_size > kMaxFindAllOutput) {
-      return Error(51151, op + ": the size of buffer to store output exceeded the 64MB limit");
-    }
     results.push_back(std::move(doc));
     if (me == mb) {
       // Empty match: step over one code point.
