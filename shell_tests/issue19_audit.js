@@ -106,10 +106,18 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
   assert.eq(evaluate({ $dateToString: { date: "$missing", format: null, onNull: "n" } }), "n");
   assert.eq(evaluate({ $dateToParts: { date: "x", iso8601: null } }), null);
   assert.eq(evaluate({ $dateToParts: { date: "x", timezone: "$missing" } }), null);
-  assert.eq(evaluate({ $dateFromString: { dateString: 5, format: null } }), null);
-  assert.eq(evaluate({ $dateFromString: { dateString: 5, timezone: "$missing" } }), null);
+  // $dateFromString type-checks a non-null dateString first (MongoDB's
+  // ExpressionDateFromString::evaluate: 241 inside its onError try block).
+  evaluateFails({ $dateFromString: { dateString: 5, format: null } }, 241);
+  assert.eq(evaluate({ $dateFromString: { dateString: 5, timezone: "$missing", onError: "e" } }), "e");
+  assert.eq(evaluate({ $dateFromString: { dateString: "2017-07-04", format: null } }), null);
+  assert.eq(evaluate({ $dateFromString: { dateString: "2017-07-04", timezone: "$missing" } }), null);
   assert.eq(evaluate({ $dateFromString: { dateString: null, onNull: "n" } }), "n");
   evaluateFails({ $dateToString: { date: "x" } }, 16006);
+  // A non-null format and the timezone are checked before a null date.
+  evaluateFails({ $dateToString: { date: null, timezone: "Bad/Zone" } }, 40485);
+  evaluateFails({ $dateToString: { date: null, format: "%Q" } }, 18536);
+  evaluateFails({ $dateFromString: { dateString: null, format: "%Y%" } }, 18535);
   evaluateFails({ $dateFromString: { dateString: 5 } }, 241);
   assert.eq(evaluate({ $dateFromString: { dateString: "July 4th, 2017" } }), ISODate("2017-07-04T00:00:00Z"));
   assert.eq(evaluate({ $dateFromString: { dateString: "2017-07-04T11:56.02" } }), ISODate("2017-07-04T11:56:02Z"));
