@@ -136,6 +136,9 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
   assert.eq(writeErrorCode(run({ update: "upd", updates: [{ q: { _id: 1 }, u: { $set: { $top: 1 } } }] })), 52);
   assert.eq(writeErrorCode(run({ update: "upd", updates: [{ q: { _id: 1 }, u: { $set: { "a.1500001": 1 } } }] })), 34);
   assert.eq(tdb.upd.findOne(), { _id: 1, a: [] });
+  // 1,500,000 nulls before the element written is the limit itself.
+  assert.commandWorked(run({ update: "upd", updates: [{ q: { _id: 1 }, u: { $set: { "a.1500000": 1 } } }] }));
+  assert.eq(tdb.upd.aggregate([{ $project: { n: { $size: "$a" } } }]).toArray(), [{ _id: 1, n: 1500001 }]);
   assert.commandWorked(tdb.pos.insertOne({ _id: 1, a: [{ 0: 1 }] }));
   assert.commandFailedWithCode(run({ createIndexes: "pos", indexes: [{ key: { "a.0": 1 }, name: "a0" }] }), 16746);
 }
