@@ -83,6 +83,15 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
     assert.commandFailedWithCode(run({ drop: name }), 73);
   }
   assert.commandFailedWithCode(agg("one", [{ $project: { r: "$a\u0000b" } }]), 16411);
+  // Stage arguments that are field paths: read whole, NUL included.
+  for (const stage of [{ $unwind: "$a\u0000b" }, { $unwind: { path: "$arr", includeArrayIndex: "i\u0000" } },
+                       { $lookup: { from: "one", localField: "a\u0000", foreignField: "x", as: "l" } },
+                       { $lookup: { from: "one", localField: "x", foreignField: "x", as: "l\u0000" } },
+                       { $graphLookup: { from: "one", startWith: "$x", connectFromField: "x\u0000", connectToField: "x", as: "g" } },
+                       { $unset: "a\u0000b" }]) {
+    assert.commandFailedWithCode(agg("one", [stage]), 16411, JSON.stringify(stage));
+  }
+  assert.commandFailedWithCode(agg("one", [{ $count: "c\u0000" }]), 40159);
   assert.commandFailedWithCode(run({ distinct: "one", key: "a\u0000b" }), 31032);
   assert.commandFailedWithCode(
       run({ createIndexes: "one", indexes: [{ key: { a: 1 }, name: "a\u0000b" }] }), 67);
