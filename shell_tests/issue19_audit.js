@@ -82,6 +82,11 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
     assert.commandFailedWithCode(run({ find: name }), 73);
     assert.commandFailedWithCode(run({ drop: name }), 73);
   }
+  for (const cmd of [{ insert: "", documents: [{}] }, { update: "", updates: [{ q: {}, u: {} }] },
+                     { delete: "", deletes: [{ q: {}, limit: 1 }] }]) {
+    const res = assert.commandFailedWithCode(run(cmd), 73);
+    assert.eq(res.errmsg, "Invalid namespace specified 'shell_issue19_audit.'");
+  }
   assert.commandFailedWithCode(agg("one", [{ $project: { r: "$a\u0000b" } }]), 16411);
   // Stage arguments that are field paths: read whole, NUL included.
   for (const stage of [{ $unwind: "$a\u0000b" }, { $unwind: { path: "$arr", includeArrayIndex: "i\u0000" } },

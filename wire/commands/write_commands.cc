@@ -180,6 +180,8 @@ StatusWith<bson::BsonDoc> RequiredObject(const bson_t* statement, const std::str
 
 StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
+  if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, StatementsOf(ctx, "documents"));
@@ -204,6 +206,8 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
+  if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
                               {"updates", "ordered", "bypassDocumentValidation", "let"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
@@ -282,6 +286,8 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
+  if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"deletes", "ordered", "let"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "deletes"));
