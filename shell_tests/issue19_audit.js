@@ -270,6 +270,11 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
   const res = run({ insert: "wc", documents: [{ _id: 2 }], writeConcern: { w: "myTag" } });
   assert.commandFailedWithCode(res, 2);
   assert.eq(tdb.wc.countDocuments({ _id: 2 }), 0);
+  assert.commandFailedWithCode(run({ findAndModify: "wc", query: { _id: 1 }, update: { $set: { x: 1 } },
+                                     writeConcern: { w: "myTag" } }), 2);
+  assert.commandFailedWithCode(run({ findAndModify: "wc", query: { _id: 1 }, update: { $set: { x: 1 } },
+                                     writeConcern: { w: 2 } }), 2);
+  assert.eq(tdb.wc.findOne({ _id: 1 }).x, undefined);
 }
 
 // --- Codes (error_codes_as_mongod.js)
