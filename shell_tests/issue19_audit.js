@@ -323,6 +323,14 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
   res = assert.commandWorked(tdb.runCommand({ getMore: res.cursor.id, collection: "cap", maxTimeMS: 1000 }));
   assert.eq(res.cursor.nextBatch.map((d) => d._id), [5]);
   assert.commandFailedWithCode(run({ find: "one", tailable: true }), 2);
+  // Refused when parsed (validateFindCommandRequest), capped or not.
+  for (const coll of ["cap", "one", "never_created"]) {
+    let r = assert.commandFailedWithCode(run({ find: coll, tailable: true, sort: { _id: 1 } }), 2);
+    assert.eq(r.errmsg, "cannot use tailable option with a sort other than {$natural: 1}");
+    r = assert.commandFailedWithCode(run({ find: coll, tailable: true, singleBatch: true }), 2);
+    assert.eq(r.errmsg, "cannot use tailable option with the 'singleBatch' option");
+  }
+  assert.commandWorked(run({ find: "cap", tailable: true, sort: { $natural: 1 } }));
   assert.commandWorked(tdb.plain.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]));
   const before = tdb.plain.find().toArray().map((d) => d._id);  // copied in natural order
   assert.commandWorked(run({ convertToCapped: "plain", size: 4096 }));
