@@ -91,4 +91,14 @@ assert.commandFailedWithCode(commandReply(tdb, { find: "posts", projection: { k:
 const f = c.find({ $text: { $search: "kiwi" } }, { s: { $meta: "textScore" } }).sort({ s: { $meta: "textScore" } }).limit(1).toArray();
 assert.eq(f[0].s, findScores[4]);
 assert.commandFailedWithCode(commandReply(tdb, { find: "posts", projection: { s: { $meta: "textScore" } } }), 40218);
+// A whole document read as $$ROOT / $$CURRENT shows no metadata, also nested
+// by $group's $push and taken apart by $objectToArray.
+out = c.aggregate([text, { $match: { _id: 7 } }, { $project: { s: { $meta: "textScore" }, r: "$$ROOT", o: { $objectToArray: "$$CURRENT" } } }]).toArray();
+assert.eq(Object.keys(out[0].r).sort(), ["_id", "body", "g", "tags"], JSON.stringify(out[0]));
+assert.eq(out[0].o.map((kv) => kv.k).sort(), ["_id", "body", "g", "tags"]);
+out = c.aggregate([text, { $sort: { s: { $meta: "textScore" } } }, { $limit: 2 }, { $group: { _id: null, all: { $push: "$$ROOT" } } }]).toArray();
+out[0].all.forEach((d) => assert.eq(Object.keys(d).sort(), ["_id", "body", "g", "tags"], JSON.stringify(d)));
+out = c.aggregate([text, { $match: { _id: 7 } }, { $replaceRoot: { newRoot: { d: "$$ROOT", s: { $meta: "textScore" } } } }]).toArray();
+assert.eq(Object.keys(out[0].d).sort(), ["_id", "body", "g", "tags"]);
+assert.eq(out[0].s, findScores[7]);
 print("meta_pipeline.js OK");

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "engine/agg/document_metadata.h"
 #include "engine/agg/expressions/operator_table.h"
 #include "engine/bson/shell_string.h"
 
@@ -23,6 +24,16 @@ class PathExpression : public Expression {
  public:
   PathExpression(int id, std::vector<std::string> parts) : id_(id), parts_(std::move(parts)) {}
   StatusWith<Value> Evaluate(Variables* vars) const override {
+    if (parts_.empty() && vars->context().carries_metadata()) {
+      // A whole document ($$ROOT, $$CURRENT, a bound variable) must not
+      // show the metadata fields riding inside it (document_metadata.h).
+      const Value& whole = vars->Get(id_);
+      if (whole.is_document()) {
+        bson_t view = whole.View();
+        if (HasMetadata(&view)) return Value::Document(WithoutMetadata(whole.ToDoc()));
+      }
+      return whole;
+    }
     return GetPath(vars->Get(id_), parts_);
   }
 
