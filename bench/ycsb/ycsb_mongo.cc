@@ -5,6 +5,7 @@
 #include "bench/mongo_connect.h"
 #include "bench/process_cpu.h"
 #include "bench/ycsb/ycsb_mongo_clients.h"
+#include "bench/ycsb/ycsb_mongo_documents.h"
 
 namespace tigerdoc::bench::ycsb {
 namespace {
@@ -16,15 +17,10 @@ class MongoCrudClient : public Client {
  public:
   MongoCrudClient(mongoc_client_pool_t* pool, const char* db, const char* collection)
       : pool_(pool),
-        client_(mongoc_client_pool_pop(pool)),
+        client_(PopConnectedClient(pool)),
         coll_(mongoc_client_get_collection(client_, db, collection)) {
     BSON_APPEND_INT64(&read_opts_, "limit", 1);
     BSON_APPEND_BOOL(&read_opts_, "singleBatch", true);
-    // A pooled client connects on first use: do that before the clock runs.
-    bson_t ping = BSON_INITIALIZER;
-    BSON_APPEND_INT32(&ping, "ping", 1);
-    mongoc_client_command_simple(client_, "admin", &ping, nullptr, nullptr, nullptr);
-    bson_destroy(&ping);
   }
   ~MongoCrudClient() override {
     bson_destroy(&read_opts_);
@@ -34,11 +30,7 @@ class MongoCrudClient : public Client {
 
   bool Insert(const std::string& key, const std::vector<std::string>& fields) override {
     bson_t doc = BSON_INITIALIZER;
-    BSON_APPEND_UTF8(&doc, "_id", key.c_str());
-    for (int i = 0; i < kFieldCount; ++i) {
-      bson_append_utf8(&doc, FieldName(i).c_str(), -1, fields[static_cast<size_t>(i)].data(),
-                       static_cast<int>(fields[static_cast<size_t>(i)].size()));
-    }
+    AppendRecord(&doc, key, fields);
     bool ok = mongoc_collection_insert_one(coll_, &doc, nullptr, nullptr, nullptr);
     bson_destroy(&doc);
     return ok;
@@ -53,11 +45,9 @@ class MongoCrudClient : public Client {
   }
 
   bool Update(const std::string& key, int field, const std::string& value) override {
-    bson_t filter = BSON_INITIALIZER, update = BSON_INITIALIZER, set;
+    bson_t filter = BSON_INITIALIZER, update = BSON_INITIALIZER;
     BSON_APPEND_UTF8(&filter, "_id", key.c_str());
-    BSON_APPEND_DOCUMENT_BEGIN(&update, "$set", &set);
-    bson_append_utf8(&set, FieldName(field).c_str(), -1, value.data(), static_cast<int>(value.size()));
-    bson_append_document_end(&update, &set);
+    AppendSetField(&update, field, value);
     bson_t reply;
     bool ok = mongoc_collection_update_one(coll_, &filter, &update, nullptr, &reply, nullptr);
     bson_iter_t it;

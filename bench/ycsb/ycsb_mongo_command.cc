@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "bench/ycsb/ycsb_mongo_clients.h"
+#include "bench/ycsb/ycsb_mongo_documents.h"
 
 namespace tigerdoc::bench::ycsb {
 namespace {
@@ -44,14 +45,9 @@ class MongoCommandClient : public Client {
  public:
   MongoCommandClient(mongoc_client_pool_t* pool, const char* db, const char* collection)
       : pool_(pool),
-        client_(mongoc_client_pool_pop(pool)),
+        client_(PopConnectedClient(pool)),
         coll_(mongoc_client_get_collection(client_, db, collection)),
         collection_(collection) {
-    // A pooled client connects on first use: do that before the clock runs.
-    bson_t ping = BSON_INITIALIZER;
-    BSON_APPEND_INT32(&ping, "ping", 1);
-    mongoc_client_command_simple(client_, "admin", &ping, nullptr, nullptr, nullptr);
-    bson_destroy(&ping);
   }
   ~MongoCommandClient() override {
     bson_destroy(&cmd_);
@@ -65,11 +61,7 @@ class MongoCommandClient : public Client {
     bson_t documents, doc;
     BSON_APPEND_ARRAY_BEGIN(&cmd_, "documents", &documents);
     BSON_APPEND_DOCUMENT_BEGIN(&documents, "0", &doc);
-    bson_append_utf8(&doc, "_id", 3, key.data(), static_cast<int>(key.size()));
-    for (int i = 0; i < kFieldCount; ++i) {
-      const std::string& value = fields[static_cast<size_t>(i)];
-      bson_append_utf8(&doc, FieldName(i).c_str(), -1, value.data(), static_cast<int>(value.size()));
-    }
+    AppendRecord(&doc, key, fields);
     bson_append_document_end(&documents, &doc);
     bson_append_array_end(&cmd_, &documents);
     return Write();
@@ -90,16 +82,14 @@ class MongoCommandClient : public Client {
   bool Update(const std::string& key, int field, const std::string& value) override {
     bson_reinit(&cmd_);
     BSON_APPEND_UTF8(&cmd_, "update", collection_.c_str());
-    bson_t updates, statement, q, u, set;
+    bson_t updates, statement, q, u;
     BSON_APPEND_ARRAY_BEGIN(&cmd_, "updates", &updates);
     BSON_APPEND_DOCUMENT_BEGIN(&updates, "0", &statement);
     BSON_APPEND_DOCUMENT_BEGIN(&statement, "q", &q);
     bson_append_utf8(&q, "_id", 3, key.data(), static_cast<int>(key.size()));
     bson_append_document_end(&statement, &q);
     BSON_APPEND_DOCUMENT_BEGIN(&statement, "u", &u);
-    BSON_APPEND_DOCUMENT_BEGIN(&u, "$set", &set);
-    bson_append_utf8(&set, FieldName(field).c_str(), -1, value.data(), static_cast<int>(value.size()));
-    bson_append_document_end(&u, &set);
+    AppendSetField(&u, field, value);
     bson_append_document_end(&statement, &u);
     bson_append_document_end(&updates, &statement);
     bson_append_array_end(&cmd_, &updates);

@@ -306,13 +306,10 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(StatementFilter filter,
                    ParseStatementFilter(*catalog_, db, coll_name, statement));
-  const std::shared_ptr<catalog::CollectionEntry>& coll = filter.coll;
-  const bson::Collator* collator = filter.collator;
-  const CommandExpressions& expressions = filter.expressions;
-  const std::unique_ptr<query::Matcher>& matcher = filter.matcher;
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
                    ParseUpdateDriver(statement.update, statement.update_is_pipeline,
-                                     statement.array_filters, statement.constants, expressions));
+                                     statement.array_filters, statement.constants,
+                                     filter.expressions));
   if (statement.multi && driver.is_replacement()) {
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
   }
@@ -322,30 +319,32 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
   if (!driver.is_replacement() && !statement.update_is_pipeline) spec.update = statement.update.get();
   spec.is_replacement = driver.is_replacement();
   storage::Session session = storage_->NewSession();
-  if (coll) {
+  if (filter.coll) {
     std::vector<bson::BsonDoc> ids;
     // The {_id: v} shortcut compares _id by bytes: not under a collation.
     std::optional<bson::BsonDoc> by_id;
-    if (collator == nullptr) by_id = IdEquality(*coll, statement.query.get());
+    if (filter.collator == nullptr) by_id = IdEquality(*filter.coll, statement.query.get());
     if (by_id) {
       ids.push_back(std::move(*by_id));
     } else {
-      ASSIGN_OR_RETURN(ids, MatchingIds(session, coll, statement.query.get(), nullptr, !statement.multi,
-                                        expressions, Planner(), collator));
+      ASSIGN_OR_RETURN(ids, MatchingIds(session, filter.coll, statement.query.get(), nullptr,
+                                        !statement.multi, filter.expressions, Planner(),
+                                        filter.collator));
     }
     for (const bson::BsonDoc& id : ids) {
       // A statement over many documents stops between documents when the
       // server shuts down (what it changed so far stays, as in MongoDB).
       RETURN_IF_ERROR(query::CheckShutdown());
-      ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, id, *matcher, driver,
-                                                                spec, statement.bypass_document_validation));
+      ASSIGN_OR_RETURN(DocumentChange change,
+                       UpdateById(session, *catalog_, *filter.coll, id, *filter.matcher, driver, spec,
+                                  statement.bypass_document_validation));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
     }
   }
   if (result.matched > 0 || !statement.upsert) return result;
   ASSIGN_OR_RETURN(bson::BsonDoc inserted,
-                   UpsertInsert(session, db, coll_name, *matcher, driver,
+                   UpsertInsert(session, db, coll_name, *filter.matcher, driver,
                                 statement.bypass_document_validation));
   result.matched = 1;
   result.upserted_id = IdOf(inserted.get());
@@ -358,19 +357,16 @@ StatusWith<DeleteResult> Engine::Delete(std::string_view db, std::string_view co
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(StatementFilter filter,
                    ParseStatementFilter(*catalog_, db, coll_name, statement));
-  const std::shared_ptr<catalog::CollectionEntry>& coll = filter.coll;
-  const bson::Collator* collator = filter.collator;
-  const CommandExpressions& expressions = filter.expressions;
-  const std::unique_ptr<query::Matcher>& matcher = filter.matcher;
   DeleteResult result;
-  if (!coll) return result;
+  if (!filter.coll) return result;
   storage::Session session = storage_->NewSession();
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> ids,
-                   MatchingIds(session, coll, statement.query.get(), nullptr, statement.limit == 1,
-                               expressions, Planner(), collator));
+                   MatchingIds(session, filter.coll, statement.query.get(), nullptr,
+                               statement.limit == 1, filter.expressions, Planner(), filter.collator));
   for (const bson::BsonDoc& id : ids) {
     RETURN_IF_ERROR(query::CheckShutdown());
-    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed, RemoveById(session, *catalog_, *coll, id, *matcher));
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> removed,
+                     RemoveById(session, *catalog_, *filter.coll, id, *filter.matcher));
     result.deleted += removed ? 1 : 0;
   }
   return result;

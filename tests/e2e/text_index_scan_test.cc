@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/e2e/e2e_test_base.h"
+#include "tests/e2e/text_index_base.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -22,13 +22,8 @@ using testutil::Json;
 using testutil::Number;
 using testutil::String;
 
-class TextIndexScanTest : public E2eTest {
+class TextIndexScanTest : public TextIndexE2eTest {
  protected:
-  void CreateTextIndex(const std::string& coll, const std::string& key_json) {
-    ASSERT_OK_REPLY(Run("{\"createIndexes\": \"" + coll + "\", \"indexes\": [{\"key\": " + key_json +
-                        ", \"name\": \"text\"}]}"));
-  }
-
   // Inserts documents _id [from, to): every `every`-th one (by _id) holds
   // "needle", the others only filler words.
   void Fill(const std::string& coll, int from, int to, int every) {

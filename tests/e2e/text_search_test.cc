@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/e2e/e2e_test_base.h"
+#include "tests/e2e/text_index_base.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -20,16 +20,7 @@ using testutil::Json;
 using testutil::Number;
 using testutil::String;
 
-class TextSearchTest : public E2eTest {
- protected:
-  void CreateTextIndex(const std::string& coll, const std::string& key_json,
-                       const std::string& options_json = "") {
-    BsonDoc reply = Run("{\"createIndexes\": \"" + coll + "\", \"indexes\": [{\"key\": " + key_json +
-                        ", \"name\": \"text\"" + (options_json.empty() ? "" : ", " + options_json) +
-                        "}]}");
-    ASSERT_OK_REPLY(reply);
-  }
-};
+class TextSearchTest : public TextIndexE2eTest {};
 
 TEST_F(TextSearchTest, ListIndexesShowsMongoDBsStoredForm) {
   CreateTextIndex("a", R"({"title": "text", "body": "text"})", R"("weights": {"title": 5})");

@@ -6,27 +6,14 @@
 #include <gtest/gtest.h>
 
 #include "engine/bson/shell_string.h"
+#include "tests/engine/index/key_test_util.h"
 
 namespace tigerdoc::index {
 namespace {
 
 using bson::BsonDoc;
-
-IndexSpec Spec(std::string_view json) {
-  auto spec = ParseIndexSpec(BsonDoc::FromJson(json).get());
-  EXPECT_TRUE(spec.ok()) << spec.status().ToString();
-  return std::move(spec).value();
-}
-
-// The keys as their values documents, rendered, in key order.
-std::vector<std::string> Keys(const IndexSpec& spec, std::string_view doc_json) {
-  auto keys = GenerateKeys(spec, BsonDoc::FromJson(doc_json).get());
-  EXPECT_TRUE(keys.ok()) << keys.status().ToString();
-  std::vector<std::string> out;
-  if (!keys.ok()) return out;
-  for (const IndexKey& key : keys.value().keys) out.push_back(bson::ToShellString(key.values.get()));
-  return out;
-}
+using keytest::Keys;
+using keytest::Spec;
 
 using V = std::vector<std::string>;
 

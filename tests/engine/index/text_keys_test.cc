@@ -9,23 +9,14 @@
 
 #include "engine/bson/shell_string.h"
 #include "engine/keystring/key_string.h"
+#include "tests/engine/index/key_test_util.h"
 
 namespace tigerdoc::index {
 namespace {
 
 using bson::BsonDoc;
-
-IndexSpec Spec(std::string_view json) {
-  auto spec = ParseIndexSpec(BsonDoc::FromJson(json).get());
-  EXPECT_TRUE(spec.ok()) << spec.status().ToString();
-  return std::move(spec).value();
-}
-
-std::vector<std::string> Values(const DocumentKeys& keys) {
-  std::vector<std::string> out;
-  for (const IndexKey& key : keys.keys) out.push_back(bson::ToShellString(key.values.get()));
-  return out;
-}
+using keytest::Spec;
+using keytest::Rendered;
 
 TEST(TextKeysTest, OneEntryPerDistinctTermWithItsScore) {
   IndexSpec spec = Spec(R"({"key": {"t": "text"}, "name": "t_text"})");
@@ -33,7 +24,7 @@ TEST(TextKeysTest, OneEntryPerDistinctTermWithItsScore) {
   auto keys = GenerateKeys(spec, BsonDoc::FromJson(R"({"t": "Hello hello world", "n": 1})").get());
   ASSERT_TRUE(keys.ok()) << keys.status().ToString();
   // hello: freq 1.5, coeff 0.5 * 2/3 + 0.5; world: 1 * (0.5 / 3 + 0.5).
-  std::vector<std::string> values = Values(keys.value());
+  std::vector<std::string> values = Rendered(keys.value());
   ASSERT_EQ(values.size(), 2u);
   EXPECT_EQ(values[0], "{ _fts: \"hello\", _ftsx: 1.25 }");
   EXPECT_NE(values[1].find("_fts: \"world\""), std::string::npos) << values[1];
@@ -51,7 +42,7 @@ TEST(TextKeysTest, PrefixAndSuffixValuesSurroundTheTerm) {
   EXPECT_EQ(TextPrefixFieldCount(spec), 1u);
   auto keys = GenerateKeys(spec, BsonDoc::FromJson(R"({"a": "k", "t": "tea", "b": {"c": 2}})").get());
   ASSERT_TRUE(keys.ok()) << keys.status().ToString();
-  ASSERT_EQ(Values(keys.value()), std::vector<std::string>{"{ a: \"k\", _fts: \"tea\", _ftsx: 1.1, b.c: 2 }"});
+  ASSERT_EQ(Rendered(keys.value()), std::vector<std::string>{"{ a: \"k\", _fts: \"tea\", _ftsx: 1.1, b.c: 2 }"});
   // The entry lies in the range a $text for "tea" with a: "k" reads.
   bson_value_t k;
   k.value_type = BSON_TYPE_UTF8;
@@ -88,7 +79,7 @@ TEST(TextKeysTest, NonTextFieldsRefuseArrays) {
   IndexSpec positional = Spec(R"({"key": {"a.1": 1, "t": "text"}, "name": "y"})");
   auto keys = GenerateKeys(positional, BsonDoc::FromJson(R"({"a": [5, 6], "t": "tea"})").get());
   ASSERT_TRUE(keys.ok()) << keys.status().ToString();
-  EXPECT_EQ(Values(keys.value()), std::vector<std::string>{"{ a.1: 6, _fts: \"tea\", _ftsx: 1.1 }"});
+  EXPECT_EQ(Rendered(keys.value()), std::vector<std::string>{"{ a.1: 6, _fts: \"tea\", _ftsx: 1.1 }"});
 }
 
 TEST(TextKeysTest, CatalogFlagTellsTheFormats) {

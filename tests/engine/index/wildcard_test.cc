@@ -9,37 +9,20 @@
 
 #include "engine/bson/shell_string.h"
 #include "engine/index/key_generator.h"
+#include "tests/engine/index/key_test_util.h"
 
 namespace tigerdoc::index {
 namespace {
 
 using bson::BsonDoc;
+using keytest::Keys;
+using keytest::KeysOf;
+using keytest::Spec;
 using V = std::vector<std::string>;
-
-IndexSpec Spec(std::string_view json) {
-  auto spec = ParseIndexSpec(BsonDoc::FromJson(json).get());
-  EXPECT_TRUE(spec.ok()) << json << ": " << spec.status().ToString();
-  return std::move(spec).value();
-}
 
 int CodeOf(std::string_view json) {
   auto spec = ParseIndexSpec(BsonDoc::FromJson(json).get());
   return spec.ok() ? 0 : spec.status().code_number();
-}
-
-DocumentKeys KeysOf(const IndexSpec& spec, std::string_view doc_json) {
-  auto keys = GenerateKeys(spec, BsonDoc::FromJson(doc_json).get());
-  EXPECT_TRUE(keys.ok()) << keys.status().ToString();
-  return keys.ok() ? std::move(keys).value() : DocumentKeys{};
-}
-
-// The keys' values documents, rendered, in key order ($_path, then value).
-V Keys(const IndexSpec& spec, std::string_view doc_json) {
-  V out;
-  for (const IndexKey& key : KeysOf(spec, doc_json).keys) {
-    out.push_back(bson::ToShellString(key.values.get()));
-  }
-  return out;
 }
 
 TEST(WildcardSpecTest, AcceptsMongoDbsForms) {
@@ -146,11 +129,9 @@ TEST(WildcardKeysTest, ArraysAreMultikeyPerPath) {
   DocumentKeys keys = KeysOf(spec, R"({"a": [3, 1, 3, {"b": 2}, [7, 8]], "c": {"d": [1]}})");
   EXPECT_TRUE(keys.multikey);
   EXPECT_EQ(keys.wildcard_multikey_paths, (std::set<std::string>{"a", "c.d"}));
-  V rendered;
-  for (const IndexKey& key : keys.keys) rendered.push_back(bson::ToShellString(key.values.get()));
   // Duplicates collapse; elements keep the array's path; a nested array is
   // one value; a document element's fields continue the path.
-  EXPECT_EQ(rendered, (V{R"({ $_path: "a", a: 1 })", R"({ $_path: "a", a: 3 })",
+  EXPECT_EQ(keytest::Rendered(keys), (V{R"({ $_path: "a", a: 1 })", R"({ $_path: "a", a: 3 })",
                          R"({ $_path: "a", a: [ 7, 8 ] })", R"({ $_path: "a.b", a.b: 2 })",
                          R"({ $_path: "c.d", c.d: 1 })"}));
 }
