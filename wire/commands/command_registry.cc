@@ -16,13 +16,13 @@ using Lock = CollectionLock;
 // handler, admin database only, the actions a user needs (wire/auth/action.h;
 // kNoAuth: allowed before authentication), and the command's traits
 // (command.h: read/write kind, logical op, collection lock, retryable,
-// allowed in transactions, compressible reply, secret field), which every
+// allowed in transactions, DDL, compressible reply, secret field), which every
 // other part of the server reads from here rather than from lists of names.
 constexpr std::array kCommands = {
     CommandSpec{"abortTransaction", RunAbortTransaction, true, kAuthenticated,
                 {.in_transaction = true}},
     CommandSpec{"aggregate", RunAggregate, false, kFind,
-                {.kind = K::kRead, .lock = Lock::kRead, .in_transaction = true}},
+                {.kind = K::kRead, .lock = Lock::kRead, .in_transaction = true, .ddl = true}},
     CommandSpec{"archive", RunArchive, false, kFind | kInsert | kRemove | kCreateCollection},
     CommandSpec{"buildInfo", RunBuildInfo, false, kNoAuth},
     CommandSpec{"buildinfo", RunBuildInfo, false, kNoAuth},
@@ -40,7 +40,7 @@ constexpr std::array kCommands = {
     CommandSpec{"create", RunCreate, false, kCreateCollection,
                 {.lock = Lock::kOther, .in_transaction = true}},
     CommandSpec{"createIndexes", RunCreateIndexes, false, kCreateIndex,
-                {.lock = Lock::kOther, .in_transaction = true}},
+                {.lock = Lock::kOther, .in_transaction = true, .ddl = true}},
     CommandSpec{"createUser", RunCreateUser, false, kCreateUser,
                 {.compress_reply = false, .secret = "pwd"}},
     CommandSpec{"currentOp", RunCurrentOp, true, kInprog},
@@ -52,11 +52,12 @@ constexpr std::array kCommands = {
     CommandSpec{"distinct", RunDistinct, false, kFind,
                 {.kind = K::kRead, .lock = Lock::kRead, .in_transaction = true}},
     CommandSpec{"drop", RunDrop, false, kDropCollection,
-                {.lock = Lock::kOther}},
+                {.lock = Lock::kOther, .ddl = true}},
     CommandSpec{"dropAllUsersFromDatabase", RunDropAllUsersFromDatabase, false, kDropUser},
-    CommandSpec{"dropDatabase", RunDropDatabase, false, kDropDatabase},
+    CommandSpec{"dropDatabase", RunDropDatabase, false, kDropDatabase,
+                {.ddl = true}},
     CommandSpec{"dropIndexes", RunDropIndexes, false, kDropIndex,
-                {.lock = Lock::kOther}},
+                {.lock = Lock::kOther, .ddl = true}},
     CommandSpec{"dropUser", RunDropUser, false, kDropUser},
     CommandSpec{"endSessions", RunEndSessions, false, kAuthenticated},
     CommandSpec{"explain", RunExplain, false, kFind},
@@ -105,7 +106,8 @@ constexpr std::array kCommands = {
     CommandSpec{"profile", RunProfile, false, kUndeclared},
     CommandSpec{"refreshSessions", RunRefreshSessions, false, kAuthenticated},
     // replSetGetConfig/Status: cluster actions clusterMonitor holds, as serverStatus.
-    CommandSpec{"renameCollection", RunRenameCollection, true, kUndeclared},
+    CommandSpec{"renameCollection", RunRenameCollection, true, kUndeclared,
+                {.ddl = true}},
     CommandSpec{"replSetGetConfig", RunReplSetGetConfig, true, kServerStatus},
     CommandSpec{"replSetGetStatus", RunReplSetGetStatus, true, kServerStatus},
     CommandSpec{"replSetInitiate", RunReplSetInitiate, true, kUndeclared},
