@@ -10,6 +10,7 @@
 #include "engine/query/matcher/element.h"
 #include "engine/query/matcher/matcher.h"
 #include "engine/agg/stage_registry.h"
+#include "engine/update/in_place_increment.h"
 #include "engine/update/modifier_table.h"
 
 namespace tigerdoc::update {
@@ -156,6 +157,10 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update, const bson_t*
     }
   }
   driver.root_ = std::move(root);
+  // Its paths hold no positional operator, so no array filter is left.
+  if (std::optional<InPlaceIncrement> plan = InPlaceIncrement::Plan(update)) {
+    driver.in_place_ = std::make_shared<const InPlaceIncrement>(std::move(*plan));
+  }
   return driver;
 }
 
@@ -243,6 +248,10 @@ StatusWith<ApplyResult> UpdateDriver::ApplyReplacement(const bson_t* doc, const 
 
 StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(
     const bson_t* doc, bool is_upsert_insert, std::optional<size_t> positional_index) const {
+  if (in_place_ != nullptr && !is_upsert_insert) {
+    ApplyResult out;
+    if (in_place_->Apply(doc, &out.doc, &out.modified)) return out;
+  }
   MutableValue tree = MutableValue::FromDocument(doc);
   ApplyContext ctx;
   ctx.is_upsert_insert = is_upsert_insert;

@@ -59,6 +59,8 @@ class Matcher;
 
 namespace tigerdoc::update {
 
+class InPlaceIncrement;
+
 struct ApplyResult {
   bson::BsonDoc doc;
   bool modified = false;  // false when the update was a no-op
@@ -112,6 +114,8 @@ class UpdateDriver {
   std::shared_ptr<const agg::Pipeline> pipeline_;     // set for pipeline updates
   std::shared_ptr<const UpdateInternalNode> root_;    // set for operator updates
   std::shared_ptr<const ArrayFilters> array_filters_;
+  // Set when the update is only $inc of top-level fields (in_place_increment.h).
+  std::shared_ptr<const InPlaceIncrement> in_place_;
   std::vector<std::string> rename_sources_;
   bool positional_ = false;
 };

@@ -230,6 +230,34 @@ TEST_F(FindOptionsTest, NegativeLimitSkipAndBatchSizeAreRefused) {
   }
 }
 
+// Each option is read when given (and only then): a wrong type names it.
+TEST_F(FindOptionsTest, EveryOptionOfTheWrongTypeIsRefusedByName) {
+  Fill("c", 3);
+  for (const char* field : {"filter", "sort", "projection", "min", "max", "let"}) {
+    BsonDoc r = Run(std::string(R"({"find": "c", ")") + field + R"(": "x"})");
+    EXPECT_ERROR_REPLY(r, 14, "TypeMismatch");
+    EXPECT_EQ(String(r, "errmsg"), std::string("BSON field 'find.") + field +
+                                       "' is the wrong type 'string', expected type 'object'")
+        << Json(r);
+  }
+  for (const char* field : {"singleBatch", "allowDiskUse", "noCursorTimeout", "returnKey",
+                            "showRecordId", "tailable", "awaitData", "oplogReplay"}) {
+    BsonDoc r = Run(std::string(R"({"find": "c", ")") + field + R"(": "x"})");
+    EXPECT_ERROR_REPLY(r, 14, "TypeMismatch");
+    EXPECT_EQ(String(r, "errmsg"), std::string("BSON field 'find.") + field +
+                                       "' is the wrong type 'string', expected type 'bool'")
+        << Json(r);
+  }
+  // Two wrong options: the first in find's reading order answers, wherever it sits.
+  EXPECT_EQ(String(Run(R"({"find": "c", "let": 1, "sort": 1})"), "errmsg"),
+            "BSON field 'find.sort' is the wrong type 'int', expected type 'object'");
+  EXPECT_ERROR_REPLY(Run(R"({"find": "c", "filter": {}, "bogus": 1})"), 40415, "Location40415");
+  // Only known and generic fields: every option at its default.
+  BsonDoc r = Run(R"({"find": "c", "comment": "x", "maxTimeMS": 1000})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 3u) << Json(r);
+}
+
 TEST_F(FindOptionsTest, BatchSizeZeroOnAMissingCollectionHasNoCursor) {
   BsonDoc r = Run(R"({"find": "nothing_here", "batchSize": 0})");
   ASSERT_OK_REPLY(r);

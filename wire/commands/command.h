@@ -95,6 +95,11 @@ struct CommandTraits {
   bool retryable = false;
   // May run as a statement of a multi-document transaction (else 263).
   bool in_transaction = false;
+  // Drops, replaces or indexes collections (aggregate: when a stage is
+  // $out): outside transactions it first waits for the open transactions
+  // that wrote them (AwaitTransactionsUsing, transaction_ddl.h). Only these
+  // rows pay for that look.
+  bool ddl = false;
   // The reply to a compressed request is compressed too; false for the
   // handshake and authentication commands (MongoDB's compression spec).
   bool compress_reply = true;

@@ -45,13 +45,17 @@ bool IsGenericArgument(std::string_view field) {
 
 namespace {
 
-// CheckFields' verdict on one field (not the command name).
+// CheckFields' verdict on one field (not the command name); sets bit i of
+// *given (when not null) for known[i]. The command's own names first: they
+// are what a request mostly holds besides $db and lsid.
 Status CheckField(std::string_view field, std::string_view command,
-                  std::initializer_list<std::string_view> known) {
-  if (IsGenericArgument(field)) return Status::OK();
-  for (std::string_view k : known) {
-    if (k == field) return Status::OK();
+                  std::span<const std::string_view> known, uint32_t* given = nullptr) {
+  for (size_t i = 0; i < known.size(); ++i) {
+    if (known[i] != field) continue;
+    if (given != nullptr && i < 32) *given |= uint32_t{1} << i;
+    return Status::OK();
   }
+  if (IsGenericArgument(field)) return Status::OK();
   return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(command) + "." +
                                                std::string(field) + "' is an unknown field.");
 }
@@ -62,22 +66,30 @@ Status CheckFields(const bson_t* body, std::string_view command,
                    std::initializer_list<std::string_view> known) {
   bson::RawFields fields(body);
   if (fields.Next()) {  // skip the name
-    while (fields.Next()) RETURN_IF_ERROR(CheckField(fields.key(), command, known));
+    while (fields.Next()) RETURN_IF_ERROR(CheckField(fields.key(), command, {known.begin(), known.size()}));
   }
   if (!fields.broken()) return Status::OK();
   // An element the fast walk leaves to libbson: the same check over
   // libbson's iteration (which saw the same fields up to there).
   bson_iter_t it;
   if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return Status::OK();
-  while (bson_iter_next(&it)) RETURN_IF_ERROR(CheckField(bson_iter_key(&it), command, known));
+  while (bson_iter_next(&it)) {
+    RETURN_IF_ERROR(CheckField(bson_iter_key(&it), command, {known.begin(), known.size()}));
+  }
   return Status::OK();
 }
 
 Status CheckFields(const PresentFields& fields, std::string_view command,
                    std::initializer_list<std::string_view> known) {
+  uint32_t given = 0;
+  return CheckFields(fields, command, {known.begin(), known.size()}, &given);
+}
+
+Status CheckFields(const PresentFields& fields, std::string_view command,
+                   std::span<const std::string_view> known, uint32_t* given) {
   bool name = true;  // skip the command name
   for (const PresentFields::Field& f : fields.fields()) {
-    if (!name) RETURN_IF_ERROR(CheckField(f.name, command, known));
+    if (!name) RETURN_IF_ERROR(CheckField(f.name, command, known, given));
     name = false;
   }
   return Status::OK();

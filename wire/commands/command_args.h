@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -57,6 +58,11 @@ StatusWith<std::optional<std::string>> GetString(const bson_t* body, std::string
 // for parsers that read many options: no scan of the command per option.
 Status CheckFields(const PresentFields& fields, std::string_view command,
                    std::initializer_list<std::string_view> known);
+// The same, also telling which known names are there: bit i of *given is
+// set when known[i] is (known holds at most 32 names), so a parser with
+// many options calls the getters of those it was given only.
+Status CheckFields(const PresentFields& fields, std::string_view command,
+                   std::span<const std::string_view> known, uint32_t* given);
 StatusWith<std::optional<bson::BsonDoc>> GetObject(const PresentFields& fields,
                                                     std::string_view command, const char* field);
 StatusWith<std::optional<int64_t>> GetNonNegative(const PresentFields& fields,

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -60,46 +61,71 @@ StatusWith<engine::FindHint> ParseFindHint(const bson_t* body, std::string_view 
   return engine::FindHint::kIndex;
 }
 
+// find's own options; bit i of ParseFind's `given` says kFindOptions[i]
+// is in the command.
+enum FindOption : uint32_t {
+  kFilter, kSort, kProjection, kSkip, kLimit, kBatchSize, kSingleBatch, kHint, kAllowDiskUse,
+  kNoCursorTimeout, kReturnKey, kShowRecordId, kTailable, kAwaitData, kOplogReplay,
+  kAllowPartialResults, kCollation, kLet, kMin, kMax, kTerm, kReadOnce, kRequestResumeToken,
+  kResumeAfter, kFindOptionCount
+};
+constexpr std::array<std::string_view, kFindOptionCount> kFindOptions = {
+    "filter", "sort", "projection", "skip", "limit", "batchSize", "singleBatch", "hint",
+    "allowDiskUse", "noCursorTimeout", "returnKey", "showRecordId", "tailable", "awaitData",
+    "oplogReplay", "allowPartialResults", "collation", "let", "min", "max", "term", "readOnce",
+    "$_requestResumeToken", "$_resumeAfter"};
+static_assert(kFindOptions[kFilter] == "filter" && kFindOptions[kBatchSize] == "batchSize" &&
+              kFindOptions[kOplogReplay] == "oplogReplay" && kFindOptions[kCollation] == "collation" &&
+              kFindOptions[kLet] == "let" && kFindOptions[kMax] == "max" &&
+              kFindOptions[kResumeAfter] == "$_resumeAfter");
+
 StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& db) {
   const std::string_view cmd = "find";
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
   RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
-  // One pass over the command; the checks and getters look through its names.
+  // One pass over the command; the checks and getters look through its names,
+  // and only the options it holds are read (a find by _id gives two of them).
   const PresentFields present(body);
-  RETURN_IF_ERROR(CheckFields(present, cmd,
-                              {"filter", "sort", "projection", "skip", "limit", "batchSize",
-                               "singleBatch", "hint", "allowDiskUse", "noCursorTimeout",
-                               "returnKey", "showRecordId", "tailable", "awaitData", "oplogReplay",
-                               "allowPartialResults", "collation", "let", "min", "max", "term",
-                               "readOnce", "$_requestResumeToken", "$_resumeAfter"}));
-  auto object = [&](const char* field) { return GetObject(present, cmd, field); };
-  auto non_negative = [&](const char* field) { return GetNonNegative(present, cmd, field); };
-  auto boolean = [&](const char* field) { return GetBool(present, cmd, field); };
+  uint32_t given = 0;
+  RETURN_IF_ERROR(CheckFields(present, cmd, kFindOptions, &given));
+  auto has = [&](FindOption option) { return (given >> option & 1) != 0; };
+  using Object = StatusWith<std::optional<bson::BsonDoc>>;
+  auto object = [&](FindOption o) {
+    return has(o) ? GetObject(present, cmd, kFindOptions[o].data()) : Object(std::nullopt);
+  };
+  using Number = StatusWith<std::optional<int64_t>>;
+  auto non_negative = [&](FindOption o) {
+    return has(o) ? GetNonNegative(present, cmd, kFindOptions[o].data()) : Number(std::nullopt);
+  };
+  using Bool = StatusWith<std::optional<bool>>;
+  auto boolean = [&](FindOption o) {
+    return has(o) ? GetBool(present, cmd, kFindOptions[o].data()) : Bool(std::nullopt);
+  };
   engine::FindParams params;
   params.db = db;
   params.coll = coll;
-  if (present.has("collation")) {
+  if (has(kCollation)) {
     ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   }
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, object("filter"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, object("sort"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, object("projection"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> skip, non_negative("skip"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> limit, non_negative("limit"));
-  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, non_negative("batchSize"));
-  ASSIGN_OR_RETURN(std::optional<bool> single_batch, boolean("singleBatch"));
-  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, boolean("allowDiskUse"));
-  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, boolean("noCursorTimeout"));
-  ASSIGN_OR_RETURN(std::optional<bool> return_key, boolean("returnKey"));
-  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, boolean("showRecordId"));
-  ASSIGN_OR_RETURN(std::optional<bool> tailable, boolean("tailable"));
-  ASSIGN_OR_RETURN(std::optional<bool> await_data, boolean("awaitData"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, object(kFilter));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, object(kSort));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, object(kProjection));
+  ASSIGN_OR_RETURN(std::optional<int64_t> skip, non_negative(kSkip));
+  ASSIGN_OR_RETURN(std::optional<int64_t> limit, non_negative(kLimit));
+  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, non_negative(kBatchSize));
+  ASSIGN_OR_RETURN(std::optional<bool> single_batch, boolean(kSingleBatch));
+  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, boolean(kAllowDiskUse));
+  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, boolean(kNoCursorTimeout));
+  ASSIGN_OR_RETURN(std::optional<bool> return_key, boolean(kReturnKey));
+  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, boolean(kShowRecordId));
+  ASSIGN_OR_RETURN(std::optional<bool> tailable, boolean(kTailable));
+  ASSIGN_OR_RETURN(std::optional<bool> await_data, boolean(kAwaitData));
   // oplogReplay is deprecated and ignored by MongoDB 4.4+; so it is here.
-  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, boolean("oplogReplay"));
+  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, boolean(kOplogReplay));
   static_cast<void>(oplog_replay);
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, object("min"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, object("max"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, object("let"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, object(kMin));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, object(kMax));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, object(kLet));
   ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(present));
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
@@ -120,7 +146,7 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
       return Status(ErrorCode::kBadValue, "cannot use tailable option with the 'singleBatch' option");
     }
   }
-  if (present.has("hint")) {
+  if (has(kHint)) {
     ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   }
   if (filter) params.filter = std::move(*filter);

@@ -456,8 +456,9 @@ DdlGate::~DdlGate() {
   r.released.notify_all();
 }
 
-DdlGate AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid) {
+DdlGate AwaitTransactionsUsing(const CommandSpec& spec, CommandContext& ctx, const bson_t* lsid) {
   DdlGate gate;
+  if (!spec.traits.ddl) return gate;
   std::vector<std::string> replaced = ReplacedNamespaces(ctx);
   if (replaced.empty()) return gate;
   std::string self;

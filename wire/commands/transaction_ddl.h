@@ -107,13 +107,15 @@ class DdlGate {
   ~DdlGate();
 
  private:
-  friend DdlGate AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid);
+  friend DdlGate AwaitTransactionsUsing(const CommandSpec& spec, CommandContext& ctx,
+                                        const bson_t* lsid);
   const engine::Engine* engine_ = nullptr;
   std::vector<std::string> namespaces_;
 };
 // Before a command outside transactions that drops, replaces or indexes
 // collections (drop, dropIndexes, createIndexes, dropDatabase,
-// renameCollection, $out): closes the gate of each of them, then waits
+// renameCollection, $out; their rows in the command table say `ddl`, and
+// any other command returns at once without reading its body): closes the gate of each of them, then waits
 // while a transaction (or a retryable write) of another session that wrote
 // to one of them is open, as MongoDB's DDL waits for the transaction's
 // lock (a dropped collection's in-memory state must outlive the commits of
@@ -123,7 +125,8 @@ class DdlGate {
 // between the wait and the DDL. The command's own session's open
 // transaction is aborted instead of waited for. The lifetime reaper bounds
 // the wait.
-[[nodiscard]] DdlGate AwaitTransactionsUsing(CommandContext& ctx, const bson_t* lsid);
+[[nodiscard]] DdlGate AwaitTransactionsUsing(const CommandSpec& spec, CommandContext& ctx,
+                                             const bson_t* lsid);
 
 // Drops the collections abandoned by rolled-back transactions of
 // `engine` (those still empty) and releases their names. Called by the

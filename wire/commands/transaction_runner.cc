@@ -471,7 +471,7 @@ static bson::BsonDoc RunInSessionUnchecked(const CommandSpec& spec, CommandConte
   }
   if (!f.autocommit_false) AwaitPendingCreations(ctx, f.lsid);
   // A DDL command's gate stays closed until it ran (transaction_ddl.h).
-  const DdlGate ddl_gate = f.autocommit_false ? DdlGate() : AwaitTransactionsUsing(ctx, f.lsid);
+  const DdlGate ddl_gate = f.autocommit_false ? DdlGate() : AwaitTransactionsUsing(spec, ctx, f.lsid);
   if (f.lsid == nullptr) return RunCommandReply(spec, ctx);
   if (!f.txn_number) {
     if (StatusWith<std::string> key = LogicalSessionCatalog::SessionKeyOf(f.lsid, SessionUidOf(ctx)); key.ok()) {

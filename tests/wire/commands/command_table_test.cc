@@ -29,7 +29,7 @@ std::set<std::string> NamesWhere(bool (*pred)(const CommandTraits&)) {
 bool SameTraits(const CommandTraits& a, const CommandTraits& b) {
   const std::string_view secret_a = a.secret ? a.secret : "", secret_b = b.secret ? b.secret : "";
   return a.kind == b.kind && a.op == b.op && a.lock == b.lock && a.retryable == b.retryable &&
-         a.in_transaction == b.in_transaction && a.compress_reply == b.compress_reply &&
+         a.in_transaction == b.in_transaction && a.ddl == b.ddl && a.compress_reply == b.compress_reply &&
          secret_a == secret_b;
 }
 
@@ -94,6 +94,28 @@ TEST(CommandTableTest, TopRecordsTheCommandsThatLockTheirCollection) {
   EXPECT_EQ(NamesWhere([](const CommandTraits& t) { return t.lock == CollectionLock::kOther; }),
             (std::set<std::string>{"collMod", "create", "createIndexes", "drop", "dropIndexes",
                                    "validate"}));
+}
+
+// The commands that wait for open transactions on the collections they
+// drop, replace or index (transaction_ddl.h); aggregate only with $out.
+TEST(CommandTableTest, DdlCommandsAreTheOnesThatReplaceOrIndexCollections) {
+  EXPECT_EQ(NamesWhere([](const CommandTraits& t) { return t.ddl; }),
+            (std::set<std::string>{"aggregate", "createIndexes", "drop", "dropDatabase",
+                                   "dropIndexes", "renameCollection"}));
+}
+
+// FindCommand looks through the rows of the name's first byte only.
+TEST(CommandTableTest, EveryRowIsFoundByItsNameAndNothingElse) {
+  for (const CommandSpec& spec : AllCommands()) {
+    EXPECT_EQ(FindCommand(spec.name), &spec) << spec.name;
+    const std::string name(spec.name);
+    EXPECT_EQ(FindCommand(name.substr(0, name.size() - 1)), nullptr) << name;
+    EXPECT_EQ(FindCommand(name + "x"), nullptr) << name;
+    EXPECT_EQ(FindCommand(std::string_view(name.c_str(), name.size() + 1)), nullptr) << name;
+  }
+  for (std::string_view miss : {"", "a", "zzz", "Find", "FIND", "\xff", "$cmd"}) {
+    EXPECT_EQ(FindCommand(miss), nullptr) << miss;
+  }
 }
 
 // The compression spec: replies to the handshake and authentication

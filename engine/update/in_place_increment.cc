@@ -1,0 +1,105 @@
+#include "engine/update/in_place_increment.h"
+
+#include <cstring>
+
+#include "engine/bson/raw_fields.h"
+#include "engine/update/arithmetic.h"
+
+namespace tigerdoc::update {
+namespace {
+
+// Few fields per update: a fixed array keeps Apply off the heap.
+constexpr size_t kMaxFields = 8;
+
+bool FixedWidthNumber(bson_type_t type) {
+  return type == BSON_TYPE_INT32 || type == BSON_TYPE_INT64 || type == BSON_TYPE_DOUBLE;
+}
+
+// The number stored at `value` (little-endian, as BSON stores it).
+bson_value_t ReadNumber(bson_type_t type, const uint8_t* value) {
+  bson_value_t v;
+  v.value_type = type;
+  if (type == BSON_TYPE_INT32) {
+    int32_t n;
+    std::memcpy(&n, value, sizeof n);
+    v.value.v_int32 = BSON_UINT32_FROM_LE(n);
+  } else if (type == BSON_TYPE_INT64) {
+    int64_t n;
+    std::memcpy(&n, value, sizeof n);
+    v.value.v_int64 = BSON_UINT64_FROM_LE(n);
+  } else {
+    double d;
+    std::memcpy(&d, value, sizeof d);
+    v.value.v_double = BSON_DOUBLE_FROM_LE(d);
+  }
+  return v;
+}
+
+void WriteNumber(const bson_value_t& v, uint8_t* value) {
+  if (v.value_type == BSON_TYPE_INT32) {
+    const int32_t n = BSON_UINT32_TO_LE(v.value.v_int32);
+    std::memcpy(value, &n, sizeof n);
+  } else if (v.value_type == BSON_TYPE_INT64) {
+    const int64_t n = BSON_UINT64_TO_LE(v.value.v_int64);
+    std::memcpy(value, &n, sizeof n);
+  } else {
+    const double d = BSON_DOUBLE_TO_LE(v.value.v_double);
+    std::memcpy(value, &d, sizeof d);
+  }
+}
+
+}  // namespace
+
+std::optional<InPlaceIncrement> InPlaceIncrement::Plan(const bson_t* update) {
+  bson_iter_t it, field;
+  if (!bson_iter_init(&it, update) || !bson_iter_next(&it) || std::strcmp(bson_iter_key(&it), "$inc") != 0 ||
+      !BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &field)) {
+    return std::nullopt;
+  }
+  if (bson_iter_next(&it)) return std::nullopt;  // another modifier too
+  InPlaceIncrement plan;
+  while (bson_iter_next(&field)) {
+    const char* name = bson_iter_key(&field);
+    if (name[0] == '\0' || name[0] == '$' || std::strchr(name, '.') != nullptr ||
+        std::strcmp(name, "_id") == 0 || !FixedWidthNumber(bson_iter_type(&field)) ||
+        plan.fields_.size() == kMaxFields) {
+      return std::nullopt;
+    }
+    plan.fields_.push_back(Field{name, query::OwnedValue(&field)});
+  }
+  if (plan.fields_.empty()) return std::nullopt;
+  return plan;
+}
+
+bool InPlaceIncrement::Apply(const bson_t* doc, bson::BsonDoc* out, bool* modified) const {
+  uint32_t offsets[kMaxFields] = {};  // of each field's value in `doc`; 0: not seen
+  bson_type_t types[kMaxFields] = {};
+  bson::RawFields walk(doc);
+  while (walk.Next()) {
+    const std::string_view key = walk.key();
+    if (key == "_id" && walk.type() == BSON_TYPE_ARRAY) return false;  // the general path refuses it
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      if (key != fields_[i].name) continue;
+      if (offsets[i] != 0) return false;  // a repeated name
+      offsets[i] = walk.offset() + 1 + static_cast<uint32_t>(key.size()) + 1;
+      types[i] = walk.type();
+    }
+  }
+  if (walk.broken()) return false;
+  bson_value_t sums[kMaxFields];
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    if (offsets[i] == 0 || !FixedWidthNumber(types[i])) return false;
+    const bson_value_t old = ReadNumber(types[i], bson_get_data(doc) + offsets[i]);
+    std::optional<query::OwnedValue> sum = ApplyArithmetic(ArithmeticOp::kAdd, &old, fields_[i].increment.get());
+    if (!sum || sum->get()->value_type != types[i]) return false;  // overflow or promotion
+    sums[i] = *sum->get();
+  }
+  *out = bson::BsonDoc::CopyOf(bson_get_data(doc), doc->len);
+  // The copy's buffer is its own: patching it in place is safe.
+  uint8_t* data = const_cast<uint8_t*>(out->data());
+  for (size_t i = 0; i < fields_.size(); ++i) WriteNumber(sums[i], data + offsets[i]);
+  *modified = std::memcmp(bson_get_data(doc), out->data(), doc->len) != 0;
+  return true;
+}
+
+}  // namespace tigerdoc::update
