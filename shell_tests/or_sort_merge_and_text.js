@@ -4,8 +4,9 @@
 //    SORT stage; each answer equals a collection scan plus a sort, across
 //    getMore batches, with skip and limit; a document of both branches
 //    comes once;
-//  * $text as a branch of an $or inside the top-level $and runs when every
-//    other branch of that $or has an index; else 291.
+//  * $text as a branch of an $or inside the top-level $and (or inside an
+//    $and branch of a top-level $or) runs when every other branch of that
+//    $or has an index; else 291.
 load(__dirname + "/lib/assert.js");
 
 const tdb = db.getSiblingDB("shell_or_sort_merge_and_text");
@@ -82,4 +83,7 @@ assert.eq(n.find(q).sort({ _id: 1 }).toArray().map((d) => d._id), [1, 2]);
 assert.eq(n.countDocuments(q), 2);
 assert.eq(stage(n.find(q).explain(), "TEXT_MATCH") !== undefined, true);
 assert.eq(stage(n.find(q).explain(), "COLLSCAN"), undefined);
+// An $and branch of a top-level $or holding the $text.
+assert.eq(n.find({ $or: [{ owner: "bob", $text: { $search: "espresso" } }, { tag: "z" }] })
+  .sort({ _id: 1 }).toArray().map((d) => d._id), [3, 4]);
 print("or_sort_merge_and_text.js passed");

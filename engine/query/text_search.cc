@@ -58,9 +58,20 @@ bool HasTextQuery(const Matcher& matcher) { return ContainsText(matcher.root());
 
 namespace {
 
+// The $text that is `node` or one of its conjuncts (through nested $ands).
+const MatchExpression* ConjunctText(const MatchExpression* node) {
+  if (node->kind() == MatchKind::kText) return node;
+  if (node->kind() != MatchKind::kAnd) return nullptr;
+  for (size_t i = 0; i < node->num_children(); ++i) {
+    if (const MatchExpression* text = ConjunctText(node->child(i))) return text;
+  }
+  return nullptr;
+}
+
+// The branch of `or_node` holding a $text as itself or as a conjunct.
 const MatchExpression* TextChildOf(const MatchExpression* or_node) {
   for (size_t i = 0; i < or_node->num_children(); ++i) {
-    if (or_node->child(i)->kind() == MatchKind::kText) return or_node->child(i);
+    if (ConjunctText(or_node->child(i)) != nullptr) return or_node->child(i);
   }
   return nullptr;
 }
@@ -104,8 +115,8 @@ StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher
   // per other branch of that $or (TextBranchOfOr).
   if (nodes.allowed.empty()) {
     if (const MatchExpression* branch = TextBranchOfOr(*matcher)) {
-      nodes.allowed.push_back(
-          const_cast<TextMatchExpression*>(static_cast<const TextMatchExpression*>(branch)));
+      nodes.allowed.push_back(const_cast<TextMatchExpression*>(
+          static_cast<const TextMatchExpression*>(ConjunctText(branch))));
     }
   }
   if (nodes.allowed.empty()) {

@@ -9,8 +9,8 @@
 //    MongoDB: IndexNotFound (27) "text index required for $text query"
 //    without a text index; BadValue "Too many text expressions"; $text under
 //    $nor: BadValue "text expression not allowed in nor"; deeper under
-//    $or than a branch of a top-level $or (or of an $or in the top-level
-//    $and): NoQueryExecutionPlans (291); an unsupported $language:
+//    $or than a branch (or a conjunct of an $and branch) of a top-level $or
+//    or of an $or in the top-level $and: NoQueryExecutionPlans (291); an unsupported $language:
 //    BadValue. Such a branch is bound: the executor runs it when every
 //    other branch of its $or has an index (else 291), as MongoDB does.
 //  * SplitMetaProjection: takes {f: {$meta: "textScore"}} fields out of a
@@ -48,9 +48,11 @@ StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher
 // Whether the filter holds a $text anywhere (parsed or not).
 bool HasTextQuery(const Matcher& matcher);
 
-// The $or of which a $text is a direct branch: the filter's top-level $or,
-// or an $or among the conjuncts of its top-level $and (through nested
-// $ands); null when there is none. TextBranchOfOr: that $text.
+// The $or of which a branch is a $text or an $and with a $text among its
+// conjuncts: the filter's top-level $or, or an $or among the conjuncts of
+// its top-level $and (through nested $ands); null when there is none.
+// TextBranchOfOr: that branch (the $text, or the $and whose equalities
+// then give a compound text index its prefix, as MongoDB's planner).
 const MatchExpression* OrWithTextBranch(const Matcher& matcher);
 const MatchExpression* TextBranchOfOr(const Matcher& matcher);
 

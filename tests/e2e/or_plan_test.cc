@@ -8,10 +8,11 @@
 //    must be equal and the documents the same, for forward, backward and
 //    compound sorts, skip/limit, result counts and batch sizes around 101
 //    with getMores, and while other connections insert.
-//  * a $text branch of an $or inside the top-level $and is planned when
-//    every other branch of that $or has an index (FETCH of an OR of the
-//    term scans and the branch scans, the other conjuncts filtering); else
-//    NoQueryExecutionPlans "No query solutions", as MongoDB's planner.
+//  * a $text branch of an $or inside the top-level $and (or an $and branch
+//    holding the $text, of such an $or or of a top-level one) is planned
+//    when every other branch of that $or has an index (FETCH of an OR of
+//    the term scans and the branch scans, the other conjuncts filtering);
+//    else NoQueryExecutionPlans "No query solutions", as MongoDB's planner.
 
 #include <atomic>
 #include <optional>
@@ -369,6 +370,9 @@ TEST_F(TextUnderAndOrTest, PlannedWhenEveryOtherBranchIsIndexed) {
                             R"(]}}, {"y": 4}]}]})";
   std::vector<BsonDoc> scan = FindDocs("t", R"("filter": )" + by_id + R"(, "hint": {"$natural": 1})", 0);
   EXPECT_EQ(SortedJson(FindDocs("t", R"("filter": )" + nested, 0)), SortedJson(scan));
+  // A top-level $or whose branch is an $and holding the $text.
+  EXPECT_EQ(IdsOf("t", R"({"$or": [{"$and": [{"$text": {"$search": "espresso"}}, {"x": 0}]}, {"y": 4}]})"),
+            want);
   // count agrees.
   BsonDoc count = Run(R"({"count": "t", "query": )" + nested + "}");
   ASSERT_OK_REPLY(count);
@@ -406,6 +410,13 @@ TEST_F(TextUnderAndOrTest, CompoundTextIndexNeedsItsPrefixBesideTheText) {
                 "equality predicates given for all prefix fields?)"),
             std::string::npos)
       << Json(r);
+  // Beside the $text in an $and branch of the $or, the prefix equality serves.
+  std::vector<std::string> ids =
+      IdsOf("k", R"({"$or": [{"x": 0, "$text": {"$search": "espresso"}}, {"y": 4}]})");
+  EXPECT_EQ(ids, Expected(0, 4));
+  BsonDoc e = Explain("k", R"("filter": {"$or": [{"x": 0, "$text": {"$search": "espresso"}}, {"y": 4}]})");
+  EXPECT_FALSE(HasStage(e, "COLLSCAN")) << Json(e);
+  EXPECT_EQ(Integer(e, "executionStats.totalDocsExamined"), 28) << Json(e);
   // The server keeps serving.
   EXPECT_EQ(IdsOf("k", R"({"x": 0, "$text": {"$search": "espresso"}})").size(), 8u);
 }
