@@ -1,5 +1,7 @@
 #include "engine/aggregate_cursor.h"
 
+#include "engine/agg/document_metadata.h"
+
 #include "engine/catalog/pipeline_references.h"
 #include "engine/plan_summary.h"
 
@@ -315,11 +317,22 @@ StatusWith<std::unique_ptr<AggregateCursor>> AggregateCursor::Make(
     const PipelineSplit split = SplitOf(pipeline, pipeline_array);
     query::FindSpec spec;
     if (split.cursor_filter) spec.filter = split.cursor_filter->Copy();
-    if (split.cursor_sort) {
+    // A pipeline reading {$meta: "sortKey"} keeps its $sort stage, which
+    // sets the sort key (agg/document_metadata.h).
+    const bool push_sort = split.cursor_sort && !pipeline.context().carries_sort_key;
+    if (push_sort) {
       spec.sort = split.cursor_sort->Copy();
       run.source_sorted = true;
+      if (split.cursor_limit) spec.limit = *split.cursor_limit;
     }
-    if (split.cursor_limit) spec.limit = *split.cursor_limit;
+    if (pipeline.leads_with_text() && pipeline.context().carries_text_score) {
+      // The scan scores each document as a find projection would, into the
+      // reserved field the pipeline's {$meta: "textScore"} reads.
+      bson_t meta;
+      BSON_APPEND_DOCUMENT_BEGIN(spec.projection.mutable_get(), agg::kTextScoreField.data(), &meta);
+      BSON_APPEND_UTF8(&meta, "$meta", "textScore");
+      bson_append_document_end(spec.projection.mutable_get(), &meta);
+    }
     spec.allow_disk_use = pipeline.context().allow_disk_use;
     spec.max_sort_bytes = static_cast<int64_t>(pipeline.context().max_memory_bytes);
     spec.temp_dir = pipeline.context().temp_dir;

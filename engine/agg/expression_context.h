@@ -138,6 +138,14 @@ struct ExpressionContext {
   // Set by Pipeline::Parse: a stage of this pipeline reads collections of
   // its own ($lookup, $graphLookup, $unionWith, or a $facet that may).
   bool reads_other_collections = false;
+  // Set by Pipeline::Parse (document_metadata.h): the pipeline starts with
+  // a $match holding $text, so {$meta: "textScore"} is available (else it
+  // is refused, 40218); the pipeline reads textScore / sortKey metadata,
+  // so its documents carry it (nothing is carried when both are false).
+  bool text_score_available = false;
+  bool carries_text_score = false;
+  bool carries_sort_key = false;
+  bool carries_metadata() const { return carries_text_score || carries_sort_key; }
 
   // A Sorter's options for a blocking stage of this command: its memory
   // limit, allowDiskUse and spill directory.

@@ -3,7 +3,9 @@
 #include <limits>
 #include <string_view>
 
+#include "engine/agg/document_metadata.h"
 #include "engine/agg/stage_registry.h"
+#include "engine/agg/stages/stage_util.h"
 #include "engine/agg/stages/sort.h"
 #include "engine/agg/stages/writer_util.h"
 
@@ -74,6 +76,15 @@ bool FilterHasText(const bson_iter_t* filter) {
 
 bool MatchHasText(const bson_iter_t* stage) { return FilterHasText(stage); }
 
+// What leaves the pipeline (its output, what $out / $merge write) has no
+// metadata fields (document_metadata.h).
+StagePtr StripMetadata(StagePtr input) {
+  return MakeMapStage(std::move(input), nullptr,
+                      [](bson::BsonDoc doc, Variables*) -> StatusWith<std::optional<bson::BsonDoc>> {
+                        return std::optional<bson::BsonDoc>(WithoutMetadata(std::move(doc)));
+                      });
+}
+
 }  // namespace
 
 StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const ExpressionContext& ctx) {
@@ -82,6 +93,11 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
   // (reads_other_collections) is set on it once every stage is parsed.
   auto context = std::make_shared<ExpressionContext>(ctx);
   context->reads_other_collections = false;
+  // Metadata a sub-pipeline reads is carried by the pipeline around it as
+  // well (its context starts as a copy of this one).
+  const MetadataUse use = ScanMetadataUse(pipeline_array);
+  context->carries_text_score |= use.text_score;
+  context->carries_sort_key |= use.sort_key;
   p.ctx_ = context;
   bson_iter_t it;
   bson_iter_init(&it, pipeline_array);
@@ -116,6 +132,7 @@ StatusWith<Pipeline> Pipeline::Parse(const bson_t* pipeline_array, const Express
         return Error(17313, "$match with $text is only allowed as the first pipeline stage");
       }
       p.leads_with_text_ = true;
+      context->text_score_available = true;
     }
     int64_t count = 0;
     if (name == "$skip" || name == "$limit") Value(&s).AsInt64Exact(&count);  // parsed: exact
@@ -181,8 +198,10 @@ StatusWith<StagePtr> Pipeline::Run(std::unique_ptr<DocumentSource> source, RunOp
     // at most its top-k): the stage would be a no-op.
     if (options.source_sorted && leading_sort_index_ == i) continue;
     const StageSpecPtr& spec = stages_[i];
+    if (ctx_->carries_metadata() && IsWriterStage(spec->name())) stage = StripMetadata(std::move(stage));
     ASSIGN_OR_RETURN(stage, spec->Build(spec->is_source() ? nullptr : std::move(stage), ctx_.get()));
   }
+  if (ctx_->carries_metadata()) stage = StripMetadata(std::move(stage));
   return stage;
 }
 

@@ -207,6 +207,10 @@ StatusWith<std::unique_ptr<PlanExecutor>> PlanExecutor::Make(
   if (!spec.projection.empty()) {
     ASSIGN_OR_RETURN(MetaProjection split, SplitMetaProjection(spec.projection.get()));
     exec->text_score_fields_ = std::move(split.score_fields);
+    exec->sort_key_fields_ = std::move(split.sort_key_fields);
+    if (!exec->sort_key_fields_.empty() && spec.sort.empty()) {
+      return Status(ErrorCode::kBadValue, "cannot use sortKey $meta projection without a sort");
+    }
     if (!exec->text_score_fields_.empty() && !HasTextQuery(*exec->matcher_)) {
       return TextScoreUnavailable();
     }
@@ -1075,7 +1079,7 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
     }
   } else if (projection_) {
     ASSIGN_OR_RETURN(out, projection_->Apply(doc.get(), nullptr));
-  } else if (!record_id && text_score_fields_.empty()) {
+  } else if (!record_id && text_score_fields_.empty() && sort_key_fields_.empty()) {
     return doc;
   } else {
     out = doc.Copy();
@@ -1083,6 +1087,17 @@ StatusWith<bson::BsonDoc> PlanExecutor::Finish(bson::BsonDoc doc) const {
   if (!text_score_fields_.empty() && !spec_.return_key) {
     const double score = text_query_ ? text_query_->Score(doc.get()) : 0.0;
     out = WithTextScore(out.get(), text_score_fields_, score);
+  }
+  if (!sort_key_fields_.empty() && !spec_.return_key) {
+    // A {$natural: ...} sort is no sort here: its key is empty.
+    bson_t key_array = BSON_INITIALIZER;
+    if (sort_) sort_->AppendSortKey(doc.get(), &key_array);
+    bson_value_t key;
+    key.value_type = BSON_TYPE_ARRAY;
+    key.value.v_doc.data = const_cast<uint8_t*>(bson_get_data(&key_array));
+    key.value.v_doc.data_len = key_array.len;
+    out = WithMetaValue(out.get(), sort_key_fields_, &key);
+    bson_destroy(&key_array);
   }
   if (record_id) {
     // $recordId goes last, whatever the projection made of it.

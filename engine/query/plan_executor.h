@@ -379,6 +379,8 @@ class PlanExecutor {
   std::shared_ptr<const fts::TextQuery> text_query_;
   std::string text_index_name_;
   std::vector<std::string> text_score_fields_;
+  // The projection's {$meta: "sortKey"} fields, filled from sort_.
+  std::vector<std::string> sort_key_fields_;
   bool text_plan_ = false;
   bson::BsonDoc text_index_prefix_;
   std::vector<ScanRange> ranges_;

@@ -204,23 +204,38 @@ StatusWith<SortSpec> SortSpec::Parse(const bson_t* sort, const bson::Collator* c
   return spec;
 }
 
+// The value `field` sorts `doc` by: its text score, or the path's
+// smallest (ascending) / largest (descending) candidate; it may point into
+// `doc`.
+bson_value_t SortSpec::ValueFor(const Field& field, const bson_t* doc) const {
+  if (field.text_score) {
+    bson_value_t score;
+    score.value_type = BSON_TYPE_DOUBLE;
+    score.value.v_double = text_scorer_ ? text_scorer_(doc) : 0.0;
+    return score;
+  }
+  Collector collector(field.direction == keystring::Direction::kDescending, collator_);
+  Collect(doc, field.path, 0, &collector);
+  return AsValue(*collector.best());  // Collect always offers something
+}
+
 std::string SortSpec::KeyFor(const bson_t* doc) const {
   keystring::KeyBuilder key(collator_);
   for (const Field& field : fields_) {
-    if (field.text_score) {
-      bson_value_t score;
-      score.value_type = BSON_TYPE_DOUBLE;
-      score.value.v_double = text_scorer_ ? text_scorer_(doc) : 0.0;
-      key.Append(&score, field.direction);
-      continue;
-    }
-    Collector collector(field.direction == keystring::Direction::kDescending, collator_);
-    Collect(doc, field.path, 0, &collector);
-    const Candidate& best = *collector.best();  // Collect always offers something
-    bson_value_t value = AsValue(best);
+    bson_value_t value = ValueFor(field, doc);
     key.Append(&value, field.direction);
   }
   return key.Release();
+}
+
+void SortSpec::AppendSortKey(const bson_t* doc, bson_t* array) const {
+  char index[16];
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const char* key = nullptr;
+    const size_t len = bson_uint32_to_string(static_cast<uint32_t>(i), &key, index, sizeof index);
+    bson_value_t value = ValueFor(fields_[i], doc);
+    bson_append_value(array, key, static_cast<int>(len), &value);
+  }
 }
 
 bool SortSpec::has_text_score() const {

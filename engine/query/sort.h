@@ -56,6 +56,11 @@ class SortSpec {
                                     bool allow_text_score = false);
 
   std::string KeyFor(const bson_t* doc) const;
+  // Appends to `array` (an array being built) the values `doc` sorts by,
+  // one element per sort field, as MongoDB's {$meta: "sortKey"} shows
+  // them: a field's smallest (ascending) or largest (descending) value,
+  // null when missing, the text score for a textScore field.
+  void AppendSortKey(const bson_t* doc, bson_t* array) const;
 
   // Some field is {$meta: "textScore"}.
   bool has_text_score() const;
@@ -68,6 +73,8 @@ class SortSpec {
   const bson::Collator* collator() const { return collator_; }
 
  private:
+  bson_value_t ValueFor(const Field& field, const bson_t* doc) const;
+
   std::vector<Field> fields_;
   const bson::Collator* collator_ = nullptr;
   std::function<double(const bson_t*)> text_scorer_;

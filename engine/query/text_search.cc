@@ -35,24 +35,7 @@ void Collect(const MatchExpression* node, bool top_level, TextNodes* out) {
   }
 }
 
-// $meta names MongoDB 7 accepts in a find projection.
-bool IsKnownMeta(std::string_view name) {
-  static constexpr const char* kKnown[] = {
-      "textScore",  "randVal",        "searchScore", "searchHighlights", "geoNearDistance",
-      "geoNearPoint", "recordId",     "indexKey",    "sortKey",          "searchScoreDetails",
-      "searchSortValues", "vectorSearchScore"};
-  for (const char* known : kKnown) {
-    if (name == known) return true;
-  }
-  return false;
-}
-
 }  // namespace
-
-Status TextScoreUnavailable() {
-  return Status(static_cast<ErrorCode>(40218),
-                "query requires text score metadata, but it is not available");
-}
 
 bool HasTextQuery(const Matcher& matcher) { return ContainsText(matcher.root()); }
 
@@ -156,6 +139,14 @@ StatusWith<MetaProjection> SplitMetaProjection(const bson_t* projection) {
         return Status(static_cast<ErrorCode>(17308), "Unsupported argument to $meta: " + name);
       }
       const std::string field = bson_iter_key(&it);
+      if (name == "sortKey") {
+        if (field.find('.') != std::string::npos) {
+          return Status(ErrorCode::kNotImplemented,
+                        "$meta: \"sortKey\" on a dotted path is not supported by tigerdoc yet");
+        }
+        out.sort_key_fields.push_back(field);
+        continue;
+      }
       if (name != "textScore") {
         return Status(ErrorCode::kNotImplemented,
                       "$meta: \"" + name + "\" in a projection is not supported by tigerdoc yet");
@@ -172,8 +163,8 @@ StatusWith<MetaProjection> SplitMetaProjection(const bson_t* projection) {
   return out;
 }
 
-bson::BsonDoc WithTextScore(const bson_t* doc, const std::vector<std::string>& fields,
-                            double score) {
+bson::BsonDoc WithMetaValue(const bson_t* doc, const std::vector<std::string>& fields,
+                            const bson_value_t* value) {
   bson::BsonDoc out;
   bson_iter_t it;
   bson_iter_init(&it, doc);
@@ -183,9 +174,17 @@ bson::BsonDoc WithTextScore(const bson_t* doc, const std::vector<std::string>& f
     if (!replaced) bson_append_iter(out.mutable_get(), nullptr, 0, &it);
   }
   for (const std::string& field : fields) {
-    bson_append_double(out.mutable_get(), field.data(), static_cast<int>(field.size()), score);
+    bson_append_value(out.mutable_get(), field.data(), static_cast<int>(field.size()), value);
   }
   return out;
+}
+
+bson::BsonDoc WithTextScore(const bson_t* doc, const std::vector<std::string>& fields,
+                            double score) {
+  bson_value_t value;
+  value.value_type = BSON_TYPE_DOUBLE;
+  value.value.v_double = score;
+  return WithMetaValue(doc, fields, &value);
 }
 
 }  // namespace tigerdoc::query

@@ -10,10 +10,13 @@
 //    without a text index; BadValue "Too many text expressions"; $text under
 //    $nor: BadValue "text expression not allowed in nor"; deeper under
 //    $or than a branch (or a conjunct of an $and branch) of a top-level $or
-//    or of an $or in the top-level $and: NoQueryExecutionPlans (291); an unsupported $language:
-//    BadValue. Such a branch is bound: the executor runs it when every
-//    other branch of its $or has an index (else 291), as MongoDB does.
-//  * SplitMetaProjection: takes {f: {$meta: "textScore"}} fields out of a
+//    or of an $or in the top-level $and: NoQueryExecutionPlans (291); an
+//    unsupported $language: BadValue. Such a branch is bound: the executor
+//    runs it when every other branch of its $or has an index (else 291),
+//    as MongoDB does.
+//  * SplitMetaProjection: takes {f: {$meta: "textScore"}} and
+//    {f: {$meta: "sortKey"}} fields (BadValue "cannot use sortKey $meta
+//    projection without a sort" in the executor without a sort) out of a
 //    find projection (the rest goes to query::Projection); the score is
 //    appended to each result as the last field(s), replacing a field of the
 //    same name. Other $meta names: 17308 "Unsupported argument to $meta:
@@ -37,6 +40,7 @@
 #include "engine/fts/fts_query.h"
 #include "engine/index/index_spec.h"
 #include "engine/query/matcher/matcher.h"
+#include "engine/query/meta_names.h"
 
 namespace tigerdoc::query {
 
@@ -59,13 +63,15 @@ const MatchExpression* TextBranchOfOr(const Matcher& matcher);
 struct MetaProjection {
   bson::BsonDoc rest;                     // the projection without the $meta fields
   std::vector<std::string> score_fields;  // top-level names for the text score
+  std::vector<std::string> sort_key_fields;  // top-level names for the sort key
 };
 StatusWith<MetaProjection> SplitMetaProjection(const bson_t* projection);
 
 // `doc` with each of `fields` set to `score` (appended last; a field of the
 // same name is removed first).
 bson::BsonDoc WithTextScore(const bson_t* doc, const std::vector<std::string>& fields, double score);
-
-Status TextScoreUnavailable();
+// The same with any value (the sort key array of {$meta: "sortKey"}).
+bson::BsonDoc WithMetaValue(const bson_t* doc, const std::vector<std::string>& fields,
+                            const bson_value_t* value);
 
 }  // namespace tigerdoc::query

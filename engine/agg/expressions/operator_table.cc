@@ -85,6 +85,7 @@ constexpr Entry kOperators[] = {
     {"$max", ParseAccumulatorOp},
     {"$maxN", ParseAccumulatorOp},
     {"$mergeObjects", ParseObjectOp},
+    {"$meta", ParseMetaOp},
     {"$millisecond", ParseDateOp},
     {"$min", ParseAccumulatorOp},
     {"$minN", ParseAccumulatorOp},

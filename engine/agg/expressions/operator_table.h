@@ -32,6 +32,8 @@ StatusWith<ExpressionPtr> ParseObjectOp(std::string_view, const bson_iter_t*, Pa
 StatusWith<ExpressionPtr> ParseDateOp(std::string_view, const bson_iter_t*, ParseContext*);
 StatusWith<ExpressionPtr> ParseMiscOp(std::string_view, const bson_iter_t*, ParseContext*);
 StatusWith<ExpressionPtr> ParseAccumulatorOp(std::string_view, const bson_iter_t*, ParseContext*);
+// {$meta: name} (meta.cc).
+StatusWith<ExpressionPtr> ParseMetaOp(std::string_view, const bson_iter_t*, ParseContext*);
 StatusWith<ExpressionPtr> ParseTrigonometric(std::string_view, const bson_iter_t*, ParseContext*);
 
 }  // namespace tigerdoc::agg

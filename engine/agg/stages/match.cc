@@ -26,8 +26,8 @@ StatusWith<StageSpecPtr> ParseMatchStage(const bson_iter_t* spec, const Expressi
     // Only the first stage may hold $text (pipeline.cc, 17313), and the
     // leading $match is the collection scan's query, where the plan
     // executor binds $text to the text index and filters: this stage then
-    // has nothing left to remove.
-    // TODO(#19): {$meta: "textScore"} in later stages.
+    // has nothing left to remove. The scan also sets each document's text
+    // score when the pipeline reads it (agg/document_metadata.h).
     return MakeSpec("$match", [](StagePtr input, const ExpressionContext* c) -> StatusWith<StagePtr> {
       return MakeMapStage(std::move(input), c,
                           [](bson::BsonDoc doc, Variables*) -> StatusWith<std::optional<bson::BsonDoc>> {

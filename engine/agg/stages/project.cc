@@ -1,5 +1,6 @@
 // $project: inclusion / exclusion / computed fields (projection_tree.h).
 
+#include "engine/agg/document_metadata.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/projection_tree.h"
 #include "engine/agg/stages/stage_util.h"
@@ -15,7 +16,13 @@ StageSpecPtr MakeProjectionSpec(std::string name, std::shared_ptr<const Projecti
                           Value root = Value::Document(doc);
                           vars->SetRoot(root);
                           ASSIGN_OR_RETURN(Value out, tree->Apply(root, vars));
-                          return std::optional<bson::BsonDoc>(out.ToDoc());
+                          bson::BsonDoc result = out.ToDoc();
+                          // An inclusion keeps the document's metadata
+                          // (document_metadata.h).
+                          if (vars->context().carries_metadata()) {
+                            CopyMetadata(doc.get(), result.mutable_get());
+                          }
+                          return std::optional<bson::BsonDoc>(std::move(result));
                         });
   });
 }

@@ -4,8 +4,10 @@
 
 #include "engine/agg/stages/sort.h"
 
+#include "engine/agg/document_metadata.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/agg/stages/stage_util.h"
+#include "engine/query/meta_names.h"
 #include "engine/query/sorter.h"
 
 namespace tigerdoc::agg {
@@ -22,6 +24,7 @@ class SortStage : public Stage {
     bson::BsonDoc doc;
     ASSIGN_OR_RETURN(bool more, sorter_->Next(&doc));
     if (!more) return std::optional<bson::BsonDoc>();
+    if (ctx_->carries_sort_key) doc = WithSortKey(std::move(doc), *spec_);
     return std::optional<bson::BsonDoc>(std::move(doc));
   }
 
@@ -64,7 +67,14 @@ StatusWith<StageSpecPtr> ParseSortStage(const bson_iter_t* spec, const Expressio
   }
   bson_t doc = bson::SubDocumentView(spec);
   if (bson_empty(&doc)) return Error(15976, "$sort stage must have at least one sort key");
-  ASSIGN_OR_RETURN(query::SortSpec parsed, query::SortSpec::Parse(&doc, ctx.collator));
+  ASSIGN_OR_RETURN(query::SortSpec parsed,
+                   query::SortSpec::Parse(&doc, ctx.collator, /*allow_text_score=*/true));
+  if (parsed.has_text_score()) {
+    // {f: {$meta: "textScore"}}: the score the leading $text gave the
+    // document (document_metadata.h); MongoDB refuses it without one.
+    if (!ctx.text_score_available) return query::TextScoreUnavailable();
+    parsed.SetTextScorer([](const bson_t* d) { return TextScoreOf(d).value_or(0.0); });
+  }
   return StageSpecPtr(std::make_unique<SortStageSpec>(
       std::make_shared<const query::SortSpec>(std::move(parsed)), /*limit=*/0));
 }
