@@ -23,6 +23,8 @@
 //   | FETCH [filter] <- IXSCAN <index>            a secondary index
 //   | PROJECTION_COVERED <- IXSCAN <index>        covered: no fetch
 //   | FETCH [filter] <- OR <- IXSCAN, IXSCAN ...  one scan per $or branch
+//   | FETCH [filter] <- SORT_MERGE sortPattern <- IXSCAN, ...  a sorted $or
+//                                                 whose every branch scan gives the sort
 // IXSCAN shows keyPattern, indexName, isMultiKey, isUnique, isSparse,
 // isPartial, direction and indexBounds as MongoDB prints them; an index
 // scan that provides the sort over several shards is a SORT_MERGE of the
@@ -264,7 +266,10 @@ class PlanWriter {
                                     const query::ShardExecStats* stats, bool with_stats) {
     bson::BsonDoc input;
     if (plan.kind == query::planner::QueryPlan::Kind::kOr) {
-      BSON_APPEND_UTF8(input.mutable_get(), "stage", "OR");
+      // A sorted $or whose branches each give the sort: MongoDB's
+      // SORT_MERGE of the branch scans (records deduplicated), no SORT.
+      BSON_APPEND_UTF8(input.mutable_get(), "stage", plan.sort_merge ? "SORT_MERGE" : "OR");
+      if (plan.sort_merge) BSON_APPEND_DOCUMENT(input.mutable_get(), "sortPattern", params.sort.get());
       bson_t list;
       bson_append_array_begin(input.mutable_get(), "inputStages", -1, &list);
       for (size_t i = 0; i < plan.scans.size(); ++i) {

@@ -330,6 +330,7 @@ Status PlanExecutor::PlanIndexes(const PlannerContext& context) {
         return PlannerError(static_cast<int>(planned.status().code()), planned.status().reason());
       }
       request.text_branch = text_branch;
+      request.text_or = OrWithTextBranch(*matcher_);
       request.text_scans = std::move(planned.value().plan.scans);
     }
   }
@@ -489,12 +490,24 @@ void PlanExecutor::SetUpIndexStreams() {
   dedupe_ = plan.kind == planner::QueryPlan::Kind::kOr ||
             std::any_of(plan.scans.begin(), plan.scans.end(),
                         [](const planner::IndexScanPlan& s) { return s.multikey; });
-  access_ = plan.kind == planner::QueryPlan::Kind::kIndexScan && sort_ && !plan.blocking_sort
+  merge_by_sort_key_ = plan.kind == planner::QueryPlan::Kind::kOr && plan.sort_merge && sort_;
+  access_ = (plan.kind == planner::QueryPlan::Kind::kIndexScan && sort_ && !plan.blocking_sort) ||
+                    merge_by_sort_key_
                 ? Access::kIndexMerge
                 : Access::kIndexScan;
-  if (access_ == Access::kIndexMerge && plan.scans[0].backward) {
+  // The index plan replaces whatever record-key access ChooseAccess picked.
+  direction_ = storage::ScanDirection::kForward;
+  if (access_ != Access::kIndexMerge) return;
+  for (IndexStream& stream : streams_) stream.backward = plan.scans[stream.scan].backward;
+  // One index: every stream runs one way, and entry keys order the merge.
+  if (!merge_by_sort_key_ && plan.scans[0].backward) {
     direction_ = storage::ScanDirection::kBackward;
   }
+}
+
+bool PlanExecutor::HeadBefore(const IndexStream& a, const IndexStream& b) const {
+  if (merge_by_sort_key_) return a.head_sort_key < b.head_sort_key;
+  return Before(a.head_key, b.head_key);
 }
 
 int64_t PlanExecutor::CountKeys(storage::Session& session, const planner::IndexScanPlan& scan,
@@ -542,11 +555,11 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
     }
     // Backward, the ranges are read last to first, each from its upper end.
     const planner::KeyRange& range =
-        scan.ranges[backward() ? scan.ranges.size() - 1 - stream.range : stream.range];
+        scan.ranges[stream.backward ? scan.ranges.size() - 1 - stream.range : stream.range];
     if (!stream.cursor) {
       std::string lower = range.lower;
       std::string upper = range.upper;
-      if (backward()) {
+      if (stream.backward) {
         if (stream.resume_after) upper = *stream.resume_after;  // exclusive
       } else {
         if (stream.resume_after) lower = KeyAfter(*stream.resume_after);
@@ -559,7 +572,9 @@ StatusWith<bool> PlanExecutor::NextMatchInStream(storage::Session& session, Inde
       }
       ASSIGN_OR_RETURN(storage::DirectedCursor cursor,
                        storage::DirectedCursor::Open(session, stream.table, lower, upper,
-                                                     direction_));
+                                                     stream.backward
+                                                         ? storage::ScanDirection::kBackward
+                                                         : storage::ScanDirection::kForward));
       stream.cursor.emplace(std::move(cursor));
     }
     Status status;
@@ -950,17 +965,19 @@ StatusWith<bool> PlanExecutor::NextMatch(storage::Session& session, std::string*
     return false;
   }
   if (access_ == Access::kIndexMerge) {
-    // SORT_MERGE: every shard's stream is in index order; take the
-    // smallest head (entry keys end with the record key: a stable order).
+    // SORT_MERGE: every stream is in sort order; take the first head
+    // (one index: by entry key, which ends with the record key, a stable
+    // order; $or branches: by sort key).
     IndexStream* best = nullptr;
     for (IndexStream& stream : streams_) {
       if (!stream.has_head) {
         ASSIGN_OR_RETURN(stream.has_head,
                          NextMatchInStream(session, stream, &stream.head_key, &stream.head_doc));
+        if (stream.has_head && merge_by_sort_key_) {
+          stream.head_sort_key = sort_->KeyFor(stream.head_doc.get());
+        }
       }
-      if (stream.has_head && (best == nullptr || Before(stream.head_key, best->head_key))) {
-        best = &stream;
-      }
+      if (stream.has_head && (best == nullptr || HeadBefore(stream, *best))) best = &stream;
     }
     if (best == nullptr) return false;
     *key = std::move(best->head_key);

@@ -41,6 +41,12 @@
 //                  keys.
 //   kIndexMerge:   the index provides the sort: the shards' index streams
 //                  are merged by entry key (SORT_MERGE), no blocking sort.
+//                  A sorted $or whose every branch's scan provides the sort
+//                  (planner sort_merge) merges every branch's streams of
+//                  every shard the same way, by the sort key of each
+//                  stream's next document, each stream read in its own
+//                  scan's direction; a record met in several branches is
+//                  returned once (the first time).
 //                  A sort against the index's directions (index {a: 1},
 //                  sort {a: -1}) reads every stream backward: its ranges
 //                  last to first, each from its upper end down, and merges
@@ -288,9 +294,14 @@ class PlanExecutor {
     std::optional<std::string> resume_after;  // last entry key read in `range`
     bool exhausted = false;
     std::optional<storage::DirectedCursor> cursor;
+    // Read against the index's directions (a merge whose scan is backward).
+    bool backward = false;
     bool has_head = false;
-    std::string head_key;
+    std::string head_key;  // the head's entry key
     bson::BsonDoc head_doc;
+    // A SORT_MERGE of $or branches orders heads by the sort key of their
+    // documents (entry keys of different indexes do not compare).
+    std::string head_sort_key;
     // DISTINCT_SCAN: the next read starts at or after this key (past every
     // entry of the leading-field value just returned).
     std::optional<std::string> seek_to;
@@ -344,6 +355,8 @@ class PlanExecutor {
   StatusWith<bson::BsonDoc> Finish(bson::BsonDoc doc) const;
   bool InBounds(const bson_t* doc) const;
   bool AtEnd() const;
+  // The merge takes the head that sorts first (an OR merge: by sort key).
+  bool HeadBefore(const IndexStream& a, const IndexStream& b) const;
   // Merge order of two heads' keys: ascending, or descending when backward.
   bool Before(const std::string& a, const std::string& b) const {
     return backward() ? a > b : a < b;
@@ -393,6 +406,7 @@ class PlanExecutor {
   // Record keys (shard-qualified) already produced, for multikey and OR plans.
   std::unordered_set<std::string> seen_records_;
   bool dedupe_ = false;
+  bool merge_by_sort_key_ = false;  // a SORT_MERGE of $or branches
   bool count_only_ = false;  // CountAll as a COUNT_SCAN: entries are not fetched
 
   std::unique_ptr<Sorter> sorter_;

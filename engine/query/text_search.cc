@@ -39,13 +39,51 @@ void Collect(const MatchExpression* node, bool top_level, TextNodes* out) {
 
 bool HasTextQuery(const Matcher& matcher) { return ContainsText(matcher.root()); }
 
-const MatchExpression* TextBranchOfOr(const Matcher& matcher) {
-  const MatchExpression* root = matcher.root();
-  if (root->kind() != MatchKind::kOr) return nullptr;
-  for (size_t i = 0; i < root->num_children(); ++i) {
-    if (root->child(i)->kind() == MatchKind::kText) return root->child(i);
+namespace {
+
+// The $text that is `node` or one of its conjuncts (through nested $ands).
+const MatchExpression* ConjunctText(const MatchExpression* node) {
+  if (node->kind() == MatchKind::kText) return node;
+  if (node->kind() != MatchKind::kAnd) return nullptr;
+  for (size_t i = 0; i < node->num_children(); ++i) {
+    if (const MatchExpression* text = ConjunctText(node->child(i))) return text;
   }
   return nullptr;
+}
+
+// The branch of `or_node` holding a $text as itself or as a conjunct.
+const MatchExpression* TextChildOf(const MatchExpression* or_node) {
+  for (size_t i = 0; i < or_node->num_children(); ++i) {
+    if (ConjunctText(or_node->child(i)) != nullptr) return or_node->child(i);
+  }
+  return nullptr;
+}
+
+// The $or with a $text branch among the conjuncts of `and_node` (its
+// children, and theirs through nested $ands).
+const MatchExpression* OrWithTextUnderAnd(const MatchExpression* and_node) {
+  for (size_t i = 0; i < and_node->num_children(); ++i) {
+    const MatchExpression* child = and_node->child(i);
+    if (child->kind() == MatchKind::kOr && TextChildOf(child) != nullptr) return child;
+    if (child->kind() == MatchKind::kAnd) {
+      if (const MatchExpression* found = OrWithTextUnderAnd(child)) return found;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const MatchExpression* OrWithTextBranch(const Matcher& matcher) {
+  const MatchExpression* root = matcher.root();
+  if (root->kind() == MatchKind::kOr) return TextChildOf(root) ? root : nullptr;
+  if (root->kind() == MatchKind::kAnd) return OrWithTextUnderAnd(root);
+  return nullptr;
+}
+
+const MatchExpression* TextBranchOfOr(const Matcher& matcher) {
+  const MatchExpression* or_node = OrWithTextBranch(matcher);
+  return or_node ? TextChildOf(or_node) : nullptr;
 }
 
 StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher,
@@ -55,12 +93,13 @@ StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher
   if (nodes.total == 0) return std::shared_ptr<const fts::TextQuery>();
   if (nodes.total > 1) return Status(ErrorCode::kBadValue, "Too many text expressions");
   if (nodes.under_nor) return Status(ErrorCode::kBadValue, "text expression not allowed in nor");
-  // A $text branch of a top-level $or: the plan executor reads it from the
-  // text index beside an index scan per other branch (TextBranchOfOr).
+  // A $text branch of a top-level $or, or of an $or in the top-level $and:
+  // the plan executor reads it from the text index beside an index scan
+  // per other branch of that $or (TextBranchOfOr).
   if (nodes.allowed.empty()) {
     if (const MatchExpression* branch = TextBranchOfOr(*matcher)) {
-      nodes.allowed.push_back(
-          const_cast<TextMatchExpression*>(static_cast<const TextMatchExpression*>(branch)));
+      nodes.allowed.push_back(const_cast<TextMatchExpression*>(
+          static_cast<const TextMatchExpression*>(ConjunctText(branch))));
     }
   }
   if (nodes.allowed.empty()) {

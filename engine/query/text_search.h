@@ -9,10 +9,11 @@
 //    MongoDB: IndexNotFound (27) "text index required for $text query"
 //    without a text index; BadValue "Too many text expressions"; $text under
 //    $nor: BadValue "text expression not allowed in nor"; deeper under
-//    $or than a branch of a top-level $or: NoQueryExecutionPlans (291);
-//    an unsupported $language: BadValue. A branch of a top-level $or is
-//    bound: the executor runs it when every other branch has an index
-//    (else the same 291), as MongoDB does.
+//    $or than a branch (or a conjunct of an $and branch) of a top-level $or
+//    or of an $or in the top-level $and: NoQueryExecutionPlans (291); an
+//    unsupported $language: BadValue. Such a branch is bound: the executor
+//    runs it when every other branch of its $or has an index (else 291),
+//    as MongoDB does.
 //  * SplitMetaProjection: takes {f: {$meta: "textScore"}} and
 //    {f: {$meta: "sortKey"}} fields (BadValue "cannot use sortKey $meta
 //    projection without a sort" in the executor without a sort) out of a
@@ -51,8 +52,12 @@ StatusWith<std::shared_ptr<const fts::TextQuery>> BindTextQuery(Matcher* matcher
 // Whether the filter holds a $text anywhere (parsed or not).
 bool HasTextQuery(const Matcher& matcher);
 
-// The $text that is a direct branch of the filter's top-level $or; null
-// when there is none.
+// The $or of which a branch is a $text or an $and with a $text among its
+// conjuncts: the filter's top-level $or, or an $or among the conjuncts of
+// its top-level $and (through nested $ands); null when there is none.
+// TextBranchOfOr: that branch (the $text, or the $and whose equalities
+// then give a compound text index its prefix, as MongoDB's planner).
+const MatchExpression* OrWithTextBranch(const Matcher& matcher);
 const MatchExpression* TextBranchOfOr(const Matcher& matcher);
 
 struct MetaProjection {

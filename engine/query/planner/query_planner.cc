@@ -152,7 +152,8 @@ void Cost(QueryPlan* plan, const PlanRequest& request, const KeyCounter& count_k
     return;
   }
   int64_t total = 0;
-  bool ordered = plan->kind == QueryPlan::Kind::kIndexScan && plan->scans[0].provides_sort;
+  bool ordered = (plan->kind == QueryPlan::Kind::kIndexScan && plan->scans[0].provides_sort) ||
+                 (plan->kind == QueryPlan::Kind::kOr && plan->sort_merge);
   for (const IndexScanPlan& scan : plan->scans) {
     int64_t keys = count_keys ? count_keys(scan, kCostCountCap) : kCostCountCap;
     total += keys + (scan.covered ? 0 : keys);
@@ -214,7 +215,7 @@ std::string QueryPlan::Describe() const {
       return "IXSCAN " + scans[0].index->name +
              (scans[0].index->wildcard ? " " + scans[0].shape.fields.back().path : "");
     case Kind::kOr: {
-      std::string out = "OR(";
+      std::string out = sort_merge ? "SORT_MERGE(" : "OR(";
       for (size_t i = 0; i < scans.size(); ++i) {
         out += (i ? ", IXSCAN " : "IXSCAN ") + scans[i].index->name;
       }
@@ -312,13 +313,21 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
   for (IndexScanPlan& scan : IndexPlansFor(filter, request)) {
     candidates.push_back(Single(std::move(scan)));
   }
-  if (filter->kind() == MatchKind::kOr && filter->num_children() > 0) {
-    // One index scan per branch, each the cheapest of its branch.
+  const MatchExpression* or_node =
+      filter->kind() == MatchKind::kOr && filter->num_children() > 0 ? filter : request.text_or;
+  if (or_node != nullptr) {
+    // One index scan per branch, each the cheapest of its branch; when the
+    // query is sorted and every branch has a scan giving the sort, also the
+    // SORT_MERGE of the cheapest such scans.
     QueryPlan or_plan;
     or_plan.kind = QueryPlan::Kind::kOr;
+    QueryPlan merge_plan = or_plan;
+    merge_plan.sort_merge = true;
+    bool mergeable = Sorted(request) && request.text_branch == nullptr;
+    bool same_choice = true;  // every branch's cheapest scan gives the sort
     bool every_branch_indexed = true;
-    for (size_t i = 0; i < filter->num_children(); ++i) {
-      if (filter->child(i) == request.text_branch) {
+    for (size_t i = 0; i < or_node->num_children(); ++i) {
+      if (or_node->child(i) == request.text_branch) {
         for (const IndexScanPlan& scan : request.text_scans) or_plan.scans.push_back(scan);
         continue;
       }
@@ -329,7 +338,7 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
       branch.needs_documents = true;
       branch.collection_docs = request.collection_docs;
       std::vector<QueryPlan> options;
-      for (IndexScanPlan& scan : IndexPlansFor(filter->child(i), branch)) {
+      for (IndexScanPlan& scan : IndexPlansFor(or_node->child(i), branch)) {
         options.push_back(Single(std::move(scan)));
       }
       if (options.empty()) {
@@ -338,19 +347,50 @@ StatusWith<PlanChoice> ChoosePlan(const PlanRequest& request, const KeyCounter& 
         break;
       }
       for (QueryPlan& option : options) Cost(&option, branch, count_keys);
-      auto best = std::min_element(options.begin(), options.end(),
-                                   [](const QueryPlan& a, const QueryPlan& b) { return Rank(a) < Rank(b); });
+      auto by_rank = [](const QueryPlan& a, const QueryPlan& b) { return Rank(a) < Rank(b); };
+      auto best = std::min_element(options.begin(), options.end(), by_rank);
+      if (mergeable) {
+        // The cheapest scan of this branch that gives the requested sort.
+        std::optional<size_t> sorted_best;
+        bool backward = false;
+        for (size_t k = 0; k < options.size(); ++k) {
+          bool reversed = false;
+          const IndexScanPlan& scan = options[k].scans[0];
+          if (!ProvidesSort(scan.shape, scan.bounds, request.sort, &reversed)) continue;
+          if (!sorted_best || Rank(options[k]) < Rank(options[*sorted_best])) {
+            sorted_best = k;
+            backward = reversed;
+          }
+        }
+        if (!sorted_best) {
+          mergeable = false;
+        } else {
+          same_choice = same_choice && &options[*sorted_best] == &*best;
+          IndexScanPlan scan = options[*sorted_best].scans[0];
+          scan.provides_sort = true;
+          scan.backward = backward;
+          merge_plan.scans.push_back(std::move(scan));
+        }
+      }
       or_plan.scans.push_back(std::move(best->scans[0]));
     }
     if (request.text_branch != nullptr) {
       if (!every_branch_indexed) {
         return Status(ErrorCode::kNoQueryExecutionPlans,
-                      "Failed to produce a solution for TEXT under OR - other non-TEXT clauses "
-                      "under OR have to be indexed as well.");
+                      or_node == filter
+                          ? "Failed to produce a solution for TEXT under OR - other non-TEXT "
+                            "clauses under OR have to be indexed as well."
+                          : "No query solutions");
       }
       Cost(&or_plan, request, count_keys);
       choice.winner = std::move(or_plan);
       return choice;
+    }
+    if (every_branch_indexed && mergeable) {
+      candidates.push_back(std::move(merge_plan));
+      // The unsorted OR differs only when some branch's cheapest scan does
+      // not give the sort.
+      if (same_choice) or_plan.scans.clear();
     }
     if (!or_plan.scans.empty()) candidates.push_back(std::move(or_plan));
   }

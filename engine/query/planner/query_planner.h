@@ -15,6 +15,13 @@
 //                                 key fields that never held arrays
 //   OR of IXSCANs + FETCH         for a top-level $or (or an $and holding one)
 //                                 whose every branch has an index candidate
+//   SORT_MERGE of IXSCANs + FETCH for a sorted top-level $or whose every
+//                                 branch has an index scan giving the sort
+//                                 (after its equality prefix, read forward or
+//                                 backward): the branches' streams are merged
+//                                 by sort key, no blocking sort (MongoDB's
+//                                 MERGE_SORT, explain "SORT_MERGE"); records
+//                                 matching several branches come once
 //
 // Choice: each index plan's cost is the number of index keys its bounds
 // hold, counted by the caller's KeyCounter up to a cap (a bounded look at
@@ -67,11 +74,15 @@ struct QueryPlan {
   enum class Kind { kCollScan, kIndexScan, kOr };
   Kind kind = Kind::kCollScan;
   std::vector<IndexScanPlan> scans;  // one for kIndexScan, one per branch for kOr
+  // kOr: every branch's scan provides the sort (each its own direction):
+  // the branches are merged in sort order (SORT_MERGE) instead of sorted.
+  bool sort_merge = false;
   bool blocking_sort = false;
   int64_t cost = 0;
   // The filter must run on what the scans return.
   bool NeedsFilter() const;
-  // "COLLSCAN", "IXSCAN a_1", "OR(IXSCAN a_1, IXSCAN b_1)": for logs and tests.
+  // "COLLSCAN", "IXSCAN a_1", "OR(IXSCAN a_1, IXSCAN b_1)",
+  // "SORT_MERGE(IXSCAN a_1_x_1, IXSCAN b_1_x_1)": for logs, tests and the plan cache.
   std::string Describe() const;
 };
 
@@ -96,11 +107,15 @@ struct PlanRequest {
   std::string distinct_key;
   PlanHint hint;
   int64_t collection_docs = 0;
-  // A $text branch of the filter's top-level $or and the scans that read
-  // its terms (text_plan.h): the OR plan takes them for that branch, and
-  // is then the only plan (NoQueryExecutionPlans when another branch has
-  // no index, as MongoDB's "TEXT under OR").
+  // A $text branch of the filter's top-level $or, or of an $or child of
+  // its top-level $and, and the scans that read its terms (text_plan.h):
+  // the OR plan of that $or takes them for that branch, and is then the
+  // only plan (MongoDB's text predicate is mandatory). When another branch
+  // has no index: NoQueryExecutionPlans, "Failed to produce a solution for
+  // TEXT under OR ..." for the top-level $or, "No query solutions" for one
+  // under $and (as MongoDB's query_planner.cpp).
   const MatchExpression* text_branch = nullptr;
+  const MatchExpression* text_or = nullptr;  // the $or text_branch is a branch of
   std::vector<IndexScanPlan> text_scans;
   // The plan cache's winner for this query's shape (QueryPlan::Describe()):
   // chosen again without counting keys when it is still a candidate.

@@ -227,6 +227,37 @@ TEST_F(QueryPlannerTest, OrOfIndexScansWhenEveryBranchHasOne) {
   EXPECT_EQ(Winner(R"({"$or": [{"a": 1}, {"c": 2}]})"), "COLLSCAN");
 }
 
+// A sorted $or whose every branch has a scan giving the sort (each in its
+// own direction) is a SORT_MERGE of those scans, even when a branch's
+// cheapest scan does not give it; the unsorted OR is then rejected.
+TEST_F(QueryPlannerTest, SortedOrMergesBranchScansThatGiveTheSort) {
+  Add(Spec(R"({"key": {"a": 1}})"), 10);
+  Add(Spec(R"({"key": {"a": 1, "x": 1}})"), 10);
+  Add(Spec(R"({"key": {"b": 1, "x": -1}})"), 10);
+  Add(Spec(R"({"key": {"c": 1}})"), 10);
+  auto merged = Plan(R"({"$or": [{"a": 1}, {"b": 2}]})", R"({"x": 1})");
+  ASSERT_TRUE(merged.ok());
+  const QueryPlan& winner = merged.value().winner;
+  EXPECT_EQ(winner.Describe(), "SORT_MERGE(IXSCAN a_1_x_1, IXSCAN b_1_x_-1)");
+  EXPECT_TRUE(winner.sort_merge);
+  EXPECT_FALSE(winner.blocking_sort);
+  EXPECT_FALSE(winner.scans[0].backward);
+  EXPECT_TRUE(winner.scans[1].backward);
+  ASSERT_EQ(merged.value().rejected.size(), 1u);
+  EXPECT_EQ(merged.value().rejected[0].Describe(), "OR(IXSCAN a_1, IXSCAN b_1_x_-1)");
+  // Descending: the other directions.
+  auto down = Plan(R"({"$or": [{"a": 1}, {"b": 2}]})", R"({"x": -1})");
+  EXPECT_TRUE(down.value().winner.scans[0].backward);
+  EXPECT_FALSE(down.value().winner.scans[1].backward);
+  // A branch without such a scan: OR and a blocking sort.
+  auto blocking = Plan(R"({"$or": [{"a": 1}, {"c": 2}]})", R"({"x": 1})");
+  ASSERT_TRUE(blocking.ok());
+  EXPECT_FALSE(blocking.value().winner.sort_merge);
+  EXPECT_TRUE(blocking.value().winner.blocking_sort);
+  // Unsorted: no merge.
+  EXPECT_EQ(Winner(R"({"$or": [{"a": 1}, {"b": 2}]})"), "OR(IXSCAN a_1, IXSCAN b_1_x_-1)");
+}
+
 TEST_F(QueryPlannerTest, CachedWinnerIsChosenWithoutCounting) {
   Add(Spec(R"({"key": {"a": 1}})"), 400);
   Add(Spec(R"({"key": {"b": 1}})"), 2);
