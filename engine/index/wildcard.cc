@@ -225,15 +225,8 @@ Status ValidateCompoundShape(const IndexSpec& spec, const bson_iter_t* projectio
 }  // namespace
 
 Status ParseWildcard(const bson_iter_t* projection, IndexSpec* spec) {
-  if (bson_count_keys(spec->key_pattern.get()) != 1) {
-    RETURN_IF_ERROR(ValidateCompoundShape(*spec, projection));
-    // TODO(#19): a compound wildcard index MongoDB 7 accepts. tigerdoc's
-    // keys and planner have single-field wildcard indexes only, so it is
-    // refused rather than built with keys no plan could use correctly.
-    return CannotCreate(
-        "compound wildcard indexes are not supported by tigerdoc yet; create a "
-        "single-field wildcard index and a separate index on the other fields");
-  }
+  const bool compound = bson_count_keys(spec->key_pattern.get()) != 1;
+  if (compound) RETURN_IF_ERROR(ValidateCompoundShape(*spec, projection));
   if (spec->version < 2) {
     return CannotCreate("Can't use a wildcard index with index version v=" +
                         std::to_string(spec->version) + "; wildcard indexes need v=2");
@@ -247,7 +240,10 @@ Status ParseWildcard(const bson_iter_t* projection, IndexSpec* spec) {
     }
   }
   auto info = std::make_shared<WildcardInfo>();
-  const std::string field = spec->fields[0].path.dotted();
+  std::string field;
+  for (const IndexField& f : spec->fields) {
+    if (field.empty() && IsWildcardField(f.path.dotted())) field = f.path.dotted();
+  }
   if (field != "$**") info->root = field.substr(0, field.size() - 4);
 
   std::vector<std::pair<std::string, bool>> fields;
@@ -300,14 +296,19 @@ Status ParseWildcard(const bson_iter_t* projection, IndexSpec* spec) {
   // Without paths to project (no projection, or one naming only _id) the
   // walk skips or keeps the top-level _id itself: projecting a copy of every
   // document first would cost more than the keys.
-  if (info->root.empty() && info->paths.empty()) {
-    spec->wildcard = std::move(info);
-    return Status::OK();
-  }
-  bson::BsonDoc applied = ProjectionFor(fields, has_id);
-  {
+  if (!info->root.empty() || !info->paths.empty()) {
+    bson::BsonDoc applied = ProjectionFor(fields, has_id);
     ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(applied.get()));
     info->projection = std::make_shared<const query::Projection>(std::move(parsed));
+  }
+  if (compound) {
+    // TODO(#19): a compound wildcard index MongoDB 7 accepts (its options
+    // and projection were checked above, with MongoDB's codes). tigerdoc's
+    // keys and planner have single-field wildcard indexes only, so it is
+    // refused rather than built with keys no plan could use correctly.
+    return CannotCreate(
+        "compound wildcard indexes are not supported by tigerdoc yet; create a "
+        "single-field wildcard index and a separate index on the other fields");
   }
   spec->wildcard = std::move(info);
   return Status::OK();

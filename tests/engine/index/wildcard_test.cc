@@ -77,6 +77,11 @@ TEST(WildcardSpecTest, RefusesWhatMongoDbRefuses) {
   EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": "hashed"}})"), 67);
   EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": "2dsphere"}})"), 67);
   EXPECT_EQ(CodeOf(R"({"key": {"a": 1, "$**": 1}})"), 67);  // no wildcardProjection
+  EXPECT_EQ(CodeOf(R"({"key": {"st": 1, "$**": 1}, "wildcardProjection": {"a": "x"}})"),
+            51271);
+  EXPECT_EQ(CodeOf(R"({"key": {"st": 1, "$**": 1}, "wildcardProjection": {"a": 1, "b": 0}})"),
+            31254);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": 1}, "wildcardProjection": {"a": 1}})"), 9);
   // Valid MongoDB 7 shapes are a named gap: TODO(#19).
   EXPECT_EQ(CodeOf(R"({"key": {"a": 1, "b.$**": 1}})"), 67);
   EXPECT_EQ(CodeOf(R"({"key": {"ab": 1, "a.$**": 1}})"), 67);  // "ab" is not below "a"
