@@ -160,14 +160,25 @@ function close(actual, expected, msg) {
   assert.eq(run({ $dateToString: { date: "$missing", timezone: "$n", onNull: "none" } }), "none");
   fails({ $dateToString: { date: "not a date" } }, 16006);
   fails({ $dateToString: { date: "$d", format: 5 } }, 18533);
+  // A non-null format is validated and the timezone resolved before a null
+  // date gives onNull (ExpressionDateToString::evaluate).
+  fails({ $dateToString: { date: "$n", format: "%Q", onNull: "none" } }, 18536);
+  fails({ $dateToString: { date: "$n", format: "%Y%", onNull: "none" } }, 18535);
+  fails({ $dateToString: { date: "$n", timezone: "Not/AZone", onNull: "none" } }, 40485);
+  fails({ $dateFromString: { dateString: "$n", format: "%Q" } }, 18536);
   assert.eq(run({ $dateToParts: { date: "not a date", timezone: null } }), null);
   assert.eq(run({ $dateToParts: { date: "not a date", iso8601: "$missing" } }), null);
   assert.eq(run({ $dateToParts: { date: "$missing", iso8601: true } }), null);
   fails({ $dateToParts: { date: "not a date" } }, 16006);
   fails({ $dateToParts: { date: "$d", iso8601: 1 } }, 40521);
   assert.eq(run({ $dateToParts: { date: "$d", iso8601: false } }).year, 2017);
-  assert.eq(run({ $dateFromString: { dateString: 5, timezone: "$missing" } }), null);
-  assert.eq(run({ $dateFromString: { dateString: 5, format: "$n" } }), null);
+  // $dateFromString checks a non-null dateString's type first (241, which
+  // onError catches), then gives null for a null timezone or format.
+  fails({ $dateFromString: { dateString: 5, timezone: "$missing" } }, 241);
+  fails({ $dateFromString: { dateString: 5, format: "$n" } }, 241);
+  assert.eq(run({ $dateFromString: { dateString: 5, format: "$n", onError: "e" } }), "e");
+  assert.eq(run({ $dateFromString: { dateString: "2017-07-04", timezone: "$missing" } }), null);
+  assert.eq(run({ $dateFromString: { dateString: "2017-07-04", format: "$n" } }), null);
   assert.eq(run({ $dateFromString: { dateString: "$n", format: "$n", onNull: "x" } }), "x");
   fails({ $dateFromString: { dateString: 5 } }, 241);
   // An invalid timezone fails even for a null dateString, as MongoDB.

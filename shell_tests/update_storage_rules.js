@@ -45,8 +45,18 @@ assert.eq(writeErrorCode(update({ _id: 2 }, { $inc: { $up: 1 } })), 52);
 res = update({ _id: 1 }, { $set: { "a.1500001": 1 } });
 assert.eq(writeErrorCode(res), 34, JSON.stringify(res));
 assert.eq(res.writeErrors[0].errmsg, "can't backfill more than 1500000 elements");
-assert.eq(writeErrorCode(update({ _id: 1 }, { $set: { "a.1500000": 1 } })), 34);
 assert.eq(coll.findOne({ _id: 1 }).a, []);
+// At the limit: 1,500,000 nulls, then the element (path_support.cpp
+// maybePadTo counts the nulls only).
+assert.commandWorked(coll.insertOne({ _id: 3, a: [] }));
+assert.commandWorked(update({ _id: 3 }, { $set: { "a.1500000": 1 } }));
+assert.eq(coll.aggregate([{ $match: { _id: 3 } }, { $project: { n: { $size: "$a" }, last: { $arrayElemAt: ["$a", -1] } } }]).toArray(),
+          [{ _id: 3, n: 1500001, last: 1 }]);
+// Counted from the array's current end.
+assert.commandWorked(coll.insertOne({ _id: 4, a: [0] }));
+assert.eq(writeErrorCode(update({ _id: 4 }, { $set: { "a.1500002": 1 } })), 34);
+assert.commandWorked(update({ _id: 4 }, { $set: { "a.1500001": 1 } }));
+assert.commandWorked(coll.deleteMany({ _id: { $in: [3, 4] } }));
 assert.commandWorked(update({ _id: 1 }, { $set: { "a.3": 1 } }));
 assert.eq(coll.findOne({ _id: 1 }).a, [null, null, null, 1]);
 // A missing field is created as a document, not padded.

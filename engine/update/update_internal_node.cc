@@ -120,8 +120,9 @@ Status Store(MutableValue* container, const std::string& name, ModifyOutcome out
       return Status::OK();
     }
     // Writing past the end pads with nulls, as MongoDB does, within its
-    // limit (the element written counts as padding, as MongoDB counts it).
-    if (index >= fields.size() && index + 1 - fields.size() > kMaxArrayPadding) {
+    // limit: the nulls before the element written (maybePadTo pads to
+    // `index` elements), so {a: []} takes "a.1500000" but not "a.1500001".
+    if (index > fields.size() && index - fields.size() > kMaxArrayPadding) {
       return Status(ErrorCode::kCannotBackfillArray,
                     "can't backfill more than " + std::to_string(kMaxArrayPadding) + " elements");
     }

@@ -400,6 +400,13 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
                      query::Projection::Parse(params.fields.get(), params.query.get(),
                                               expressions.parser.get()));
     projection.emplace(std::move(parsed));
+    // The positional operator needs the filter's match in the returned
+    // document, which the updated document may no longer give (MongoDB's
+    // getExecutorUpdate refuses it the same way, matched or not).
+    if (params.update && params.return_new && projection->has_positional()) {
+      return Status(ErrorCode::kBadValue,
+                    "cannot use a positional projection and return the new document");
+    }
   }
   auto shaped = [&](bson::BsonDoc doc) -> StatusWith<bson::BsonDoc> {
     if (!projection) return doc;

@@ -290,4 +290,28 @@ Status CheckCollectionNamespace(std::string_view db, std::string_view coll) {
                                                   "." + std::string(coll) + "'");
 }
 
+Status CheckWriteConcernW(const bson_t* wc, bool* unacknowledged) {
+  bson_iter_t w;
+  if (!bson_iter_init_find(&w, wc, "w")) return Status::OK();
+  if (BSON_ITER_HOLDS_UTF8(&w)) {
+    std::string mode = bson_iter_utf8(&w, nullptr);
+    if (mode == "majority") return Status::OK();
+    return Status(ErrorCode::kBadValue, "cannot use non-majority 'w' mode \"" + mode +
+                                            "\" when a host is not a member of a replica set");
+  }
+  if (!BSON_ITER_HOLDS_NUMBER(&w)) {
+    return Status(ErrorCode::kFailedToParse, "w has to be a number or string; found: " +
+                                                 std::string(BsonTypeName(bson_iter_type(&w))));
+  }
+  const int64_t n = bson_iter_as_int64(&w);
+  if (n < 0 || n > 50) {
+    return Status(ErrorCode::kFailedToParse,
+                  "w has to be a non-negative number and not greater than 50; found: " +
+                      std::to_string(n));
+  }
+  if (n > 1) return Status(ErrorCode::kBadValue, "cannot use 'w' > 1 when a host is not replicated");
+  *unacknowledged = n == 0;
+  return Status::OK();
+}
+
 }  // namespace tigerdoc::wire

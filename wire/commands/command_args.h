@@ -81,4 +81,10 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
 // '<db>.<coll>'". Commands that create collections check more (catalog).
 Status CheckCollectionNamespace(std::string_view db, std::string_view coll);
 
+// writeConcern.w as a standalone mongod checks it (validateWriteConcern),
+// before anything is written: 0, 1 and "majority" are served; w > 1 or a
+// named mode cannot be on a single node (2 BadValue), w outside [0, 50] or
+// of another type is 9. Sets *unacknowledged for w: 0.
+Status CheckWriteConcernW(const bson_t* write_concern, bool* unacknowledged);
+
 }  // namespace tigerdoc::wire

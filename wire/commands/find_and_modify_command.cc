@@ -28,6 +28,12 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
   ASSIGN_OR_RETURN(std::optional<bool> remove, GetBool(body, cmd, "remove"));
   ASSIGN_OR_RETURN(std::optional<bool> return_new, GetBool(body, cmd, "new"));
   ASSIGN_OR_RETURN(std::optional<bool> upsert, GetBool(body, cmd, "upsert"));
+  // A write concern a standalone cannot honour is refused before the write.
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> write_concern, GetObject(body, cmd, "writeConcern"));
+  if (write_concern) {
+    bool unacknowledged = false;
+    RETURN_IF_ERROR(CheckWriteConcernW(write_concern->get(), &unacknowledged));
+  }
   bson_iter_t update;
   if (bson_iter_init_find(&update, body, "update")) {
     if (BSON_ITER_HOLDS_ARRAY(&update)) {

@@ -104,6 +104,22 @@ StatusWith<engine::FindParams> ParseFind(const bson_t* body, const std::string& 
   if (await_data.value_or(false) && !tailable.value_or(false)) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
+  if (tailable.value_or(false)) {
+    // MongoDB's validateFindCommandRequest: refused when parsed, whatever
+    // the collection is.
+    bson_iter_t natural;
+    const bool natural_forward =
+        !sort || sort->empty() ||
+        (bson_count_keys(sort->get()) == 1 && bson_iter_init_find(&natural, sort->get(), "$natural") &&
+         BSON_ITER_HOLDS_NUMBER(&natural) && bson_iter_as_double(&natural) == 1);
+    if (!natural_forward) {
+      return Status(ErrorCode::kBadValue,
+                    "cannot use tailable option with a sort other than {$natural: 1}");
+    }
+    if (single_batch.value_or(false)) {
+      return Status(ErrorCode::kBadValue, "cannot use tailable option with the 'singleBatch' option");
+    }
+  }
   if (present.has("hint")) {
     ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   }

@@ -80,33 +80,6 @@ struct WriteOptions {
   bool unacknowledged = false;
 };
 
-// writeConcern.w as a standalone mongod checks it (validateWriteConcern),
-// before anything is written: 0, 1 and "majority" are served; more nodes
-// or a named mode cannot be on a single node.
-Status CheckWriteConcernW(const bson_t* wc, WriteOptions* options) {
-  bson_iter_t w;
-  if (!bson_iter_init_find(&w, wc, "w")) return Status::OK();
-  if (BSON_ITER_HOLDS_UTF8(&w)) {
-    std::string mode = bson_iter_utf8(&w, nullptr);
-    if (mode == "majority") return Status::OK();
-    return Status(ErrorCode::kBadValue, "cannot use non-majority 'w' mode \"" + mode +
-                                            "\" when a host is not a member of a replica set");
-  }
-  if (!BSON_ITER_HOLDS_NUMBER(&w)) {
-    return Status(ErrorCode::kFailedToParse, "w has to be a number or string; found: " +
-                                                 std::string(BsonTypeName(bson_iter_type(&w))));
-  }
-  const int64_t n = bson_iter_as_int64(&w);
-  if (n < 0 || n > 50) {
-    return Status(ErrorCode::kFailedToParse,
-                  "w has to be a non-negative number and not greater than 50; found: " +
-                      std::to_string(n));
-  }
-  if (n > 1) return Status(ErrorCode::kBadValue, "cannot use 'w' > 1 when a host is not replicated");
-  options->unacknowledged = n == 0;
-  return Status::OK();
-}
-
 // The reply of a write: exactly {ok: 1} when unacknowledged (MongoDB drops
 // n, writeErrors and the rest for w:0).
 bson::BsonDoc WriteReply(const WriteOptions& options, bson::BsonDoc reply) {
@@ -124,7 +97,7 @@ StatusWith<WriteOptions> WriteOptionsOf(CommandContext& ctx) {
   if (wc) {
     ASSIGN_OR_RETURN(std::optional<bool> j, GetBool(wc->get(), "writeConcern", "j"));
     options.journal = j.value_or(false);
-    RETURN_IF_ERROR(CheckWriteConcernW(wc->get(), &options));
+    RETURN_IF_ERROR(CheckWriteConcernW(wc->get(), &options.unacknowledged));
     if (options.journal) options.unacknowledged = false;  // {w: 0, j: true} is acknowledged
   }
   return options;
@@ -180,6 +153,8 @@ StatusWith<bson::BsonDoc> RequiredObject(const bson_t* statement, const std::str
 
 StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
+  if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, StatementsOf(ctx, "documents"));
@@ -204,6 +179,8 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
+  if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
                               {"updates", "ordered", "bypassDocumentValidation", "let"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
@@ -282,6 +259,8 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
 
 StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
+  // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
+  if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"deletes", "ordered", "let"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "deletes"));

@@ -130,6 +130,22 @@ StatusWith<ExpressionPtr> ParsePart(std::string_view name, const bson_iter_t* op
   });
 }
 
+// MongoDB's TimeZone::validateFormat, run on a non-null format before the
+// date is looked at: a '%' ending the format is 18535, one before a
+// character outside `specifiers` 18536.
+Status ValidateDateFormat(std::string_view fmt, std::string_view specifiers) {
+  for (size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt[i] != '%') continue;
+    if (++i >= fmt.size()) return Error(18535, "Unmatched '%' at end of format string");
+    if (specifiers.find(fmt[i]) == std::string_view::npos) {
+      return Error(18536, std::string("Invalid format character '%") + fmt[i] + "' in format string");
+    }
+  }
+  return Status::OK();
+}
+constexpr std::string_view kToStringSpecifiers = "%YmdHMSLjwuUGVbBzZ";
+constexpr std::string_view kFromStringSpecifiers = "%YmdHMSLzZ";
+
 // ---- $dateToString ----
 
 const char* const kMonthNames[] = {"January", "February", "March",     "April",   "May",      "June",
@@ -193,8 +209,9 @@ StatusWith<ExpressionPtr> ParseDateToString(const bson_iter_t* operand, ParseCon
                                               18629, 18534));
   if (!args.count("date")) return Error(18628, "Missing 'date' parameter to $dateToString");
   // MongoDB's order (ExpressionDateToString::evaluate): a non-null format
-  // is checked first; then a null date gives onNull; then a null timezone
-  // or format gives null; only then is the date type-checked.
+  // is checked first, then the timezone (an invalid one fails even for a
+  // null date); then a null date gives onNull; then a null timezone or
+  // format gives null; only then is the date type-checked.
   return MakeNamed(std::move(args), [op](NamedValues& a) -> StatusWith<Value> {
     auto fmt_it = a.find("format");
     std::string format = "%Y-%m-%dT%H:%M:%S.%LZ";
@@ -204,14 +221,15 @@ StatusWith<ExpressionPtr> ParseDateToString(const bson_iter_t* operand, ParseCon
         return Error(18533, "$dateToString requires that 'format' be a string, found: " +
                                 fmt.TypeName() + " with value " + fmt.ToString());
       }
+      RETURN_IF_ERROR(ValidateDateFormat(fmt.str(), kToStringSpecifiers));
       format = std::string(fmt.str());
     }
+    ASSIGN_OR_RETURN(std::optional<TimeZone> tz, OptionalZone(op, a));
     const Value& d = a["date"];
     if (d.nullish()) {
       auto it = a.find("onNull");
       return it != a.end() ? it->second : Value::Null();
     }
-    ASSIGN_OR_RETURN(std::optional<TimeZone> tz, OptionalZone(op, a));
     if (!tz) return Value::Null();
     if (fmt_it != a.end() && fmt_it->second.nullish()) return Value::Null();
     ASSIGN_OR_RETURN(int64_t millis, CoerceToDate(d));
@@ -299,8 +317,9 @@ StatusWith<ExpressionPtr> ParseDateFromString(const bson_iter_t* operand, ParseC
   return MakeNamed(std::move(args), [op](NamedValues& a) -> StatusWith<Value> {
     // MongoDB's order (ExpressionDateFromString::evaluate): a non-null
     // format is checked, then the timezone (an invalid one fails even for a
-    // null dateString); a null dateString gives onNull; then a null
-    // timezone or format gives null.
+    // null dateString); a null dateString gives onNull; a dateString that
+    // is not a string is a ConversionFailure (241, onError catches it); only
+    // then a null timezone or format gives null.
     const Value& s = a["dateString"];
     auto fmt_it = a.find("format");
     const Value fmt = fmt_it != a.end() ? fmt_it->second : Value::Missing();
@@ -308,20 +327,21 @@ StatusWith<ExpressionPtr> ParseDateFromString(const bson_iter_t* operand, ParseC
       return Error(40684, "$dateFromString requires that 'format' be a string, found: " +
                               fmt.TypeName() + " with value " + fmt.ToString());
     }
+    if (fmt.is_string()) RETURN_IF_ERROR(ValidateDateFormat(fmt.str(), kFromStringSpecifiers));
     ASSIGN_OR_RETURN(std::optional<TimeZone> zone, OptionalZone(op, a));
     if (s.nullish()) {
       auto it = a.find("onNull");
       return it != a.end() ? it->second : Value::Null();
     }
-    if (!zone) return Value::Null();
-    if (fmt_it != a.end() && fmt.nullish()) return Value::Null();
-    const TimeZone& tz = *zone;
     auto on_error = a.find("onError");
     if (!s.is_string()) {
       if (on_error != a.end()) return on_error->second;
       return Error(241, "$dateFromString requires that 'dateString' be a string, found: " +
                             s.TypeName() + " with value " + s.ToString());
     }
+    if (!zone) return Value::Null();
+    if (fmt_it != a.end() && fmt.nullish()) return Value::Null();
+    const TimeZone& tz = *zone;
     auto parsed = fmt.is_string() ? ParseWithFormat(s.str(), std::string(fmt.str()), tz)
                                   : ParseDateString(s.str(), tz, a.count("timezone") > 0);
     if (!parsed.ok()) {

@@ -160,7 +160,11 @@ StatusWith<ExpressionPtr> ParseFieldPathString(std::string_view s, ParseContext*
   if (path.empty()) return Error(16872, "'$' by itself is not a valid FieldPath");
   std::vector<std::string> parts = Split(path);
   RETURN_IF_ERROR(ValidatePathComponents(parts, path));
-  return ExpressionPtr(std::make_unique<PathExpression>(Variables::kCurrent, std::move(parts)));
+  // "$a" is "$$CURRENT.a": inside a $let/$map/$filter that rebinds CURRENT
+  // it reads that binding, as MongoDB resolves it when parsing.
+  auto current = ctx->scope().find("CURRENT");
+  const int id = current != ctx->scope().end() ? current->second : Variables::kCurrent;
+  return ExpressionPtr(std::make_unique<PathExpression>(id, std::move(parts)));
 }
 
 }  // namespace

@@ -59,9 +59,11 @@ StatusWith<ExpressionPtr> ParseLet(const bson_iter_t* operand, ParseContext* ctx
   std::vector<std::pair<int, ExpressionPtr>> defs;
   while (bson_iter_next(&v)) {
     std::string name = bson_iter_key(&v);
+    // CURRENT is the one system variable a user may rebind (MongoDB's
+    // validateNameForUserWrite); the binding is scoped like any other.
     if (name != "CURRENT") RETURN_IF_ERROR(ValidateUserVariableName(name));
     ASSIGN_OR_RETURN(ExpressionPtr e, ParseOperand(&v, ctx));  // outer scope
-    int id = name == "CURRENT" ? Variables::kCurrent : inner.Define(name);
+    int id = inner.Define(name);
     defs.emplace_back(id, std::move(e));
   }
   ASSIGN_OR_RETURN(ExpressionPtr in, ParseOperand(&in_it, &inner));
@@ -155,7 +157,7 @@ StatusWith<ExpressionPtr> ParseMapFilter(Kind kind, const bson_iter_t* operand,
   if (!have_body) {
     return Error(kind == Kind::kMap ? 16882 : 28650, "Missing '" + body_name + "' parameter to " + op);
   }
-  RETURN_IF_ERROR(ValidateUserVariableName(as));
+  if (as != "CURRENT") RETURN_IF_ERROR(ValidateUserVariableName(as));
   ParseContext inner = ctx->Child();
   int id = inner.Define(as);
   ASSIGN_OR_RETURN(ExpressionPtr body, ParseOperand(&body_it, &inner));

@@ -20,11 +20,7 @@ class FieldOpExpression : public Expression {
         value_(std::move(value)) {}
   StatusWith<Value> Evaluate(Variables* vars) const override {
     Value in;
-    if (input_) {
-      ASSIGN_OR_RETURN(in, input_->Evaluate(vars));
-    } else {
-      in = vars->Get(Variables::kCurrent);
-    }
+    ASSIGN_OR_RETURN(in, input_->Evaluate(vars));
     if (kind_ == Kind::kGet) {
       if (in.nullish()) return Value::Missing();
       if (!in.is_document()) {
@@ -75,7 +71,9 @@ StatusWith<ExpressionPtr> ParseFieldOp(std::string_view name, const bson_iter_t*
     if (!field.empty() && field[0] == '$') {
       return Error(5654602, "$getField requires 'field' to evaluate to a constant, but got a non-constant argument");
     }
-    return ExpressionPtr(std::make_unique<FieldOpExpression>(kind, op, field, nullptr, nullptr));
+    ASSIGN_OR_RETURN(ExpressionPtr current, ParseOperand(Value::String("$$CURRENT"), ctx));
+    return ExpressionPtr(
+        std::make_unique<FieldOpExpression>(kind, op, field, std::move(current), nullptr));
   }
   if (!BSON_ITER_HOLDS_DOCUMENT(operand)) {
     return Error(kind == Kind::kGet ? 3041703 : 4161100,
@@ -112,6 +110,10 @@ StatusWith<ExpressionPtr> ParseFieldOp(std::string_view name, const bson_iter_t*
   }
   if (!field) return Error(kind == Kind::kGet ? 3041702 : 4161102, op + " requires 'field' to be specified");
   if (kind != Kind::kGet && !input) return Error(4161103, op + " requires 'input' to be specified");
+  // $getField's input defaults to $$CURRENT, whichever binding is in scope.
+  if (!input) {
+    ASSIGN_OR_RETURN(input, ParseOperand(Value::String("$$CURRENT"), ctx));
+  }
   if (kind == Kind::kSet && !have_value) return Error(4161104, op + " requires 'value' to be specified");
   return ExpressionPtr(std::make_unique<FieldOpExpression>(kind, op, *field, std::move(input),
                                                            std::move(value)));

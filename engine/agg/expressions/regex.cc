@@ -9,6 +9,7 @@
 
 #include "engine/agg/expressions/operator_table.h"
 #include "engine/agg/expressions/string_util.h"
+#include "engine/query/matcher/regex_compile.h"
 
 namespace tigerdoc::agg {
 namespace {
@@ -63,16 +64,9 @@ StatusWith<Value> RunRegex(const std::string& op, Mode mode, NamedValues& a) {
       default: return Error(51108, op + " invalid flag in regex options: " + std::string(1, f));
     }
   }
-  int err;
-  PCRE2_SIZE err_off;
-  std::unique_ptr<pcre2_code, CodeDeleter> code(
-      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), pcre_opts, &err,
-                    &err_off, nullptr));
-  if (!code) {
-    PCRE2_UCHAR msg[256];
-    pcre2_get_error_message(err, msg, sizeof(msg));
-    return Error(51111, "Invalid Regex in " + op + ": " + reinterpret_cast<char*>(msg));
-  }
+  std::string message;
+  std::unique_ptr<pcre2_code, CodeDeleter> code(query::CompileRegex(pattern, pcre_opts, &message));
+  if (!code) return Error(51111, "Invalid Regex in " + op + ": " + message);
   std::unique_ptr<pcre2_match_data, MatchDataDeleter> md(
       pcre2_match_data_create_from_pattern(code.get(), nullptr));
   std::string_view s = input.str();
@@ -81,6 +75,12 @@ StatusWith<Value> RunRegex(const std::string& op, Mode mode, NamedValues& a) {
   pcre2_pattern_info(code.get(), PCRE2_INFO_CAPTURECOUNT, &groups);
 
   std::vector<Value> results;
+  // $regexFindAll's output is bounded as in MongoDB (51151 past 64 MiB of
+  // its approximate in-memory size); counted here as a fixed cost per match
+  // document and per capture plus the bytes of their strings.
+  constexpr size_t kMaxFindAllOutput = 64 * 1024 * 1024;
+  constexpr size_t kMatchDocumentCost = 160, kValueCost = 16;
+  size_t output_size = 0;
   size_t start = 0;
   while (start <= s.size()) {
     int rc = pcre2_match(code.get(), reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(), start, 0,
@@ -90,6 +90,17 @@ StatusWith<Value> RunRegex(const std::string& op, Mode mode, NamedValues& a) {
     if (mode == Mode::kMatch) return Value::Bool(true);
     PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.get());
     size_t mb = ov[0], me = ov[1];
+    if (mode == Mode::kFindAll) {
+      // Counted before the match document is built, so a refused output
+      // never takes the memory.
+      output_size += kMatchDocumentCost + (me - mb) + groups * kValueCost;
+      for (uint32_t g = 1; g <= groups; ++g) {
+        if (static_cast<int>(g) < rc && ov[2 * g] != PCRE2_UNSET) output_size += ov[2 * g + 1] - ov[2 * g];
+      }
+      if (output_size > kMaxFindAllOutput) {
+        return Error(51151, op + ": the size of buffer to store output exceeded the 64MB limit");
+      }
+    }
     std::vector<Value> captures;
     for (uint32_t g = 1; g <= groups; ++g) {
       if (static_cast<int>(g) < rc && ov[2 * g] != PCRE2_UNSET) {

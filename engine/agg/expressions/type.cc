@@ -151,6 +151,8 @@ StatusWith<Value> ConvertTo(const Value& in, bson_type_t to) {
         case BSON_TYPE_INT64:
         case BSON_TYPE_DOUBLE:
         case BSON_TYPE_DECIMAL128: return Value::Bool(in.Truthy());
+        case BSON_TYPE_MINKEY:
+        case BSON_TYPE_MAXKEY: return Unsupported(in, to);  // not in MongoDB's table
         default: return Value::Bool(true);
       }
     case BSON_TYPE_UTF8:
@@ -214,26 +216,39 @@ StatusWith<Value> ConvertTo(const Value& in, bson_type_t to) {
   }
 }
 
+// MongoDB's computeTargetType: any BSON type's name (and "missing", a $type
+// result) or code is a target; a pair ConvertTo cannot convert is then a
+// ConversionFailure (241), which onError catches. A bad `to` is not.
 StatusWith<bson_type_t> TargetType(const Value& to) {
+  static const bson_type_t kTypes[] = {
+      BSON_TYPE_DOUBLE,    BSON_TYPE_UTF8,      BSON_TYPE_DOCUMENT,   BSON_TYPE_ARRAY,
+      BSON_TYPE_BINARY,    BSON_TYPE_UNDEFINED, BSON_TYPE_OID,        BSON_TYPE_BOOL,
+      BSON_TYPE_DATE_TIME, BSON_TYPE_NULL,      BSON_TYPE_REGEX,      BSON_TYPE_DBPOINTER,
+      BSON_TYPE_CODE,      BSON_TYPE_SYMBOL,    BSON_TYPE_CODEWSCOPE, BSON_TYPE_INT32,
+      BSON_TYPE_TIMESTAMP, BSON_TYPE_INT64,     BSON_TYPE_DECIMAL128, BSON_TYPE_MINKEY,
+      BSON_TYPE_MAXKEY};
   if (to.is_string()) {
-    static const std::pair<std::string_view, bson_type_t> kNames[] = {
-        {"double", BSON_TYPE_DOUBLE}, {"string", BSON_TYPE_UTF8},  {"objectId", BSON_TYPE_OID},
-        {"bool", BSON_TYPE_BOOL},     {"date", BSON_TYPE_DATE_TIME}, {"int", BSON_TYPE_INT32},
-        {"long", BSON_TYPE_INT64},    {"decimal", BSON_TYPE_DECIMAL128}};
-    for (const auto& [n, t] : kNames) {
-      if (to.str() == n) return t;
+    if (to.str() == "missing") return BSON_TYPE_EOD;
+    for (bson_type_t t : kTypes) {
+      if (to.str() == TypeNameOf(t)) return t;
     }
     return Error(2, "Unknown type name: " + std::string(to.str()));
   }
-  int64_t code;
-  if (to.numeric() && to.AsInt64Exact(&code)) {
-    switch (code) {
-      case 1: case 2: case 7: case 8: case 9: case 16: case 18: case 19:
-        return static_cast<bson_type_t>(code);
-      default: return Error(2, "Invalid 'to' argument to $convert: " + to.ToString());
+  if (to.numeric()) {
+    int64_t code;
+    if (!to.AsInt64Exact(&code) || code < INT32_MIN || code > INT32_MAX) {
+      return Error(9, "In $convert, numeric 'to' argument is not an integer");
     }
+    if (code == 0) return BSON_TYPE_EOD;
+    for (bson_type_t t : kTypes) {
+      if (static_cast<int8_t>(t) == code) {  // minKey is -1
+        return t;
+      }
+    }
+    return Error(9, "In $convert, numeric value for 'to' does not correspond to a BSON type: " +
+                        std::to_string(code));
   }
-  return Error(2, "$convert's 'to' argument must be a string or number, but is " + to.TypeName());
+  return Error(9, "$convert's 'to' argument must be a string or number, but is " + to.TypeName());
 }
 
 class ConvertExpression : public Expression {
@@ -243,11 +258,15 @@ class ConvertExpression : public Expression {
       : input_(std::move(input)), to_(std::move(to)), on_error_(std::move(on_error)),
         on_null_(std::move(on_null)) {}
   StatusWith<Value> Evaluate(Variables* vars) const override {
-    ASSIGN_OR_RETURN(Value in, input_->Evaluate(vars));
     ASSIGN_OR_RETURN(Value to, to_->Evaluate(vars));
+    ASSIGN_OR_RETURN(Value in, input_->Evaluate(vars));
+    // As MongoDB: a bad `to` fails even for a null input.
+    bson_type_t target = BSON_TYPE_EOD;
+    if (!to.nullish()) {
+      ASSIGN_OR_RETURN(target, TargetType(to));
+    }
     if (in.nullish()) return on_null_ ? on_null_->Evaluate(vars) : StatusWith<Value>(Value::Null());
     if (to.nullish()) return Value::Null();
-    ASSIGN_OR_RETURN(bson_type_t target, TargetType(to));
     auto out = ConvertTo(in, target);
     if (!out.ok() && on_error_ && out.status().code_number() == 241) return on_error_->Evaluate(vars);
     return out;

@@ -8,7 +8,7 @@ namespace tigerdoc::agg {
 
 StatusWith<StageSpecPtr> ParseCountStage(const bson_iter_t* spec, const ExpressionContext&) {
   if (!BSON_ITER_HOLDS_UTF8(spec)) return Error(40156, "the count field must be a non-empty string");
-  std::string field = bson_iter_utf8(spec, nullptr);
+  std::string field = IterString(spec);
   if (field.empty()) return Error(40156, "the count field must be a non-empty string");
   if (field[0] == '$') return Error(40158, "the count field cannot be a $-prefixed path");
   if (field.find('.') != std::string::npos) return Error(40160, "the count field cannot contain '.'");

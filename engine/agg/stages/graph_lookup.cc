@@ -101,7 +101,7 @@ StatusWith<StageSpecPtr> ParseGraphLookupStage(const bson_iter_t* spec_it, const
       if (!BSON_ITER_HOLDS_UTF8(&it)) {
         return Error(40103, "expected string as argument for " + key + ", found: " + Value(&it).ToString());
       }
-      std::string v = bson_iter_utf8(&it, nullptr);
+      std::string v = IterString(&it);
       if (key == "from") spec->from = v;
       if (key == "as") as = v;
       if (key == "connectFromField") spec->connect_from = v;

@@ -158,7 +158,7 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
       return Error(9, "$lookup argument '" + key + ": " + Value(&it).ToString() + "' must be a string, is type " +
                           TypeNameOf(bson_iter_type(&it)));
     }
-    std::string value = bson_iter_utf8(&it, nullptr);
+    std::string value = IterString(&it);
     if (key == "from") {
       spec->from = value;
       have_from = true;
@@ -177,6 +177,11 @@ StatusWith<StageSpecPtr> ParseLookupStage(const bson_iter_t* spec_it, const Expr
   spec->as = SplitPath(as);
   if (spec->local_field.empty() != spec->foreign_field.empty()) {
     return Error(9, "$lookup requires both or neither of 'localField' and 'foreignField' to be specified");
+  }
+  // Both are FieldPaths in MongoDB (15998, 16410, 16411 ...).
+  if (!spec->local_field.empty()) {
+    RETURN_IF_ERROR(ValidateFieldPath(spec->local_field));
+    RETURN_IF_ERROR(ValidateFieldPath(spec->foreign_field));
   }
   if (!spec->pipeline) {
     if (spec->local_field.empty()) {

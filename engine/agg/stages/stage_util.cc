@@ -163,6 +163,12 @@ std::vector<std::string> SplitPath(std::string_view dotted) {
   }
 }
 
+std::string IterString(const bson_iter_t* it) {
+  uint32_t length = 0;
+  const char* data = bson_iter_utf8(it, &length);
+  return std::string(data, length);
+}
+
 Status ValidateFieldPath(std::string_view path) {
   if (path.empty()) return Error(40352, "FieldPath cannot be constructed with empty string");
   if (path.back() == '.') return Error(40353, "FieldPath must not end with a '.'.");

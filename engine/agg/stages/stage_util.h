@@ -47,6 +47,10 @@ Value SetNestedField(const Value& doc, const std::vector<std::string>& path, siz
 // Splits "a.b.c".
 std::vector<std::string> SplitPath(std::string_view dotted);
 
+// The string `it` holds, whole: NUL bytes included, so that a path holding
+// one reaches ValidateFieldPath (16411) instead of being cut short there.
+std::string IterString(const bson_iter_t* it);
+
 // Validates a field path given to a stage (no '$' prefix, no empty parts):
 // 40352 empty, 15998 empty component, 16410 '$' prefix, 40353 trailing '.'.
 Status ValidateFieldPath(std::string_view path);

@@ -9,7 +9,7 @@ namespace tigerdoc::agg {
 StatusWith<StageSpecPtr> ParseUnsetStage(const bson_iter_t* spec, const ExpressionContext&) {
   std::vector<std::string> paths;
   if (BSON_ITER_HOLDS_UTF8(spec)) {
-    paths.emplace_back(bson_iter_utf8(spec, nullptr));
+    paths.emplace_back(IterString(spec));
   } else if (BSON_ITER_HOLDS_ARRAY(spec)) {
     bson_t arr = bson::SubDocumentView(spec);
     bson_iter_t it;
@@ -18,7 +18,7 @@ StatusWith<StageSpecPtr> ParseUnsetStage(const bson_iter_t* spec, const Expressi
       if (!BSON_ITER_HOLDS_UTF8(&it)) {
         return Error(31120, "$unset specification must be a string or an array containing only string values");
       }
-      paths.emplace_back(bson_iter_utf8(&it, nullptr));
+      paths.emplace_back(IterString(&it));
     }
     if (paths.empty()) return Error(31119, "$unset specification must be a string or an array with at least one field");
   } else {

@@ -65,7 +65,7 @@ StatusWith<StageSpecPtr> ParseUnwindStage(const bson_iter_t* spec, const Express
   auto u = std::make_shared<UnwindSpec>();
   std::string path;
   if (BSON_ITER_HOLDS_UTF8(spec)) {
-    path = bson_iter_utf8(spec, nullptr);
+    path = IterString(spec);
   } else if (BSON_ITER_HOLDS_DOCUMENT(spec)) {
     bson_t doc = bson::SubDocumentView(spec);
     bson_iter_t it;
@@ -78,7 +78,7 @@ StatusWith<StageSpecPtr> ParseUnwindStage(const bson_iter_t* spec, const Express
           return Error(28808, "expected a string as the path for $unwind stage, got " +
                                   TypeNameOf(bson_iter_type(&it)));
         }
-        path = bson_iter_utf8(&it, nullptr);
+        path = IterString(&it);
         have_path = true;
       } else if (key == "preserveNullAndEmptyArrays") {
         if (!BSON_ITER_HOLDS_BOOL(&it)) {
@@ -91,7 +91,7 @@ StatusWith<StageSpecPtr> ParseUnwindStage(const bson_iter_t* spec, const Express
           return Error(28810, "expected a non-empty string for the includeArrayIndex  option to $unwind stage, got " +
                                   TypeNameOf(bson_iter_type(&it)));
         }
-        std::string idx = bson_iter_utf8(&it, nullptr);
+        std::string idx = IterString(&it);
         if (idx[0] == '$') {
           return Error(28822, "includeArrayIndex option to $unwind stage should not be prefixed with a '$': " + idx);
         }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/bson/decimal.h"
+#include "engine/query/matcher/regex_compile.h"
 
 namespace tigerdoc::query {
 
@@ -49,17 +50,10 @@ StatusWith<std::unique_ptr<RegexExpression>> RegexExpression::Make(std::string p
                       std::string("invalid flag in regex options: ") + flag);
     }
   }
-  int error_code = 0;
-  PCRE2_SIZE error_offset = 0;
-  pcre2_code* compiled =
-      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options,
-                    &error_code, &error_offset, nullptr);
+  std::string message;
+  pcre2_code* compiled = CompileRegex(pattern, options, &message);
   if (compiled == nullptr) {
-    PCRE2_UCHAR message[256];
-    pcre2_get_error_message(error_code, message, sizeof(message));
-    return Status(static_cast<ErrorCode>(51091),
-                  std::string("Regular expression is invalid: ") +
-                      reinterpret_cast<const char*>(message));
+    return Status(static_cast<ErrorCode>(51091), "Regular expression is invalid: " + message);
   }
   auto code = std::make_shared<Code>();
   code->code = compiled;

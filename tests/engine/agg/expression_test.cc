@@ -369,6 +369,54 @@ INSTANTIATE_TEST_SUITE_P(Dates, ExpressionTest, ::testing::Values(
     ExprCase{R"({"$dateTrunc": {"date": "$d", "unit": "week"}})", R"({"d": )" DATE(1388564139736) "}", DATE(1388275200000)},
     ExprCase{R"({"$dateTrunc": {"date": "$d", "unit": "parsec"}})", R"({"d": )" DATE(0) "}", "", 9}));
 
+// Issue #19 audit: CURRENT may be rebound by $map/$filter/$let, and field
+// paths read the binding in scope (not one left behind by a sibling);
+// $convert takes every BSON type as `to`; $regexFindAll's output bound.
+INSTANTIATE_TEST_SUITE_P(Issue19Audit, ExpressionTest, ::testing::Values(
+    ExprCase{R"({"$map": {"input": "$a", "as": "CURRENT", "in": "$x"}})",
+             R"({"x": 9, "a": [{"x": 1}, {"x": 2}]})", "[1, 2]"},
+    ExprCase{R"({"$map": {"input": "$a", "as": "CURRENT", "in": "$$ROOT.x"}})",
+             R"({"x": 9, "a": [{"x": 1}]})", "[9]"},
+    ExprCase{R"({"$filter": {"input": "$a", "as": "CURRENT", "cond": {"$eq": ["$x", 2]}}})",
+             R"({"a": [{"x": 1}, {"x": 2}]})", R"([{"x": 2}])"},
+    ExprCase{R"({"$map": {"input": "$a", "as": "CURRENT", "in": {"$getField": "x"}}})",
+             R"({"a": [{"x": 1}]})", "[1]"},
+    ExprCase{R"([{"$let": {"vars": {"CURRENT": {"x": 5}}, "in": "$x"}}, "$x"])",
+             R"({"x": 9})", "[5, 9]"},
+    ExprCase{R"({"$map": {"input": [1], "as": "ROOT", "in": 1}})", "{}", "", 16867},
+    ExprCase{R"({"$convert": {"input": 1, "to": "object"}})", "{}", "", 241},
+    ExprCase{R"({"$convert": {"input": 1, "to": "timestamp", "onError": "e"}})", "{}", R"("e")"},
+    ExprCase{R"({"$convert": {"input": 1, "to": "missing", "onError": "e"}})", "{}", R"("e")"},
+    ExprCase{R"({"$convert": {"input": 1, "to": -1, "onError": "e"}})", "{}", R"("e")"},
+    ExprCase{R"({"$convert": {"input": 1, "to": 127, "onError": "e"}})", "{}", R"("e")"},
+    ExprCase{R"({"$convert": {"input": 1, "to": 20, "onError": "e"}})", "{}", "", 9},
+    ExprCase{R"({"$convert": {"input": 1, "to": 1.5, "onError": "e"}})", "{}", "", 9},
+    ExprCase{R"({"$convert": {"input": 1, "to": {"a": 1}, "onError": "e"}})", "{}", "", 9},
+    ExprCase{R"({"$convert": {"input": null, "to": "foo", "onNull": 0}})", "{}", "", 2},
+    ExprCase{R"({"$convert": {"input": {"$minKey": 1}, "to": "bool", "onError": "e"}})", "{}",
+             R"("e")"}));
+
+// $regexFindAll's output is bounded at 64 MiB (51151, MongoDB's
+// BufferMaxSize): k nested groups around "c*" over an n-byte string give
+// one match holding k + 1 copies of it.
+TEST(RegexFindAllTest, OutputBoundedAt64MiB) {
+  const std::string doc = "{\"s\": \"" + std::string(1'500'000, 'c') + "\"}";
+  auto nested = [](int k) {
+    return "{\"$regexFindAll\": {\"input\": \"$s\", \"regex\": \"" + std::string(k, '(') + "c*" +
+           std::string(k, ')') + "\"}}";
+  };
+  ExpressionContext ctx;
+  auto below = Eval(nested(42).c_str(), doc.c_str(), ctx);  // 43 x 1.5 MB: under
+  ASSERT_TRUE(below.ok()) << below.status().ToString();
+  auto above = Eval(nested(45).c_str(), doc.c_str(), ctx);  // 46 x 1.5 MB: over
+  ASSERT_FALSE(above.ok());
+  EXPECT_EQ(above.status().code_number(), 51151);
+  EXPECT_EQ(above.status().reason(),
+            "$regexFindAll: the size of buffer to store output exceeded the 64MB limit");
+  auto far = Eval(nested(200).c_str(), doc.c_str(), ctx);
+  EXPECT_EQ(far.status().code_number(), 51151);
+}
+
 TEST(OperatorTableTest, IsSortedAndEveryNameResolves) {
   auto names = OperatorNames();
   for (size_t i = 0; i + 1 < names.size(); ++i) EXPECT_LT(names[i], names[i + 1]);

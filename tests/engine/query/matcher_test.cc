@@ -476,6 +476,26 @@ struct ErrorCase {
 
 void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.filter; }
 
+// MongoDB's PCRE2 limit (src/mongo/util/pcre.cpp kMaxPatternLength):
+// patterns of up to 32,764 bytes compile, longer ones are 51091 whatever
+// they would compile to (a comment compiles to nothing).
+TEST(RegexLimitTest, PatternsUpTo32764Bytes) {
+  auto filter_for = [](const std::string& pattern) {
+    return testing_json::Json(R"({"a": {"%regex": ")" + pattern + R"("}})");
+  };
+  EXPECT_TRUE(Matcher::Parse(filter_for(std::string(32764, 'c')).get()).ok());
+  const std::string comment = "(?#" + std::string(32761, 'x') + ")";  // 32,765 bytes
+  for (const std::string& pattern : {std::string(32765, 'c'), comment, std::string(100000, 'c')}) {
+    auto matcher = Matcher::Parse(filter_for(pattern).get());
+    ASSERT_FALSE(matcher.ok()) << pattern.size();
+    EXPECT_EQ(matcher.status().code_number(), 51091);
+    EXPECT_EQ(matcher.status().reason(),
+              "Regular expression is invalid: pattern string is longer than the limit set by the "
+              "application");
+  }
+  EXPECT_TRUE(Matcher::Parse(filter_for("(?#" + std::string(32760, 'x') + ")").get()).ok());
+}
+
 class MatchErrorTest : public testing::TestWithParam<ErrorCase> {};
 
 TEST_P(MatchErrorTest, FailsLikeMongoDB) {
