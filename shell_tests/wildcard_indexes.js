@@ -32,7 +32,13 @@ const refusals = [
   [{ "$**": 1 }, { sparse: true }, 67],
   [{ "$**": 1 }, { unique: true }, 67],
   [{ "$**": 1 }, { expireAfterSeconds: 5 }, 67],
-  [{ "$**": 1, b: 1 }, {}, 67],           // compound wildcard: not yet (TODO(#19))
+  [{ "$**": 1, b: 1 }, {}, 67],           // "$**" compound needs a wildcardProjection
+  [{ b: 1, "a.$**": 1 }, {}, 67],          // compound wildcard: not yet (TODO(#19))
+  [{ tenant: 1, "$**": 1 }, { wildcardProjection: { tenant: 0 } }, 67],  // not yet (TODO(#19))
+  [{ "a.$**": 1, "b.$**": 1 }, {}, 7246201],
+  [{ a: 1, "a.$**": 1 }, {}, 7246204],
+  [{ "a.b.c": 1, "a.b.$**": 1 }, {}, 7246204],
+  [{ "a.$**": 1, b: "hashed" }, {}, 67],
   [{ "$**": 0 }, {}, 67],
   [{ "$**": "text2" }, {}, 67],
   [{ "$**": 1 }, { name: "m", wildcardProjection: { a: 1, b: 0 } }, 31254],

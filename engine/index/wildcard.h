@@ -59,7 +59,11 @@ bool IsWildcardField(std::string_view field);
 
 // Validates a wildcard index's key pattern and options and sets
 // spec->wildcard. `projection` is the spec's wildcardProjection field, if
-// any. Errors (MongoDB's codes): CannotCreateIndex (67) for compounding,
+// any. Errors (MongoDB's codes): for a compound key pattern 7246201 (two
+// wildcard fields), 7246204 (a regular field on or above/below the wildcard
+// root), CannotCreateIndex (67) beside text/hashed/geo fields or for "$**"
+// without a wildcardProjection; options and projection as below; then 67 for
+// every shape MongoDB 7 accepts (TODO(#19): compound wildcard keys and plans); CannotCreateIndex (67) for
 // v: 1, unique, sparse, expireAfterSeconds; TypeMismatch (14) for a
 // projection that is not a document; FailedToParse (9) for an empty one or
 // one beside "a.$**"; 51271 for values other than numbers and bools;

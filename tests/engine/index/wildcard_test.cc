@@ -50,8 +50,25 @@ TEST(WildcardSpecTest, RefusesWhatMongoDbRefuses) {
   EXPECT_EQ(CodeOf(R"({"key": {"a.$**.$**": 1}})"), 67);
   EXPECT_EQ(CodeOf(R"({"key": {"$**.$**": 1}})"), 67);
   EXPECT_EQ(CodeOf(R"({"key": {"$**": "hello"}})"), 67);
-  // Compound wildcard indexes (MongoDB 7) are a named gap: TODO(#19).
+  // Compound wildcard shapes MongoDB 7 refuses, with its codes.
+  EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b.$**": 1}})"), 7246201);
+  EXPECT_EQ(CodeOf(R"({"key": {"c": 1, "a.$**": 1, "b.$**": 1}})"), 7246201);
+  EXPECT_EQ(CodeOf(R"({"key": {"a": 1, "a.$**": 1}})"), 7246204);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.b.c": 1, "a.b.$**": 1}})"), 7246204);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.b.$**": 1, "a": -1}})"), 7246204);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": "text"}})"), 67);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": "hashed"}})"), 67);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": "2dsphere"}})"), 67);
+  EXPECT_EQ(CodeOf(R"({"key": {"a": 1, "$**": 1}})"), 67);  // no wildcardProjection
+  EXPECT_EQ(CodeOf(R"({"key": {"st": 1, "$**": 1}, "wildcardProjection": {"a": "x"}})"),
+            51271);
+  EXPECT_EQ(CodeOf(R"({"key": {"st": 1, "$**": 1}, "wildcardProjection": {"a": 1, "b": 0}})"),
+            31254);
+  EXPECT_EQ(CodeOf(R"({"key": {"a.$**": 1, "b": 1}, "wildcardProjection": {"a": 1}})"), 9);
+  // Valid MongoDB 7 shapes are a named gap: TODO(#19).
   EXPECT_EQ(CodeOf(R"({"key": {"a": 1, "b.$**": 1}})"), 67);
+  EXPECT_EQ(CodeOf(R"({"key": {"ab": 1, "a.$**": 1}})"), 67);  // "ab" is not below "a"
+  EXPECT_EQ(CodeOf(R"({"key": {"a": 1, "$**": 1}, "wildcardProjection": {"a": 0}})"), 67);
   EXPECT_EQ(CodeOf(R"({"key": {"$**": 1}, "wildcardProjection": {"a": 1, "b": 0}})"), 31254);
   EXPECT_EQ(CodeOf(R"({"key": {"$**": 1}, "wildcardProjection": {"a": 0, "b": 1}})"), 31253);
   EXPECT_EQ(CodeOf(R"({"key": {"$**": 1}, "wildcardProjection": {"a": 1, "b": "x"}})"), 51271);
