@@ -275,6 +275,19 @@ assert.commandWorked(tdb.one.insertOne({ _id: 0, x: 10, arr: [{ x: 1 }, { x: 2 }
   assert.commandFailedWithCode(run({ findAndModify: "wc", query: { _id: 1 }, update: { $set: { x: 1 } },
                                      writeConcern: { w: 2 } }), 2);
   assert.eq(tdb.wc.findOne({ _id: 1 }).x, undefined);
+  // Every command that writes refuses it before it runs, not only the CRUD ones.
+  assert.commandFailedWithCode(run({ create: "wcNew", writeConcern: { w: 2 } }), 2);
+  assert.commandFailedWithCode(run({ createIndexes: "wc", indexes: [{ key: { q: 1 }, name: "q" }],
+                                     writeConcern: { w: "myTag" } }), 2);
+  assert.commandFailedWithCode(run({ aggregate: "wc", pipeline: [{ $out: "wcOut" }], cursor: {},
+                                     writeConcern: { w: 2 } }), 2);
+  assert.commandFailedWithCode(run({ drop: "wc", writeConcern: { w: 3 } }), 2);
+  assert.eq(tdb.getCollectionNames().filter((n) => n.startsWith("wc")), ["wc"]);
+  assert.eq(tdb.wc.getIndexes().length, 1);
+  // A pipeline that writes nothing and w: 1 are untouched.
+  assert.commandWorked(run({ aggregate: "wc", pipeline: [{ $match: {} }], cursor: {}, writeConcern: { w: 2 } }));
+  assert.commandWorked(run({ create: "wcNew", writeConcern: { w: 1 } }));
+  assert.commandWorked(run({ drop: "wcNew", writeConcern: { w: "majority" } }));
 }
 
 // --- Codes (error_codes_as_mongod.js)

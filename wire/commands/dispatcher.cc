@@ -14,6 +14,48 @@
 namespace tigerdoc::wire {
 namespace {
 
+// True when the command writes: MongoDB checks its writeConcern before it
+// runs, and a standalone refuses what it cannot honour (w > 1, a named
+// mode) for every such command, not only insert/update/delete.
+bool WritesData(const CommandSpec& spec, std::string_view name, const bson_t* body) {
+  if (name == "aggregate") {
+    // Only a pipeline ending in $out / $merge writes.
+    bson_iter_t it;
+    bson_iter_t stages;
+    if (!bson_iter_init_find(&it, body, "pipeline") || !BSON_ITER_HOLDS_ARRAY(&it) ||
+        !bson_iter_recurse(&it, &stages)) {
+      return false;
+    }
+    bool writes = false;
+    while (bson_iter_next(&stages)) {
+      bson_iter_t stage;
+      writes = BSON_ITER_HOLDS_DOCUMENT(&stages) && bson_iter_recurse(&stages, &stage) &&
+               bson_iter_next(&stage) &&
+               (std::string_view(bson_iter_key(&stage)) == "$out" ||
+                std::string_view(bson_iter_key(&stage)) == "$merge");
+    }
+    return writes;
+  }
+  return spec.traits.kind == CommandKind::kWrite || spec.traits.ddl || name == "create" ||
+         name == "collMod" || name == "convertToCapped";
+}
+
+Status CheckStandaloneWriteConcern(const CommandSpec& spec, std::string_view name,
+                                   const bson_t* body) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, body, "writeConcern") || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    return Status::OK();
+  }
+  if (!WritesData(spec, name, body)) return Status::OK();
+  uint32_t len = 0;
+  const uint8_t* data = nullptr;
+  bson_iter_document(&it, &len, &data);
+  bson_t wc;
+  if (!bson_init_static(&wc, data, len)) return Status::OK();
+  bool unacknowledged = false;
+  return CheckWriteConcernW(&wc, &unacknowledged);
+}
+
 using engine::OperationInfo;
 using engine::ScopedOperation;
 
@@ -110,6 +152,10 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   const bool replica_set = !server_->repl_set_name.empty();
   if (!replica_set) {
     if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
+      return ErrorReply(refused);
+    }
+    if (Status refused = CheckStandaloneWriteConcern(*spec, name, request.body.get());
+        !refused.ok()) {
       return ErrorReply(refused);
     }
   }
