@@ -9,21 +9,11 @@
 //  * _id descending on a collection sharded by _id merges the shard tables
 //    backward (no blocking sort).
 load(__dirname + "/lib/assert.js");
+load(__dirname + "/lib/explain.js");
 
 const tdb = db.getSiblingDB("shell_natural_and_backward_scans");
 assert.commandWorked(tdb.dropDatabase());
 
-// Every stage of the winning plans (tigerdoc nests one per shard).
-function stagesOf(explain) {
-  const out = [];
-  (function walk(stage) {
-    if (!stage || typeof stage !== "object") return;
-    if (stage.stage) out.push(stage);
-    for (const key of ["inputStage", "winningPlan", "queryPlan"]) walk(stage[key]);
-    for (const key of ["inputStages", "shards"]) (stage[key] || []).forEach(walk);
-  })(explain.queryPlanner.winningPlan);
-  return out;
-}
 function hasStage(explain, name) {
   return stagesOf(explain).some((s) => s.stage === name);
 }

@@ -8,20 +8,11 @@
 //    $and branch of a top-level $or) runs when every other branch of that
 //    $or has an index; else 291.
 load(__dirname + "/lib/assert.js");
+load(__dirname + "/lib/explain.js");
 
 const tdb = db.getSiblingDB("shell_or_sort_merge_and_text");
 assert.commandWorked(tdb.dropDatabase());
 
-function stagesOf(explain) {
-  const out = [];
-  (function walk(stage) {
-    if (!stage || typeof stage !== "object") return;
-    if (stage.stage) out.push(stage);
-    for (const key of ["inputStage", "winningPlan", "queryPlan"]) walk(stage[key]);
-    for (const key of ["inputStages", "shards"]) (stage[key] || []).forEach(walk);
-  })(explain.queryPlanner.winningPlan);
-  return out;
-}
 function stage(explain, name) { return stagesOf(explain).find((s) => s.stage === name); }
 
 assert.commandWorked(tdb.createCollection("orders", { shards: 3 }));

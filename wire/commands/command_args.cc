@@ -326,4 +326,20 @@ Status CheckWriteConcernW(const bson_t* wc, bool* unacknowledged) {
   return Status::OK();
 }
 
+void ForEachPipelineStage(const bson_t* body,
+                          const std::function<bool(std::string_view name, const bson_iter_t& stage)>& visit) {
+  bson_iter_t it, stages, stage;
+  if (!bson_iter_init_find(&it, body, "pipeline") || !BSON_ITER_HOLDS_ARRAY(&it) ||
+      !bson_iter_recurse(&it, &stages)) {
+    return;
+  }
+  while (bson_iter_next(&stages)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&stages) || !bson_iter_recurse(&stages, &stage) ||
+        !bson_iter_next(&stage)) {
+      continue;
+    }
+    if (!visit(bson_iter_key(&stage), stage)) return;
+  }
+}
+
 }  // namespace tigerdoc::wire

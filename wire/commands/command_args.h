@@ -13,6 +13,7 @@
 #include <bson/bson.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -92,5 +93,12 @@ Status CheckCollectionNamespace(std::string_view db, std::string_view coll);
 // named mode cannot be on a single node (2 BadValue), w outside [0, 50] or
 // of another type is 9. Sets *unacknowledged for w: 0.
 Status CheckWriteConcernW(const bson_t* write_concern, bool* unacknowledged);
+
+// Calls `visit(name, stage)` for each stage of an aggregate command's
+// top-level `pipeline`, in order, until it returns false; `stage` is at the
+// stage's value. A missing or malformed pipeline visits nothing (the
+// command's own parser answers for it).
+void ForEachPipelineStage(const bson_t* body,
+                          const std::function<bool(std::string_view name, const bson_iter_t& stage)>& visit);
 
 }  // namespace tigerdoc::wire

@@ -14,39 +14,28 @@
 namespace tigerdoc::wire {
 namespace {
 
-// True when the command writes: MongoDB checks its writeConcern before it
-// runs, and a standalone refuses what it cannot honour (w > 1, a named
-// mode) for every such command, not only insert/update/delete.
-bool WritesData(const CommandSpec& spec, std::string_view name, const bson_t* body) {
-  if (name == "aggregate") {
-    // Only a pipeline ending in $out / $merge writes.
-    bson_iter_t it;
-    bson_iter_t stages;
-    if (!bson_iter_init_find(&it, body, "pipeline") || !BSON_ITER_HOLDS_ARRAY(&it) ||
-        !bson_iter_recurse(&it, &stages)) {
-      return false;
-    }
-    bool writes = false;
-    while (bson_iter_next(&stages)) {
-      bson_iter_t stage;
-      writes = BSON_ITER_HOLDS_DOCUMENT(&stages) && bson_iter_recurse(&stages, &stage) &&
-               bson_iter_next(&stage) &&
-               (std::string_view(bson_iter_key(&stage)) == "$out" ||
-                std::string_view(bson_iter_key(&stage)) == "$merge");
-    }
-    return writes;
-  }
-  return spec.traits.kind == CommandKind::kWrite || spec.traits.ddl || name == "create" ||
-         name == "collMod" || name == "convertToCapped";
-}
-
+// A standalone refuses a write concern it cannot honour (w > 1, a named
+// mode) for every command that writes, as mongod checks it before any
+// command runs. insert/update/delete/findAndModify check it while parsing
+// (CheckWriteConcernW); this covers the other writers, and reads pay one
+// look at their traits.
 Status CheckStandaloneWriteConcern(const CommandSpec& spec, std::string_view name,
                                    const bson_t* body) {
+  const bool other_writer =
+      spec.traits.ddl || name == "create" || name == "collMod" || name == "convertToCapped";
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, body, "writeConcern") || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+  if (!other_writer || !bson_iter_init_find(&it, body, "writeConcern") ||
+      !BSON_ITER_HOLDS_DOCUMENT(&it)) {
     return Status::OK();
   }
-  if (!WritesData(spec, name, body)) return Status::OK();
+  if (name == "aggregate") {  // only a pipeline ending in $out / $merge writes
+    bool writes = false;
+    ForEachPipelineStage(body, [&](std::string_view stage, const bson_iter_t&) {
+      writes = stage == "$out" || stage == "$merge";
+      return true;
+    });
+    if (!writes) return Status::OK();
+  }
   uint32_t len = 0;
   const uint8_t* data = nullptr;
   bson_iter_document(&it, &len, &data);

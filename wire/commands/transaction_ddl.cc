@@ -18,6 +18,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/catalog/transaction_ddl_events.h"
 #include "engine/ops.h"
+#include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
 
 namespace tigerdoc::wire {
@@ -116,32 +117,23 @@ std::vector<std::string> WrittenNamespaces(CommandContext& ctx) {
 // The pipeline's own stages only: $out and $merge are refused anywhere
 // else by the stages' parsers.
 Status CheckAggregate(const bson_t* body) {
-  bson_iter_t it, stages, stage;
-  if (!bson_iter_init_find(&it, body, "pipeline") || !BSON_ITER_HOLDS_ARRAY(&it) ||
-      !bson_iter_recurse(&it, &stages)) {
-    return Status::OK();  // the command's own parsing answers
-  }
-  while (bson_iter_next(&stages)) {
-    if (!BSON_ITER_HOLDS_DOCUMENT(&stages) || !bson_iter_recurse(&stages, &stage) ||
-        !bson_iter_next(&stage)) {
-      continue;
-    }
-    const std::string_view name = bson_iter_key(&stage);
+  // Stages that read outside the transaction's snapshot: a change stream
+  // reads the change log with a session of its own, and would end the
+  // client's transaction under it (review finding 5).
+  static const std::set<std::string_view> kNotInTransaction = {
+      "$changeStream", "$collStats", "$currentOp", "$indexStats", "$listLocalSessions",
+      "$listSessions", "$planCacheStats"};
+  Status refused = Status::OK();
+  ForEachPipelineStage(body, [&](std::string_view name, const bson_iter_t&) {
     if (name == "$out" || name == "$merge") {
-      return NotInTransaction(std::string(name) + " cannot be used in a transaction");
+      refused = NotInTransaction(std::string(name) + " cannot be used in a transaction");
+    } else if (kNotInTransaction.count(name) != 0) {
+      refused = NotInTransaction("Operation not permitted in transaction :: caused by :: Aggregation stage " +
+                                 std::string(name) + " cannot run within a multi-document transaction.");
     }
-    // Stages that read outside the transaction's snapshot: a change
-    // stream reads the change log with a session of its own, and would
-    // end the client's transaction under it (review finding 5).
-    static const std::set<std::string_view> kNotInTransaction = {
-        "$changeStream", "$collStats", "$currentOp", "$indexStats", "$listLocalSessions",
-        "$listSessions", "$planCacheStats"};
-    if (kNotInTransaction.count(name) != 0) {
-      return NotInTransaction("Operation not permitted in transaction :: caused by :: Aggregation stage " +
-                              std::string(name) + " cannot run within a multi-document transaction.");
-    }
-  }
-  return Status::OK();
+    return refused.ok();
+  });
+  return refused;
 }
 
 Status CheckCreate(const bson_t* body) {
@@ -269,17 +261,9 @@ std::vector<std::string> ReplacedNamespaces(CommandContext& ctx) {
   if (name == "dropDatabase") return {ctx.db() + "."};
   if (name == "renameCollection") return WrittenNamespaces(ctx);
   if (name == "aggregate") {  // $out replaces its target
-    bson_iter_t it, stages, stage;
     std::vector<std::string> out;
-    if (!bson_iter_init_find(&it, ctx.body(), "pipeline") || !BSON_ITER_HOLDS_ARRAY(&it) ||
-        !bson_iter_recurse(&it, &stages)) {
-      return out;
-    }
-    while (bson_iter_next(&stages)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT(&stages) || !bson_iter_recurse(&stages, &stage) ||
-          !bson_iter_next(&stage) || std::string_view(bson_iter_key(&stage)) != "$out") {
-        continue;
-      }
+    ForEachPipelineStage(ctx.body(), [&](std::string_view stage_name, const bson_iter_t& stage) {
+      if (stage_name != "$out") return true;
       if (BSON_ITER_HOLDS_UTF8(&stage)) {
         out.push_back(ctx.db() + "." + bson_iter_utf8(&stage, nullptr));
       } else if (BSON_ITER_HOLDS_DOCUMENT(&stage)) {
@@ -292,7 +276,8 @@ std::vector<std::string> ReplacedNamespaces(CommandContext& ctx) {
           out.push_back(target_db + "." + bson_iter_utf8(&coll, nullptr));
         }
       }
-    }
+      return true;
+    });
     return out;
   }
   return {};
