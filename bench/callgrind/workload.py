@@ -15,11 +15,19 @@ sends for the bench's operations, lsid included:
   insert N       N x insert of one fresh document (kind-1 sequence, as insert_one)
   inc N          N x update {q: {_id: NumberLong(i % docs)}, u: {$inc: {n: 1}}}
                  (kind-1 sequence, as update_one)
+  setup-ycsb N   into a fresh server: insert N YCSB records into "usertable"
+                 ({_id: "user" + fnvhash64(i), field0..field9: 100 printable
+                 bytes}, as bench/ycsb/ycsb_mongo_documents.h builds them), in
+                 batches of 1,000
+  set N          N x YCSB A's update: update usertable {q: {_id: "user..."},
+                 u: {$set: {fieldF: <100 new printable bytes>}}} (kind-1
+                 sequence, as update_one), nModified 1 checked
 
 Usage: workload.py PORT COMMAND COUNT [--docs D]
 Every reply is checked (ok: 1, the document found, insertedCount); a wrong
 answer exits 1, so a profile is never taken of a broken server.
 """
+import random
 import socket
 import struct
 import sys
@@ -158,6 +166,44 @@ def document(i):
     return encode({"_id": Int64(i), "n": 0, "v": "x" * 100})
 
 
+YCSB_COLL = "usertable"
+YCSB_FIELDS = 10
+YCSB_FIELD_LENGTH = 100
+
+
+def fnv_hash64(value):
+    """YCSB's FNV-1a over the 8 bytes of `value`, made non-negative
+    (bench/ycsb/ycsb_workload.cc FnvHash64)."""
+    v = value & 0xFFFFFFFFFFFFFFFF
+    h = 0xCBF29CE484222325
+    for _ in range(8):
+        h ^= v & 0xFF
+        v >>= 8
+        h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    if h >= 1 << 63:
+        h -= 1 << 64
+    if h < 0:
+        h = (1 << 63) - 1 if h == -(1 << 63) else -h
+    return h
+
+
+def ycsb_key(record):
+    return "user%d" % fnv_hash64(record)
+
+
+def ycsb_value(rng):
+    """100 printable bytes '!'..'~', as RandomFieldValue (seeded: every run
+    sends the same bytes)."""
+    return "".join(chr(33 + rng.randrange(94)) for _ in range(YCSB_FIELD_LENGTH))
+
+
+def ycsb_record(record, rng):
+    doc = {"_id": ycsb_key(record)}
+    for f in range(YCSB_FIELDS):
+        doc["field%d" % f] = ycsb_value(rng)
+    return encode(doc)
+
+
 def insert_batches(client, first_id, batches, batch=1000):
     for b in range(batches):
         start = first_id + b * batch
@@ -200,6 +246,22 @@ def main():
             reply = client.command({"update": COLL, "ordered": True}, ("updates", [update]))
             if reply.get("n") != 1 or reply.get("nModified") != 1:
                 sys.exit("workload.py: $inc of %d answered %s" % (key, reply))
+    elif what == "setup-ycsb":
+        rng = random.Random(1)
+        for start in range(0, count, 1000):
+            docs = [ycsb_record(r, rng) for r in range(start, min(count, start + 1000))]
+            reply = client.command({"insert": YCSB_COLL, "ordered": True}, ("documents", docs))
+            if reply.get("n") != len(docs):
+                sys.exit("workload.py: insert answered %s" % reply)
+    elif what == "set":
+        rng = random.Random(2)
+        for i in range(count):
+            key = ycsb_key(i * 7919 % docs)
+            field = "field%d" % (i % YCSB_FIELDS)
+            update = encode({"q": {"_id": key}, "u": {"$set": {field: ycsb_value(rng)}}})
+            reply = client.command({"update": YCSB_COLL, "ordered": True}, ("updates", [update]))
+            if reply.get("n") != 1 or reply.get("nModified") != 1:
+                sys.exit("workload.py: $set of %s answered %s" % (key, reply))
     else:
         sys.exit(__doc__)
 

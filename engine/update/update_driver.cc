@@ -11,6 +11,7 @@
 #include "engine/query/matcher/matcher.h"
 #include "engine/agg/stage_registry.h"
 #include "engine/update/in_place_increment.h"
+#include "engine/update/in_place_set.h"
 #include "engine/update/modifier_table.h"
 
 namespace tigerdoc::update {
@@ -160,6 +161,8 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update, const bson_t*
   // Its paths hold no positional operator, so no array filter is left.
   if (std::optional<InPlaceIncrement> plan = InPlaceIncrement::Plan(update)) {
     driver.in_place_ = std::make_shared<const InPlaceIncrement>(std::move(*plan));
+  } else if (std::optional<InPlaceSet> set = InPlaceSet::Plan(update)) {
+    driver.in_place_set_ = std::make_shared<const InPlaceSet>(std::move(*set));
   }
   return driver;
 }
@@ -251,6 +254,10 @@ StatusWith<ApplyResult> UpdateDriver::ApplyModifiers(
   if (in_place_ != nullptr && !is_upsert_insert) {
     ApplyResult out;
     if (in_place_->Apply(doc, &out.doc, &out.modified)) return out;
+  }
+  if (in_place_set_ != nullptr && !is_upsert_insert) {
+    ApplyResult out;
+    if (in_place_set_->Apply(doc, &out.doc, &out.modified)) return out;
   }
   MutableValue tree = MutableValue::FromDocument(doc);
   ApplyContext ctx;

@@ -60,6 +60,7 @@ class Matcher;
 namespace tigerdoc::update {
 
 class InPlaceIncrement;
+class InPlaceSet;
 
 struct ApplyResult {
   bson::BsonDoc doc;
@@ -116,6 +117,8 @@ class UpdateDriver {
   std::shared_ptr<const ArrayFilters> array_filters_;
   // Set when the update is only $inc of top-level fields (in_place_increment.h).
   std::shared_ptr<const InPlaceIncrement> in_place_;
+  // Set when the update is only $set of top-level fields (in_place_set.h).
+  std::shared_ptr<const InPlaceSet> in_place_set_;
   std::vector<std::string> rename_sources_;
   bool positional_ = false;
 };
