@@ -4,37 +4,44 @@
 #include <cstring>
 #include <string_view>
 
-#include "engine/update/mutable_document.h"
 #include "engine/update/top_level_fields.h"
 
 namespace tigerdoc::update {
 
 std::optional<InPlaceSet> InPlaceSet::Plan(const bson_t* update) {
-  bson_iter_t it, field;
+  bson_iter_t it;
   if (!bson_iter_init(&it, update) || !bson_iter_next(&it) ||
-      std::strcmp(bson_iter_key(&it), "$set") != 0 || !BSON_ITER_HOLDS_DOCUMENT(&it) ||
-      !bson_iter_recurse(&it, &field)) {
+      std::strcmp(bson_iter_key(&it), "$set") != 0 || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
     return std::nullopt;
   }
+  uint32_t len;
+  const uint8_t* data;
+  bson_iter_document(&it, &len, &data);
   if (bson_iter_next(&it)) return std::nullopt;  // another modifier too
+  bson_t set;
+  if (!bson_init_static(&set, data, len)) return std::nullopt;
+  // Elements the general path would render as they are (top_level_fields.h)
+  // are spliced as the client sent them.
+  std::string_view names[kMaxInPlaceFields];
+  FieldSpan spans[kMaxInPlaceFields];
+  size_t count = 0;
+  if (!ListTopLevelFields(&set, kMaxInPlaceFields, names, spans, &count) || count == 0) {
+    return std::nullopt;
+  }
   InPlaceSet plan;
-  while (bson_iter_next(&field)) {
-    const std::string name(bson_iter_key(&field), bson_iter_key_len(&field));
-    if (name.empty() || name[0] == '$' || name.find('.') != std::string::npos || name == "_id" ||
-        plan.fields_.size() == kMaxInPlaceFields) {
+  plan.fields_.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const std::string_view name = names[i];
+    if (name.empty() || name[0] == '$' || name.find('.') != std::string_view::npos || name == "_id") {
       return std::nullopt;
     }
-    for (const Field& other : plan.fields_) {
-      if (other.name == name) return std::nullopt;
+    for (size_t j = 0; j < i; ++j) {
+      if (names[j] == name) return std::nullopt;
     }
-    // {name: value} rendered as the general path renders the field; its
-    // bytes between the 4-byte length and the terminator are the element.
-    bson::BsonDoc rendered;
-    MutableValue::FromIter(&field).AppendTo(rendered.mutable_get(), name);
-    plan.fields_.push_back(Field{
-        name, std::string(reinterpret_cast<const char*>(rendered.data()) + 4, rendered.size() - 5)});
+    plan.fields_.push_back(Field{std::string(name),
+                                 std::string(reinterpret_cast<const char*>(data) + spans[i].begin,
+                                             spans[i].end - spans[i].begin)});
   }
-  if (plan.fields_.empty()) return std::nullopt;
   return plan;
 }
 

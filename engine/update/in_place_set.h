@@ -11,9 +11,9 @@
 //   new:  [len'] [_id ...] [field2 new] [field3 ...] ... [0]
 //          prefix bytes, the new element, suffix bytes
 //
-// Each new element is rendered once, when planned, by the general path's
-// own MutableValue::AppendTo, so it carries the bytes the general path
-// would store (arrays renumbered and all).
+// Each new element is the update's own bytes, planned only when the general
+// path would render it as the same bytes (top_level_fields.h: arrays keyed
+// 0, 1, ..., no regex; otherwise the general path runs).
 //
 // Contract: whenever Apply answers, its document and `modified` are byte
 // for byte what the general path returns for the same document (an
@@ -43,7 +43,7 @@ class InPlaceSet {
   // The plan for `update` (an operator update the general parser accepted),
   // or nullopt when it is anything but {$set: {f: value, ...}} with at most
   // kMaxInPlaceFields plain top-level names (not empty, no '.', no '$'
-  // prefix, not _id, none twice).
+  // prefix, not _id, none twice) whose values render unchanged.
   static std::optional<InPlaceSet> Plan(const bson_t* update);
 
   // True with the updated document in *out and whether it changed in

@@ -49,11 +49,11 @@ bool RendersUnchanged(bson_iter_t* it, bool is_array) {
   return true;
 }
 
-}  // namespace
-
-bool LocateTopLevelFields(const bson_t* doc, const std::string_view* names, size_t count,
-                          FieldSpan* spans) {
-  for (size_t i = 0; i < count; ++i) spans[i] = FieldSpan();
+// The walk both entry points share: calls visit(key, span) for each
+// top-level element (its `end` filled in by the time the walk returns);
+// visit answers false to stop. False: not vouched for, or stopped.
+template <typename Visit>
+bool WalkVouched(const bson_t* doc, Visit visit) {
   bson::RawFields walk(doc);
   FieldSpan* previous = nullptr;  // its end is where the next element begins
   while (walk.Next()) {
@@ -69,18 +69,43 @@ bool LocateTopLevelFields(const bson_t* doc, const std::string_view* names, size
         return false;
       }
     }
-    for (size_t i = 0; i < count; ++i) {
-      if (key != names[i]) continue;
-      if (spans[i].found()) return false;  // a repeated name
-      spans[i].begin = walk.offset();
-      spans[i].value = walk.offset() + 1 + static_cast<uint32_t>(key.size()) + 1;
-      spans[i].type = type;
-      previous = &spans[i];
-    }
+    FieldSpan span;
+    span.begin = walk.offset();
+    span.value = walk.offset() + 1 + static_cast<uint32_t>(key.size()) + 1;
+    span.type = type;
+    if (!visit(key, span, &previous)) return false;
   }
   if (walk.broken()) return false;
   if (previous != nullptr) previous->end = doc->len - 1;  // the last element
   return true;
+}
+
+}  // namespace
+
+bool LocateTopLevelFields(const bson_t* doc, const std::string_view* names, size_t count,
+                          FieldSpan* spans) {
+  for (size_t i = 0; i < count; ++i) spans[i] = FieldSpan();
+  return WalkVouched(doc, [&](std::string_view key, const FieldSpan& span, FieldSpan** stored) {
+    for (size_t i = 0; i < count; ++i) {
+      if (key != names[i]) continue;
+      if (spans[i].found()) return false;  // a repeated name
+      spans[i] = span;
+      *stored = &spans[i];
+    }
+    return true;
+  });
+}
+
+bool ListTopLevelFields(const bson_t* doc, size_t max, std::string_view* keys, FieldSpan* spans,
+                        size_t* count) {
+  *count = 0;
+  return WalkVouched(doc, [&](std::string_view key, const FieldSpan& span, FieldSpan** stored) {
+    if (*count == max) return false;
+    keys[*count] = key;
+    spans[*count] = span;
+    *stored = &spans[(*count)++];
+    return true;
+  });
 }
 
 }  // namespace tigerdoc::update

@@ -42,4 +42,11 @@ struct FieldSpan {
 bool LocateTopLevelFields(const bson_t* doc, const std::string_view* names, size_t count,
                           FieldSpan* spans);
 
+// Every top-level element of `doc` with its span, when there are at most
+// `max` of them and Locate's conditions hold for the document (the $set
+// document of an update: its elements can then be spliced as they are).
+// False otherwise.
+bool ListTopLevelFields(const bson_t* doc, size_t max, std::string_view* keys, FieldSpan* spans,
+                        size_t* count);
+
 }  // namespace tigerdoc::update

@@ -209,10 +209,9 @@ TEST(InPlaceSetTest, AnswersAsTheGeneralPathForEveryTypeShapeAndEdge) {
                         std::memcmp(a.value().doc.data(), b.value().doc.data(), a.value().doc.size()) == 0);
             EXPECT_EQ(a.value().modified, b.value().modified);
             std::optional<InPlaceSet> plan = InPlaceSet::Plan(fast_update.get());
-            ASSERT_TRUE(plan.has_value());
             BsonDoc out;
             bool modified = false;
-            if (plan->Apply(doc.get(), &out, &modified)) {
+            if (plan && plan->Apply(doc.get(), &out, &modified)) {
               ++in_place_answers;
               unmodified_answers += modified ? 0 : 1;
             }
@@ -260,6 +259,9 @@ TEST(InPlaceSetTest, PlansOnlyPlainTopLevelSets) {
   EXPECT_FALSE(plan(R"({"$set": {"n": 1}, "$inc": {"m": 1}})"));
   EXPECT_FALSE(plan(R"({"$setOnInsert": {"n": 1}})"));
   EXPECT_FALSE(plan(R"({"$inc": {"n": 1}})"));
+  // A regex's flags are re-sorted by the general path: not spliced as sent.
+  EXPECT_FALSE(plan(R"({"$set": {"r": {"$regularExpression": {"pattern": "a", "options": "xi"}}}})"));
+  EXPECT_FALSE(plan(R"({"$set": {"d": {"r": {"$regularExpression": {"pattern": "a", "options": "i"}}}}})"));
   EXPECT_TRUE(plan(R"({"$set": {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1}})"));
   EXPECT_FALSE(plan(R"({"$set": {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1}})"));
 }
