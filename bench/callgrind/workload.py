@@ -23,7 +23,12 @@ sends for the bench's operations, lsid included:
                  u: {$set: {fieldF: <100 new printable bytes>}}} (kind-1
                  sequence, as update_one), nModified 1 checked
 
-Usage: workload.py PORT COMMAND COUNT [--docs D]
+Usage: workload.py PORT COMMAND COUNT [--docs D] [--linger S] [--round R]
+--round R: another fixed sequence of $set values (a second run of `set`
+on the same data would otherwise write equal values: nModified 0).
+--linger S: print "done" after the last reply and keep the connection open
+S seconds more (bench/callgrind/syscalls reads the connection thread's
+context switches then: they go with the thread when it ends).
 Every reply is checked (ok: 1, the document found, insertedCount); a wrong
 answer exits 1, so a profile is never taken of a broken server.
 """
@@ -31,6 +36,7 @@ import random
 import socket
 import struct
 import sys
+import time
 
 DB = "tigerdoc_load"
 COLL = "load"
@@ -220,6 +226,16 @@ def main():
         i = args.index("--docs")
         docs = int(args[i + 1])
         del args[i:i + 2]
+    round_ = 0
+    if "--round" in args:
+        i = args.index("--round")
+        round_ = int(args[i + 1])
+        del args[i:i + 2]
+    linger = 0.0
+    if "--linger" in args:
+        i = args.index("--linger")
+        linger = float(args[i + 1])
+        del args[i:i + 2]
     if len(args) != 3:
         sys.exit(__doc__)
     port, what, count = int(args[0]), args[1], int(args[2])
@@ -254,7 +270,7 @@ def main():
             if reply.get("n") != len(docs):
                 sys.exit("workload.py: insert answered %s" % reply)
     elif what == "set":
-        rng = random.Random(2)
+        rng = random.Random(2 + 1000 * round_)
         for i in range(count):
             key = ycsb_key(i * 7919 % docs)
             field = "field%d" % (i % YCSB_FIELDS)
@@ -264,6 +280,9 @@ def main():
                 sys.exit("workload.py: $set of %s answered %s" % (key, reply))
     else:
         sys.exit(__doc__)
+    if linger > 0:
+        print("done", flush=True)
+        time.sleep(linger)
 
 
 if __name__ == "__main__":
