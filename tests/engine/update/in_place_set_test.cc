@@ -244,6 +244,31 @@ TEST(InPlaceSetTest, DeclinesWhatTheGeneralPathMustDo) {
   EXPECT_TRUE(applies(R"({"_id": 1, "a": 1, "x": {"y": [1, {"z": [2]}]}})", R"({"$set": {"a": 2}})"));
 }
 
+// A plannable $set builds its update tree only when a document declines the
+// in-place path (UpdateDriver::Parse): declined documents, upsert inserts
+// and parse errors must be the general path's all the same.
+TEST(InPlaceSetTest, DeferredUpdateTreeServesDeclinedDocumentsUpsertsAndErrors) {
+  auto apply = [](const char* update_json, const char* doc_json, bool upsert) {
+    const BsonDoc update = BsonDoc::FromJson(update_json);
+    auto driver = UpdateDriver::Parse(update.get());
+    EXPECT_TRUE(driver.ok()) << driver.status().ToString();
+    auto out = driver.value().Apply(BsonDoc::FromJson(doc_json).get(), upsert);
+    EXPECT_TRUE(out.ok()) << out.status().ToString();
+    return out.value().doc.ToJson();
+  };
+  // Missing fields are appended in field-name order, as the tree does.
+  EXPECT_EQ(apply(R"({"$set": {"b": 2, "a": 1}})", R"({"_id": 1, "c": 3})", false),
+            BsonDoc::FromJson(R"({"_id": 1, "c": 3, "a": 1, "b": 2})").ToJson());
+  EXPECT_EQ(apply(R"({"$set": {"a": 1}})", R"({"_id": 7})", true),
+            BsonDoc::FromJson(R"({"_id": 7, "a": 1})").ToJson());
+  // arrayFilters the update does not use are still refused.
+  const BsonDoc update = BsonDoc::FromJson(R"({"$set": {"a": 1}})");
+  const BsonDoc filters = BsonDoc::FromJson(R"({"0": {"x": 1}})");
+  auto refused = UpdateDriver::Parse(update.get(), filters.get());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kFailedToParse);
+}
+
 TEST(InPlaceSetTest, PlansOnlyPlainTopLevelSets) {
   auto plan = [](const char* json) {
     const BsonDoc update = BsonDoc::FromJson(json);
