@@ -128,8 +128,14 @@ Status WireClient::Handshake() {
     return Fail(ProtocolError("hello: maxWireVersion " + std::to_string(max_wire) +
                               ": the server does not speak OP_MSG"));
   }
-  max_message_bytes_ = Int32Field(&reply, "maxMessageSizeBytes", max_message_bytes_);
-  max_bson_object_bytes_ = Int32Field(&reply, "maxBsonObjectSize", max_bson_object_bytes_);
+  const int32_t max_message = Int32Field(&reply, "maxMessageSizeBytes", max_message_bytes_);
+  const int32_t max_object = Int32Field(&reply, "maxBsonObjectSize", max_bson_object_bytes_);
+  if (max_message < static_cast<int32_t>(kMinReplyBytes) || max_object < 5) {
+    return Fail(ProtocolError("hello: maxMessageSizeBytes " + std::to_string(max_message) +
+                              ", maxBsonObjectSize " + std::to_string(max_object)));
+  }
+  max_message_bytes_ = max_message;
+  max_bson_object_bytes_ = max_object;
   return Status::OK();
 }
 

@@ -487,6 +487,16 @@ TEST(WireClientProtocolTest, AServerWithoutOpMsgIsRefusedAtConnect) {
       << client.status().ToString();
 }
 
+TEST(WireClientProtocolTest, AHelloWithUnusableLimitsIsRefusedAtConnect) {
+  ScriptedPeer peer([](size_t, const ScriptedPeer::Request& r) -> std::vector<std::string> {
+    return {Reply(r, BsonDoc::FromJson(R"({"maxWireVersion": 21, "maxMessageSizeBytes": 0, "ok": 1.0})"))};
+  });
+  auto client = WireClient::Connect("127.0.0.1", peer.port());
+  ASSERT_FALSE(client.ok());
+  EXPECT_NE(client.status().reason().find("maxMessageSizeBytes 0"), std::string::npos)
+      << client.status().ToString();
+}
+
 TEST(WireClientProtocolTest, NobodyListeningFailsAtConnect) {
   int port = 0;
   {
