@@ -2,6 +2,8 @@
 //  * a collection name that is empty, starts with '.', or holds '$' or a
 //    NUL byte, given to find, count, distinct, aggregate or drop:
 //    73 InvalidNamespace "Invalid namespace specified '<db>.<coll>'";
+//  * the same names and disallowed system names given to insert, update,
+//    delete or findAndModify: 73 with the catalog's message;
 //  * a NUL byte in a distinct key (31032), an aggregation field path
 //    (16411), $regex options (2 BadValue) or an index name (67);
 //  * a 65th index on a collection (67 CannotCreateIndex "add index fails,
@@ -22,6 +24,31 @@ for (const name of ["", "a$b", ".a", "a\u0000b"]) {
     assert.eq(res.errmsg, expected.split("\u0000")[0], JSON.stringify(cmd));
   }
 }
+// Writes check the name as creating the collection would (mongod's
+// userAllowedWriteNS before performInserts/Updates/Deletes and
+// findAndModify), also when nothing would be written: update and delete
+// of a missing collection used to answer {n: 0, ok: 1}.
+for (const [name, message] of [["a$b", "Invalid collection name: a$b"],
+                               [".a", "Collection names cannot start with '.': .a"],
+                               ["system.foo", "Invalid system namespace: shell_names_refused.system.foo"]]) {
+  for (const cmd of [{ insert: name, documents: [{ _id: 1 }] },
+                     { update: name, updates: [{ q: {}, u: { $set: { a: 1 } } }] },
+                     { update: name, updates: [{ q: {}, u: { $set: { a: 1 } }, upsert: true }] },
+                     { delete: name, deletes: [{ q: {}, limit: 0 }] },
+                     { findAndModify: name, query: {}, update: { $set: { a: 1 } } },
+                     { findAndModify: name, query: {}, remove: true }]) {
+    const res = commandReply(tdb, cmd);
+    assert.commandFailedWithCode(res, 73, JSON.stringify(cmd));
+    assert.eq(res.errmsg, message, JSON.stringify(cmd));
+  }
+}
+assert.eq(tdb.getCollectionNames().filter((n) => n !== "c").length, 0);
+// Allowed system collections and names near the marks still take writes.
+assert.commandWorked(commandReply(tdb, { update: "system.js", updates: [{ q: { _id: "f" }, u: { $set: { value: 1 } } }] }));
+assert.commandWorked(commandReply(tdb, { delete: "systemx", deletes: [{ q: {}, limit: 0 }] }));
+assert.commandWorked(commandReply(tdb, { update: "c", updates: [{ q: { _id: 1 }, u: { $set: { a: 2 } } }] }));
+assert.eq(tdb.c.findOne({ _id: 1 }).a, 2);
+
 // Valid names still work, dotted ones included.
 assert.commandWorked(commandReply(tdb, { find: "c.sub" }));
 assert.commandWorked(commandReply(tdb, { drop: "never_created" }));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/bson/raw_fields.h"
+#include "engine/catalog/catalog.h"
 #include "engine/bson/type_name.h"
 
 namespace tigerdoc::wire {
@@ -300,6 +301,21 @@ Status CheckCollectionNamespace(std::string_view db, std::string_view coll) {
   if (valid) return Status::OK();
   return Status(ErrorCode::kInvalidNamespace, "Invalid namespace specified '" + std::string(db) +
                                                   "." + std::string(coll) + "'");
+}
+
+Status CheckWriteNamespace(std::string_view db, std::string_view coll) {
+  // Every name the catalog refuses is empty, starts with '.', holds '$' or
+  // a NUL, is under "system." or is too long; only those take the full check.
+  constexpr size_t kLongestPlainNamespace = 255;
+  constexpr std::string_view kSystem = "system.";
+  const bool needs_full_check = coll.empty() || coll.front() == '.' ||
+                                coll.find_first_of(std::string_view("$\0", 2)) != std::string_view::npos ||
+                                coll.substr(0, kSystem.size()) == kSystem ||
+                                db.size() + 1 + coll.size() > kLongestPlainNamespace;
+  if (!needs_full_check) return Status::OK();
+  // An empty name fails first where the command is parsed, with its message.
+  if (coll.empty()) return CheckCollectionNamespace(db, coll);
+  return catalog::Catalog::ValidateNamespace(db, coll);
 }
 
 Status CheckWriteConcernW(const bson_t* wc, bool* unacknowledged) {

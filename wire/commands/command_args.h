@@ -88,6 +88,14 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
 // '<db>.<coll>'". Commands that create collections check more (catalog).
 Status CheckCollectionNamespace(std::string_view db, std::string_view coll);
 
+// mongod's check before insert, update and delete run (performInserts,
+// performUpdates, performDeletes: userAllowedWriteNS, which applies the
+// rules of creating a collection): a name the catalog would refuse to
+// create is refused with the catalog's InvalidNamespace (73) message, also
+// when the collection does not exist and nothing would be written. Ordinary
+// names cost one scan and no allocation.
+Status CheckWriteNamespace(std::string_view db, std::string_view coll);
+
 // writeConcern.w as a standalone mongod checks it (validateWriteConcern),
 // before anything is written: 0, 1 and "majority" are served; w > 1 or a
 // named mode cannot be on a single node (2 BadValue), w outside [0, 50] or

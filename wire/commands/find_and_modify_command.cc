@@ -18,6 +18,7 @@ StatusWith<engine::FindAndModifyParams> ParseFindAndModify(CommandContext& ctx) 
                               {"query", "sort", "remove", "update", "new", "fields", "upsert",
                                "bypassDocumentValidation", "arrayFilters", "hint", "collation",
                                "let"}));
+  RETURN_IF_ERROR(CheckWriteNamespace(ctx.db(), coll));
   engine::FindAndModifyParams params;
   params.db = ctx.db();
   params.coll = coll;

@@ -196,6 +196,7 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
   if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
                               {"updates", "ordered", "bypassDocumentValidation", "let"}));
+  RETURN_IF_ERROR(CheckWriteNamespace(ctx.db(), coll));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "updates"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(ctx.body(), ctx.name, "let"));
@@ -289,6 +290,7 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
   // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
   if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"deletes", "ordered", "let"}));
+  RETURN_IF_ERROR(CheckWriteNamespace(ctx.db(), coll));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
   ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "deletes"));
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(ctx.body(), ctx.name, "let"));
