@@ -1,6 +1,5 @@
 #include "wire/commands/dispatcher.h"
 
-#include <cstring>
 #include <exception>
 #include <string>
 
@@ -9,6 +8,7 @@
 #include "wire/commands/command_redaction.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/profiler.h"
+#include "wire/commands/reply_facts.h"
 #include "wire/commands/server_metrics.h"
 #include "wire/reply/reply_builder.h"
 
@@ -76,25 +76,6 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
     info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());
   }
   return info;
-}
-
-// The id of the cursor a reply hands over ({cursor: {id: N}}); 0 when it
-// hands over none. Exact key compares over the top level and `cursor`
-// (bson_iter_find_descendant cost about 550 instructions per call here).
-int64_t HandedOverCursorId(const bson_t* reply) {
-  bson_iter_t it, cursor;
-  if (!bson_iter_init(&it, reply)) return 0;
-  while (bson_iter_next(&it)) {
-    if (std::strcmp(bson_iter_key(&it), "cursor") != 0) continue;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &cursor)) return 0;
-    while (bson_iter_next(&cursor)) {
-      if (std::strcmp(bson_iter_key(&cursor), "id") == 0) {
-        return BSON_ITER_HOLDS_INT64(&cursor) ? bson_iter_int64(&cursor) : 0;
-      }
-    }
-    return 0;
-  }
-  return 0;
 }
 
 // 127.0.0.0/8 and ::1: where the localhost exception applies.
@@ -207,11 +188,11 @@ bool Dispatcher::MayCompressReplyTo(std::string_view command) const {
 }
 
 bool Dispatcher::ReplyHoldsState(const bson::BsonDoc& reply) const {
-  return HandedOverCursorId(reply.get()) != 0;
+  return ReadReplyFacts(reply.get()).cursor_id != 0;
 }
 
 void Dispatcher::OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& reply) {
-  const int64_t id = HandedOverCursorId(reply.get());
+  const int64_t id = ReadReplyFacts(reply.get()).cursor_id;
   bson_iter_t ns_it;
   if (id == 0 || !bson_iter_init(&ns_it, reply.get()) ||
       !bson_iter_find_descendant(&ns_it, "cursor.ns", &ns_it) || !BSON_ITER_HOLDS_UTF8(&ns_it)) {

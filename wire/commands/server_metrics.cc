@@ -12,6 +12,7 @@
 
 #include "engine/storage/wt_statistics.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/reply_facts.h"
 #include "wire/protocol/op_compressed.h"
 
 namespace tigerdoc::wire {
@@ -25,45 +26,6 @@ struct Counters {
   std::atomic<int64_t> read_micros{0}, read_ops{0}, write_micros{0}, write_ops{0}, command_micros{0},
       command_ops{0};
 };
-
-// What the counters read from a reply, gathered in one walk with exact key
-// compares (each bson_iter_find_descendant of a path cost about 550
-// instructions, four per find: issue #18, bench/README.md "CPU per find,
-// round 4").
-struct ReplyFacts {
-  int64_t ok = 0, code = 0, n = 0, n_modified = 0;
-  int64_t batch = 0;  // documents in cursor.firstBatch or cursor.nextBatch
-};
-
-int64_t NumberOf(const bson_iter_t& it) { return BSON_ITER_HOLDS_NUMBER(&it) ? bson_iter_as_int64(&it) : 0; }
-
-ReplyFacts ReadReplyFacts(const bson_t* reply) {
-  ReplyFacts facts;
-  bson_iter_t it, cursor, batch;
-  if (!bson_iter_init(&it, reply)) return facts;
-  while (bson_iter_next(&it)) {
-    const char* key = bson_iter_key(&it);
-    if (std::strcmp(key, "ok") == 0) {
-      facts.ok = NumberOf(it);
-    } else if (std::strcmp(key, "code") == 0) {
-      facts.code = NumberOf(it);
-    } else if (std::strcmp(key, "n") == 0) {
-      facts.n = NumberOf(it);
-    } else if (std::strcmp(key, "nModified") == 0) {
-      facts.n_modified = NumberOf(it);
-    } else if (std::strcmp(key, "cursor") == 0 && BSON_ITER_HOLDS_DOCUMENT(&it) &&
-               bson_iter_recurse(&it, &cursor)) {
-      while (bson_iter_next(&cursor)) {
-        const char* field = bson_iter_key(&cursor);
-        if ((std::strcmp(field, "firstBatch") == 0 || std::strcmp(field, "nextBatch") == 0) &&
-            BSON_ITER_HOLDS_ARRAY(&cursor) && bson_iter_recurse(&cursor, &batch)) {
-          while (bson_iter_next(&batch)) ++facts.batch;
-        }
-      }
-    }
-  }
-  return facts;
-}
 
 // top: one entry per namespace, under a mutex (one short critical section
 // per command).
