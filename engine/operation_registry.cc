@@ -88,20 +88,33 @@ bson::BsonDoc Operation::ToCurrentOp(const std::string& host) const {
   return out;
 }
 
+// Every command passes here twice, from every connection's thread: the
+// mutex is held only to take an opid and to relink the tree. The operation
+// and its map node are allocated (and freed) outside it, as a map node
+// handle, so that connections rarely meet on it; when they did, each
+// meeting cost a futex wait and wake-up (issue #18, bench/README.md "CPU
+// per find, round 4").
 std::shared_ptr<Operation> OperationRegistry::Start(OperationInfo info) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  // opid is a 32-bit int on the wire (MongoDB's OperationId as shown):
-  // wrap before it would turn negative.
-  if (next_opid_ > INT32_MAX) next_opid_ = 1;
-  const int64_t opid = next_opid_++;
+  int64_t opid;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // opid is a 32-bit int on the wire (MongoDB's OperationId as shown):
+    // wrap before it would turn negative.
+    if (next_opid_ > INT32_MAX) next_opid_ = 1;
+    opid = next_opid_++;
+  }
   auto op = std::make_shared<Operation>(opid, std::move(info));
-  running_[opid] = op;
+  std::map<int64_t, std::shared_ptr<Operation>> staging;
+  auto node = staging.extract(staging.emplace(opid, op).first);
+  std::lock_guard<std::mutex> lock(mutex_);
+  running_.insert(std::move(node));
   return op;
 }
 
 void OperationRegistry::Finish(int64_t opid) {
+  std::map<int64_t, std::shared_ptr<Operation>>::node_type node;
   std::lock_guard<std::mutex> lock(mutex_);
-  running_.erase(opid);
+  node = running_.extract(opid);
 }
 
 std::vector<bson::BsonDoc> OperationRegistry::CurrentOps(const std::string& host) const {

@@ -334,14 +334,19 @@ Session StorageEngine::NewUnboundSession() {
 
 void StorageEngine::ReturnSession(WT_SESSION* session) {
   WtSessionState* state = WtSessionState::Of(session);
+  // Reset before taking the pool's mutex: every request of every
+  // connection returns a session, and with the resets inside, connections
+  // met on the mutex often enough to cost futex waits and wake-ups (issue
+  // #18, bench/README.md "CPU per find, round 4"). The session is not in
+  // the pool yet, so ReleaseCursorsFor cannot see it; the epoch check
+  // below catches a drop that happened meanwhile.
+  state->ResetAll();
   std::lock_guard<std::mutex> lock(impl_->mu);
   if (state->cursor_epoch != impl_->cursor_epoch) {
     // A table was dropped while this session was out; its cached cursors
     // may name it and would keep the drop from succeeding.
     state->CloseAll();
     state->cursor_epoch = impl_->cursor_epoch;
-  } else {
-    state->ResetAll();
   }
   impl_->idle.push_back(session);
 }

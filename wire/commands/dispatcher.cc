@@ -8,6 +8,7 @@
 #include "wire/commands/command_redaction.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/profiler.h"
+#include "wire/commands/reply_facts.h"
 #include "wire/commands/server_metrics.h"
 #include "wire/reply/reply_builder.h"
 
@@ -186,13 +187,13 @@ bool Dispatcher::MayCompressReplyTo(std::string_view command) const {
   return spec == nullptr || spec->traits.compress_reply;
 }
 
+bool Dispatcher::ReplyHoldsState(const bson::BsonDoc& reply) const {
+  return ReadReplyFacts(reply.get()).cursor_id != 0;
+}
+
 void Dispatcher::OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc& reply) {
-  bson_iter_t id_it, ns_it;
-  if (!bson_iter_init(&id_it, reply.get()) ||
-      !bson_iter_find_descendant(&id_it, "cursor.id", &id_it) || !BSON_ITER_HOLDS_INT64(&id_it)) {
-    return;
-  }
-  const int64_t id = bson_iter_int64(&id_it);
+  const int64_t id = ReadReplyFacts(reply.get()).cursor_id;
+  bson_iter_t ns_it;
   if (id == 0 || !bson_iter_init(&ns_it, reply.get()) ||
       !bson_iter_find_descendant(&ns_it, "cursor.ns", &ns_it) || !BSON_ITER_HOLDS_UTF8(&ns_it)) {
     return;

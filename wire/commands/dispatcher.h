@@ -32,6 +32,8 @@ class Dispatcher : public RequestHandler {
   }
   // Kills the cursor a dropped reply opened ({cursor: {id, ns}}).
   void OnReplyUndelivered(const ConnectionInfo& conn, const bson::BsonDoc& reply) override;
+  // True when the reply hands over an open cursor ({cursor: {id: != 0}}).
+  bool ReplyHoldsState(const bson::BsonDoc& reply) const override;
   // The table's compress_reply column; a command it does not have is
   // compressed (its reply is an error).
   bool MayCompressReplyTo(std::string_view command) const override;

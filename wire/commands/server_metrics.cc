@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "engine/storage/wt_statistics.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/reply_facts.h"
 #include "wire/protocol/op_compressed.h"
 
 namespace tigerdoc::wire {
@@ -25,14 +27,6 @@ struct Counters {
       command_ops{0};
 };
 
-int64_t IntAt(const bson_t* doc, const char* path) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, doc) || !bson_iter_find_descendant(&it, path, &it) || !BSON_ITER_HOLDS_NUMBER(&it)) {
-    return 0;
-  }
-  return bson_iter_as_int64(&it);
-}
-
 // top: one entry per namespace, under a mutex (one short critical section
 // per command).
 struct TopEntry {
@@ -44,7 +38,7 @@ struct TopEntry {
 };
 struct Top {
   std::mutex mu;
-  std::map<std::string, TopEntry> by_ns;
+  std::map<std::string, TopEntry, std::less<>> by_ns;  // string_view lookups
 };
 Top& T() {
   static Top* top = new Top();
@@ -53,21 +47,29 @@ Top& T() {
 
 // The collection a command works on: its first field's string ("find":
 // "c"), or getMore's "collection"; empty when there is none.
-std::string CollectionOf(const CommandSpec& spec, const bson_t* body) {
+// Borrowed from `body`.
+std::string_view CollectionOf(const CommandSpec& spec, const bson_t* body) {
   bson_iter_t it;
+  uint32_t len = 0;
   if (spec.traits.op == LogicalOp::kGetMore) {
-    if (bson_iter_init_find(&it, body, "collection") && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
-    return "";
+    if (bson_iter_init_find(&it, body, "collection") && BSON_ITER_HOLDS_UTF8(&it)) {
+      const char* s = bson_iter_utf8(&it, &len);
+      return {s, len};
+    }
+    return {};
   }
-  if (bson_iter_init(&it, body) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
-  return "";
+  if (bson_iter_init(&it, body) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it)) {
+    const char* s = bson_iter_utf8(&it, &len);
+    return {s, len};
+  }
+  return {};
 }
 
 // Whether the reply says the command never ran: refused before it started
 // (not authenticated/authorized, bad namespace), so it names no real
 // namespace and must not grow top's map.
-bool RefusedBeforeRunning(const bson::BsonDoc& reply) {
-  const int64_t code = IntAt(reply.get(), "code");
+bool RefusedBeforeRunning(const ReplyFacts& reply) {
+  const int64_t code = reply.code;
   return code == 13 /* Unauthorized */ || code == 59 /* CommandNotFound */ ||
          code == 73 /* InvalidNamespace */;
 }
@@ -84,7 +86,7 @@ void ForgetTopNamespaces(const CommandSpec& spec, const CommandRequest& request)
   Top& top = T();
   std::lock_guard<std::mutex> lock(top.mu);
   if (spec.name == "drop") {
-    top.by_ns.erase(request.db + "." + CollectionOf(spec, request.body.get()));
+    top.by_ns.erase(request.db + "." + std::string(CollectionOf(spec, request.body.get())));
     return;
   }
   const std::string prefix = request.db + ".";
@@ -96,16 +98,22 @@ void ForgetTopNamespaces(const CommandSpec& spec, const CommandRequest& request)
 // Only commands that lock the collection their first field names count in
 // top (the table's lock column), as in mongod, where Top records the
 // collection a command locked.
-void RecordTop(const CommandSpec& spec, const CommandRequest& request, const bson::BsonDoc& reply,
+void RecordTop(const CommandSpec& spec, const CommandRequest& request, const ReplyFacts& reply,
                int64_t micros) {
   if (spec.traits.lock == CollectionLock::kNone || RefusedBeforeRunning(reply)) return;
-  const std::string coll = CollectionOf(spec, request.body.get());
+  const std::string_view coll = CollectionOf(spec, request.body.get());
   if (coll.empty() || request.db.size() + 1 + coll.size() > kMaxNamespaceBytes) return;
   const bool read = spec.traits.lock == CollectionLock::kRead;
   const bool write = spec.traits.lock == CollectionLock::kWrite;
+  // "db.collection" on the stack: a std::string of it was an allocation
+  // per command once longer than the short-string buffer.
+  char ns_bytes[kMaxNamespaceBytes];
+  std::memcpy(ns_bytes, request.db.data(), request.db.size());
+  ns_bytes[request.db.size()] = '.';
+  std::memcpy(ns_bytes + request.db.size() + 1, coll.data(), coll.size());
+  const std::string_view ns(ns_bytes, request.db.size() + 1 + coll.size());
   Top& top = T();
   std::lock_guard<std::mutex> lock(top.mu);
-  const std::string ns = request.db + "." + coll;
   auto found = top.by_ns.find(ns);
   if (found == top.by_ns.end()) {
     if (top.by_ns.size() >= kMaxTopNamespaces) return;
@@ -204,7 +212,7 @@ void AppendWiredTigerMetrics(storage::StorageEngine& storage, bson_t* out) {
 void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
                    std::chrono::steady_clock::duration duration) {
   Counters& c = C();
-  const bson_t* out = reply.get();
+  const ReplyFacts facts = ReadReplyFacts(reply.get());
   int64_t in_bytes = request.body.get()->len;
   for (const auto& sequence : request.sequences) {
     for (const auto& doc : sequence.documents) in_bytes += doc.size();
@@ -217,35 +225,35 @@ void RecordCommand(std::string_view name, const CommandRequest& request, const b
   static constexpr CommandSpec kUnknown{"", nullptr};
   const CommandSpec* found = FindCommand(name);
   const CommandSpec& spec = found != nullptr ? *found : kUnknown;
-  if ((name == "drop" || name == "dropDatabase") && IntAt(out, "ok") == 1) {
+  if ((name == "drop" || name == "dropDatabase") && facts.ok == 1) {
     ForgetTopNamespaces(spec, request);
   } else {
-    RecordTop(spec, request, reply, micros);
+    RecordTop(spec, request, facts, micros);
   }
   switch (spec.traits.op) {
     case LogicalOp::kInsert:
       Add(c.insert, Statements(request, "documents"));
-      Add(c.inserted, IntAt(out, "n"));
+      Add(c.inserted, facts.n);
       break;
     case LogicalOp::kUpdate:
       Add(c.update, Statements(request, "updates"));
-      Add(c.updated, IntAt(out, "nModified"));
+      Add(c.updated, facts.n_modified);
       break;
     case LogicalOp::kRemove:
       Add(c.remove, Statements(request, "deletes"));
-      Add(c.deleted, IntAt(out, "n"));
+      Add(c.deleted, facts.n);
       break;
     case LogicalOp::kQuery:
       Add(c.query, 1);
-      Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+      Add(c.returned, facts.batch);
       break;
     case LogicalOp::kGetMore:
       Add(c.getmore, 1);
-      Add(c.returned, ArrayCount(out, "cursor.nextBatch"));
+      Add(c.returned, facts.batch);
       break;
     case LogicalOp::kCommand:
       Add(c.command, 1);
-      if (name == "aggregate") Add(c.returned, ArrayCount(out, "cursor.firstBatch"));
+      if (name == "aggregate") Add(c.returned, facts.batch);
       break;
   }
   // opLatencies classes by the command's kind (MongoDB's ReadWriteType).

@@ -229,7 +229,7 @@ bool Connection::Process() {
     body = ErrorReply(Status(ErrorCode::kInternalError, "unhandled exception in command"));
   }
   if (request.request.more_to_come) return true;
-  if (shutting_down_.load() || PeerClosed()) {
+  if (shutting_down_.load() || (handler_->ReplyHoldsState(body) && PeerClosed())) {
     // The client left mid-command (no one reads while a command runs, so
     // this is the first chance to notice), or the server is stopping: what
     // the reply would have handed over, such as an open cursor, must not

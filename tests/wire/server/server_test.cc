@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -61,6 +62,24 @@ class EchoHandler : public RequestHandler {
     return reply;
   }
 
+  // A request with {state: 1} gets a reply that "holds state", as a reply
+  // handing over a cursor does: only then does the connection look whether
+  // the client left before answering, and call OnReplyUndelivered.
+  bool ReplyHoldsState(const bson::BsonDoc& reply) const override {
+    bson_iter_t iter, found;
+    return bson_iter_init(&iter, reply.get()) &&
+           bson_iter_find_descendant(&iter, "echo.state", &found);
+  }
+  void OnReplyUndelivered(const ConnectionInfo&, const bson::BsonDoc&) override { ++undelivered_; }
+  void OnConnectionClosed(const ConnectionInfo&) override { ++closed_; }
+  int undelivered() const { return undelivered_.load(); }
+  int closed() const { return closed_.load(); }
+  // Makes the next {hold: 1} requests wait again after a ReleaseHeld().
+  void RearmHold() {
+    std::lock_guard<std::mutex> lock(hold_mu_);
+    released_ = false;
+  }
+
   std::vector<std::string> seen() {
     std::lock_guard<std::mutex> lock(mu_);
     return seen_;
@@ -87,6 +106,8 @@ class EchoHandler : public RequestHandler {
   std::condition_variable hold_cv_;
   int held_ = 0;
   bool released_ = false;
+  std::atomic<int> undelivered_{0};
+  std::atomic<int> closed_{0};
 };
 
 std::string OpMsg(int32_t request_id, const std::string& json, uint32_t flags = 0,
@@ -384,6 +405,42 @@ TEST_F(ServerTest, StalledAndSlowConnectionsDoNotBlockOthers) {
   auto reply = stalled->ReadMessage();
   ASSERT_TRUE(reply.has_value());
   EXPECT_EQ(LoadInt32(reply->data() + 8), 1);
+}
+
+// The connection looks whether its client left (a poll(2)) only before a
+// reply that holds state; other replies are sent into the closed socket
+// and the connection ends at its next read (issue #18: the poll was a
+// third of a find's syscalls).
+TEST_F(ServerTest, AClientLeavingMidCommandIsNoticedWhenTheReplyHoldsState) {
+  struct ReleaseOnExit {
+    EchoHandler& handler;
+    ~ReleaseOnExit() { handler.ReleaseHeld(); }
+  } release_on_exit{handler_};
+  auto wait_for = [](const std::function<bool()>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!done() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return done();
+  };
+  for (const bool state : {true, false, true}) {
+    handler_.RearmHold();
+    const int undelivered = handler_.undelivered(), closed = handler_.closed();
+    auto client = Connect();
+    ASSERT_TRUE(client->Send(OpMsg(1, state ? R"({"hold": 1, "state": 1, "$db": "a"})"
+                                            : R"({"hold": 1, "$db": "a"})")));
+    ASSERT_TRUE(wait_for([&] { return handler_.held() == 1; })) << state;
+    client.reset();  // the client leaves while its command runs
+    handler_.ReleaseHeld();
+    ASSERT_TRUE(wait_for([&] { return handler_.closed() == closed + 1; })) << state;
+    EXPECT_EQ(handler_.undelivered(), undelivered + (state ? 1 : 0)) << state;
+  }
+  // The server still serves.
+  auto after = Connect();
+  ASSERT_TRUE(after->Send(OpMsg(7, R"({"ping": 1, "$db": "a"})")));
+  auto reply = after->ReadMessage();
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ(LoadInt32(reply->data() + 8), 7);
 }
 
 TEST_F(ServerTest, FiftyConnectionsPipeliningHundredRequestsGetInOrderReplies) {

@@ -1,0 +1,236 @@
+// The request path of a find by _id after issue #18's round 4 (bench/README.md
+// "CPU per find, round 4"): a connection answers with one recv and one send
+// and no poll(2) unless the reply hands over a cursor; the counters
+// (opcounters, metrics.document.returned, top) are read from the reply in
+// one walk; the operation registry and the session pool do their
+// allocations and cursor resets outside their mutexes. Each case runs 8
+// connections at once where that is what could break.
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/raw_connection.h"
+#include "tests/testutil/wait_until.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+using testutil::DocArray;
+using testutil::Integer;
+using testutil::Json;
+using testutil::RawConnection;
+using ReadResult = RawConnection::ReadResult;
+
+constexpr auto kReadTimeout = std::chrono::milliseconds(30000);
+constexpr int kConnections = 8;
+constexpr int kDocs = 100;
+
+class FindRequestPathTest : public E2eTest {
+ protected:
+  void SetUp() override {
+    E2eTest::SetUp();
+    std::string docs = "[";
+    for (int i = 0; i < kDocs; ++i) {
+      docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(i) + R"(, "v": )" +
+              std::to_string(i * 3) + "}";
+    }
+    InsertJson("c", docs + "]");
+  }
+
+  // 20,000 documents in "big": a sorted find over them runs for a while.
+  void FillBig() {
+    for (int batch = 0; batch < 20; ++batch) {
+      std::string docs = "[";
+      for (int i = 0; i < 1000; ++i) {
+        const int id = batch * 1000 + i;
+        docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(id) + R"(, "k": )" +
+                std::to_string((id * 7919) % 10007) + R"(, "s": "abcdefghijklmnopqrstuvwxyz"})";
+      }
+      InsertJson("big", docs + "]");
+    }
+  }
+
+  RawConnection Connect() {
+    auto c = RawConnection::Connect(server_->port());
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return std::move(c).value();
+  }
+
+  std::string FindById(int32_t request_id, int id, const std::string& extra = "") {
+    return testutil::EncodeOpMsg(
+        request_id, BsonDoc::FromJson(R"({"find": "c", "filter": {"_id": )" + std::to_string(id) +
+                                      R"(}, "limit": 1, "singleBatch": true)" + extra + R"(, "$db": ")" +
+                                      db_ + "\"}"));
+  }
+
+  // Reads one reply and checks it answers `request_id` with document `id`.
+  static void ExpectFound(RawConnection& c, int32_t request_id, int id) {
+    std::string reply;
+    ASSERT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kMessage) << request_id;
+    int32_t response_to = 0;
+    std::memcpy(&response_to, reply.data() + 8, 4);
+    EXPECT_EQ(response_to, request_id);
+    auto body = testutil::DecodeOpMsgBody(reply);
+    ASSERT_TRUE(body.ok()) << body.status().ToString();
+    const auto batch = DocArray(body.value(), "cursor.firstBatch");
+    ASSERT_EQ(batch.size(), 1u) << Json(body.value());
+    EXPECT_EQ(Integer(batch[0], "_id"), id);
+    EXPECT_EQ(Integer(batch[0], "v"), id * 3);
+    EXPECT_EQ(Integer(body.value(), "cursor.id"), 0);
+  }
+
+  int64_t ServerStatusAt(const char* path) {
+    return Integer(RunAdmin(R"({"serverStatus": 1})"), path).value_or(-1);
+  }
+
+  int64_t TopQueries() {
+    const BsonDoc top = RunAdmin(R"({"top": 1})");
+    bson_iter_t totals, entry, count;
+    const std::string ns = db_ + ".c";
+    if (!bson_iter_init_find(&totals, top.get(), "totals") || !bson_iter_recurse(&totals, &entry) ||
+        !bson_iter_find(&entry, ns.c_str()) || !bson_iter_recurse(&entry, &count) ||
+        !bson_iter_find_descendant(&count, "queries.count", &count)) {
+      return 0;
+    }
+    return bson_iter_as_int64(&count);
+  }
+};
+
+// 8 connections read by _id at once; every reply is the right document and
+// every find is counted once in opcounters, metrics.document.returned and
+// top (RecordCommand's one walk over the reply, the registry and session
+// pool under concurrency).
+TEST_F(FindRequestPathTest, EightConnectionsFindByIdAndEveryFindIsCounted) {
+  constexpr int kEach = 300;
+  const int64_t query_before = ServerStatusAt("opcounters.query");
+  const int64_t returned_before = ServerStatusAt("metrics.document.returned");
+  const int64_t top_before = TopQueries();
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < kConnections; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      for (int i = 0; i < kEach; ++i) {
+        const int id = (t * 37 + i * 11) % kDocs;
+        BsonDoc r = client.RunCommand(db_, R"({"find": "c", "filter": {"_id": )" + std::to_string(id) +
+                                               R"(}, "limit": 1, "singleBatch": true})");
+        const auto batch = DocArray(r, "cursor.firstBatch");
+        if (batch.size() != 1 || Integer(batch[0], "_id") != id || Integer(batch[0], "v") != id * 3) {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(ServerStatusAt("opcounters.query") - query_before, kConnections * kEach);
+  EXPECT_EQ(ServerStatusAt("metrics.document.returned") - returned_before, kConnections * kEach);
+  EXPECT_EQ(TopQueries() - top_before, kConnections * kEach);
+}
+
+// Through the 8 KiB read-ahead: 40 finds in one write (several requests in
+// one segment), then one trickled in pieces of 1, 15 and 7 bytes and the
+// rest (a request across several segments), on 8 connections at once.
+TEST_F(FindRequestPathTest, PipelinedAndTrickledFindsOnEightConnections) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kConnections; ++t) {
+    threads.emplace_back([&, t] {
+      RawConnection c = Connect();
+      std::string burst;
+      for (int i = 0; i < 40; ++i) burst += FindById(1000 * t + i, (t + i * 7) % kDocs);
+      ASSERT_TRUE(c.Send(burst).ok());
+      for (int i = 0; i < 40; ++i) ExpectFound(c, 1000 * t + i, (t + i * 7) % kDocs);
+      const std::string one = FindById(1000 * t + 999, t);
+      size_t at = 0;
+      for (size_t piece : {size_t{1}, size_t{15}, size_t{7}, one.size() - 23}) {
+        ASSERT_TRUE(c.Send(std::string_view(one).substr(at, piece)).ok());
+        at += piece;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+      ExpectFound(c, 1000 * t + 999, t);
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
+// A client that leaves while its find runs: when the reply would have
+// handed over a cursor, the server sees the client gone (its one poll(2))
+// and kills the cursor; when it hands over none, the reply is sent into
+// the closed socket and the connection ends at its next read. Either way
+// no cursor stays open and the server keeps serving.
+TEST_F(FindRequestPathTest, ClientLeavingMidFindLeavesNoCursor) {
+  FillBig();
+  const std::string sorted = R"({"find": "big", "filter": {"s": {"$regex": "x"}}, "sort": {"k": -1, "s": 1})";
+  // Delivered, the batchSize 1 find opens a cursor.
+  BsonDoc r = Run(sorted + R"(, "batchSize": 1})");
+  ASSERT_OK_REPLY(r);
+  const int64_t id = Integer(r, "cursor.id").value_or(0);
+  ASSERT_NE(id, 0);
+  ASSERT_OK_REPLY(
+      Run(R"({"killCursors": "big", "cursors": [{"$numberLong": ")" + std::to_string(id) + "\"}]}"));
+  ASSERT_EQ(ServerStatusAt("metrics.cursor.open.total"), 0);
+  for (const char* tail : {R"(, "batchSize": 1})", R"(, "singleBatch": true, "limit": 5})"}) {
+    for (int round = 0; round < 3; ++round) {
+      RawConnection c = Connect();
+      BsonDoc find = BsonDoc::FromJson(sorted + tail);
+      BSON_APPEND_UTF8(find.mutable_get(), "$db", db_.c_str());
+      ASSERT_TRUE(c.Send(testutil::EncodeOpMsg(1, find)).ok());
+    }  // each client leaves before its reply
+  }
+  int64_t open = -1;
+  testutil::WaitUntil(
+      [&] {
+        open = ServerStatusAt("metrics.cursor.open.total");
+        return open == 0;
+      },
+      testutil::kGenerousWait, std::chrono::milliseconds(100));
+  EXPECT_EQ(open, 0);
+  // The server still answers, on a new connection and on 8 at once.
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kConnections; ++t) {
+    threads.emplace_back([&, t] {
+      RawConnection c = Connect();
+      ASSERT_TRUE(c.Send(FindById(t + 1, t)).ok());
+      ExpectFound(c, t + 1, t);
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
+// maxTimeMS still ends a find (the deadline the dispatcher registers with
+// the operation), on 8 connections at once, and a find by _id with a
+// generous maxTimeMS still answers.
+TEST_F(FindRequestPathTest, MaxTimeMSStillEndsALongFind) {
+  FillBig();
+  std::vector<std::thread> threads;
+  std::atomic<int> expired{0}, found{0};
+  for (int t = 0; t < kConnections; ++t) {
+    threads.emplace_back([&] {
+      MongoClient client(server_->uri());
+      // A regex over 20,000 documents and a sort of what matches: far more
+      // than a millisecond (up to 5 tries, for a machine that races).
+      for (int i = 0; i < 5; ++i) {
+        BsonDoc r = client.RunCommand(
+            db_, R"({"find": "big", "filter": {"s": {"$regex": "q.*z$"}}, "sort": {"k": 1, "s": -1},
+                     "maxTimeMS": 1})");
+        if (Integer(r, "code") == 50) {
+          ++expired;
+          EXPECT_EQ(testutil::String(r, "codeName"), "MaxTimeMSExpired");
+          break;
+        }
+      }
+      BsonDoc r = client.RunCommand(db_, R"({"find": "c", "filter": {"_id": 5}, "maxTimeMS": 60000})");
+      if (DocArray(r, "cursor.firstBatch").size() == 1) ++found;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(expired.load(), kConnections);
+  EXPECT_EQ(found.load(), kConnections);
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e
