@@ -77,6 +77,16 @@ CellResult RunCell(const Options& options, const char* coll, int writers,
   }
   mongoc_collection_t* watched =
       mongoc_client_get_collection(watcher_client.value(), "cs_bench", coll);
+  if (transactions) {
+    // Created up front: writers that each created it inside their first
+    // transaction would conflict (TransientTransactionError, as on mongod)
+    // and the driver's retries would flood stderr with abort warnings.
+    mongoc_database_t* db = mongoc_client_get_database(watcher_client.value(), "cs_bench");
+    bson_error_t create_error;
+    mongoc_collection_t* created = mongoc_database_create_collection(db, coll, nullptr, &create_error);
+    if (created != nullptr) mongoc_collection_destroy(created);
+    mongoc_database_destroy(db);
+  }
   bson_t* pipeline = BCON_NEW("pipeline", "[", "]");
   bson_t* watch_opts = BCON_NEW("maxAwaitTimeMS", BCON_INT32(100));
   mongoc_change_stream_t* stream = mongoc_collection_watch(watched, pipeline, watch_opts);
