@@ -97,7 +97,10 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
   result.p50_us = summary.p50_us;
   result.p99_us = summary.p99_us;
   if (cpu0 >= 0 && cpu1 >= 0 && summary.ops > 0) {
-    result.server_cpu_us_per_op = (cpu1 - cpu0) * 1e6 / static_cast<double>(summary.ops);
+    const double per_request = op == LoadOp::kInsert ? insert_batch : 1;
+    result.server_cpu_us_per_op =
+        (cpu1 - cpu0) * 1e6 / (static_cast<double>(summary.ops) * per_request);
+    if (summary.seconds > 0) result.server_busy = (cpu1 - cpu0) / summary.seconds;
   }
   return result;
 }

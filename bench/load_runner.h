@@ -24,7 +24,12 @@ struct LoadResult {
   double ops_per_sec = 0;
   double p50_us = 0;
   double p99_us = 0;
-  double server_cpu_us_per_op = -1;  // -1: unknown
+  // Server CPU per operation, per document for batched inserts (as
+  // ops_per_sec); -1: unknown.
+  double server_cpu_us_per_op = -1;
+  // Share of the run the server was busy: its CPU seconds over the wall
+  // seconds (1.0 = one core all the time); -1: unknown.
+  double server_busy = -1;
   std::string error;   // set when the run could not start
 };
 

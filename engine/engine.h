@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <span>
 #include <thread>
 #include <vector>
 #include <string_view>
@@ -239,6 +240,12 @@ class Engine {
   StatusWith<std::vector<Status>> InsertMany(std::string_view db, std::string_view coll,
                                              std::vector<bson::BsonDoc> docs, bool ordered,
                                              bool bypass_validation = false);
+  // The same over the bytes of documents the caller keeps for the call
+  // (each one valid BSON document; the insert command's views into its
+  // request): only what is stored is copied, and nothing keeps them after.
+  StatusWith<std::vector<Status>> InsertMany(std::string_view db, std::string_view coll,
+                                             std::span<const std::string_view> docs, bool ordered,
+                                             bool bypass_validation = false);
   // One update / delete statement each.
   StatusWith<UpdateResult> Update(std::string_view db, std::string_view coll,
                                   const UpdateStatement& statement);
@@ -324,7 +331,8 @@ class Engine {
   Status CreateTimeseries(const CreateParams& params);
   // InsertMany into a time-series collection, with InsertMany's grouping.
   StatusWith<std::vector<Status>> InsertMeasurements(const catalog::ViewDefinition& view,
-                                                     std::vector<bson::BsonDoc> docs, bool ordered);
+                                                     std::span<const std::string_view> docs,
+                                                     bool ordered);
   // delete / update of measurements (engine_timeseries_writes.cc).
   StatusWith<DeleteResult> DeleteMeasurements(const catalog::ViewDefinition& view,
                                               const DeleteStatement& statement);

@@ -315,7 +315,7 @@ Status Engine::DropTimeseries(const catalog::ViewDefinition& view) {
 }
 
 StatusWith<std::vector<Status>> Engine::InsertMeasurements(const catalog::ViewDefinition& view,
-                                                           std::vector<bson::BsonDoc> docs,
+                                                           std::span<const std::string_view> docs,
                                                            bool ordered) {
   // Larger than InsertMany's groups: measurements of one group that share a
   // bucket rewrite it once, and a batch usually holds several per bucket.
@@ -328,21 +328,31 @@ StatusWith<std::vector<Status>> Engine::InsertMeasurements(const catalog::ViewDe
                       " is missing");
   }
   storage::Session session = storage_->NewSession();
-  auto insert_group = [&](const bson::BsonDoc* group, size_t count) -> Status {
+  auto insert_group = [&](const PreparedInsert* group, size_t count) -> Status {
+    // Views of the group, each initialised in place (a bson_t view may not
+    // be moved), so no regrowth.
+    std::vector<bson_t> views(count);
     std::vector<const bson_t*> ptrs;
-    for (size_t i = 0; i < count; ++i) ptrs.push_back(group[i].get());
+    ptrs.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      group[i].View(&views[i]);
+      ptrs.push_back(&views[i]);
+    }
     CollectionWriter writer(*catalog_, *buckets);
     return RunWriteUnit(session, [&]() -> Status { return writer.InsertRouted(session, ptrs); });
   };
-  auto prepare = [&](bson::BsonDoc& input) -> StatusWith<bson::BsonDoc> {
-    ASSIGN_OR_RETURN(bson::BsonDoc prepared, WithIdFirst(input.get()));
+  auto prepare = [&](std::string_view input) -> StatusWith<PreparedInsert> {
+    bson_t view;
+    INVARIANT(bson_init_static(&view, reinterpret_cast<const uint8_t*>(input.data()),
+                               input.size()));
+    ASSIGN_OR_RETURN(bson::BsonDoc prepared, WithIdFirst(&view));
     if (static_cast<int64_t>(prepared.size()) > buckets->metadata.max_document_bytes) {
       return Status(ErrorCode::kBSONObjectTooLarge,
                     "object to insert too large. size in bytes: " +
                         std::to_string(prepared.size()) + ", max size: " +
                         std::to_string(buckets->metadata.max_document_bytes));
     }
-    return prepared;
+    return PreparedInsert(std::move(prepared));
   };
   return InsertInGroups(docs, kGroupSize, ordered, prepare, insert_group);
 }

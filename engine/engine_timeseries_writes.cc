@@ -239,9 +239,8 @@ StatusWith<UpdateResult> Engine::UpdateMeasurements(const catalog::ViewDefinitio
   ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(applied.doc.get()));
   bson::BsonDoc upserted_id = IdOf(doc.get());
   if (first_after) *first_after = doc.Copy();
-  std::vector<bson::BsonDoc> one;
-  one.push_back(std::move(doc));
-  ASSIGN_OR_RETURN(std::vector<Status> inserted, InsertMeasurements(view, std::move(one), true));
+  const std::string_view one[] = {doc.bytes()};
+  ASSIGN_OR_RETURN(std::vector<Status> inserted, InsertMeasurements(view, one, true));
   if (!inserted.empty()) RETURN_IF_ERROR(inserted[0]);
   result.matched = 1;
   result.upserted_id = std::move(upserted_id);

@@ -27,22 +27,22 @@ bool IdIsFirst(const bson_t* doc, bson_iter_t* first) {
 
 }  // namespace
 
-StatusWith<bson::BsonDoc> WithIdFirst(bson::BsonDoc doc) {
-  bson_iter_t first;
-  if (!IdIsFirst(doc.get(), &first)) return WithIdFirst(doc.get());
-  RETURN_IF_ERROR(CheckIdType(&first));
-  return doc;
+StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc) {
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> rebuilt, RebuiltWithIdFirst(doc));
+  if (rebuilt) return std::move(*rebuilt);
+  return bson::BsonDoc::CopyOf(doc);
 }
 
-StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc) {
-  bson_iter_t it;
-  bool has_id = bson_iter_init_find(&it, doc, "_id");
-  if (has_id) {
-    RETURN_IF_ERROR(CheckIdType(&it));
+StatusWith<std::optional<bson::BsonDoc>> RebuiltWithIdFirst(const bson_t* doc) {
+  bson_iter_t first;
+  if (IdIsFirst(doc, &first)) {
     // Already first: keep the bytes as they are.
-    bson_iter_t first;
-    if (IdIsFirst(doc, &first)) return bson::BsonDoc::CopyOf(doc);
+    RETURN_IF_ERROR(CheckIdType(&first));
+    return std::optional<bson::BsonDoc>();
   }
+  bson_iter_t it;
+  const bool has_id = bson_iter_init_find(&it, doc, "_id");
+  if (has_id) RETURN_IF_ERROR(CheckIdType(&it));
   bson::BsonDoc out;
   if (has_id) {
     bson_append_iter(out.mutable_get(), "_id", 3, &it);
@@ -57,7 +57,7 @@ StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc) {
     if (std::string_view(bson_iter_key(&all)) == "_id") continue;
     bson_append_iter(out.mutable_get(), bson_iter_key(&all), -1, &all);
   }
-  return out;
+  return std::optional<bson::BsonDoc>(std::move(out));
 }
 
 bson::BsonDoc IdOf(const bson_t* doc) {

@@ -6,6 +6,7 @@
 #include <bson/bson.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
@@ -16,9 +17,11 @@ namespace tigerdoc::engine {
 // absent. InvalidIdField (53) for an _id that is an array, regex or
 // undefined ("The '_id' value cannot be of type array").
 StatusWith<bson::BsonDoc> WithIdFirst(const bson_t* doc);
-// The same, taking the document: one whose _id is already first is returned
-// as it is, without a copy (the insert path's common case).
-StatusWith<bson::BsonDoc> WithIdFirst(bson::BsonDoc doc);
+// What an insert must store instead of `doc`: nullopt when `doc` can be
+// stored as it is (its _id is first and of a storable type: the insert
+// path's common case, stored without a copy), else WithIdFirst(doc).
+// InvalidIdField as WithIdFirst.
+StatusWith<std::optional<bson::BsonDoc>> RebuiltWithIdFirst(const bson_t* doc);
 
 // The _id value of a stored document as {"": value}; REQUIRES: it has one.
 bson::BsonDoc IdOf(const bson_t* doc);

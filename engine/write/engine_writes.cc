@@ -54,15 +54,16 @@ Status CheckSize(const bson_t* doc, int64_t max_bytes, bool is_update) {
 
 // Inserts documents that already have their _id first, in one write unit.
 Status InsertUnit(storage::Session& session, catalog::Catalog& catalog,
-                  catalog::CollectionEntry& coll, const bson::BsonDoc* docs, size_t count,
+                  catalog::CollectionEntry& coll, const PreparedInsert* docs, size_t count,
                   bool bypass_validation, bool from_update = false,
                   bson::BsonDoc* stored = nullptr) {
   CollectionWriter writer(catalog, coll);
   if (bypass_validation) writer.BypassDocumentValidation();
   return RunWriteUnit(session, [&]() -> Status {
     for (size_t i = 0; i < count; ++i) {
-      RETURN_IF_ERROR(writer.Insert(session, docs[i].get(), from_update,
-                                    i == 0 ? stored : nullptr));
+      bson_t doc;
+      docs[i].View(&doc);
+      RETURN_IF_ERROR(writer.Insert(session, &doc, from_update, i == 0 ? stored : nullptr));
     }
     return Status::OK();
   });
@@ -249,24 +250,39 @@ StatusWith<StatementFilter> ParseStatementFilter(catalog::Catalog& catalog, std:
 StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::string_view coll_name,
                                                    std::vector<bson::BsonDoc> docs, bool ordered,
                                                    bool bypass_validation) {
+  std::vector<std::string_view> views;
+  views.reserve(docs.size());
+  for (const bson::BsonDoc& doc : docs) views.push_back(doc.bytes());
+  return InsertMany(db, coll_name, std::span<const std::string_view>(views), ordered,
+                    bypass_validation);
+}
+
+StatusWith<std::vector<Status>> Engine::InsertMany(std::string_view db, std::string_view coll_name,
+                                                   std::span<const std::string_view> docs,
+                                                   bool ordered, bool bypass_validation) {
   // Large enough to amortise a commit, small enough that a retried group
   // (after a failure inside it) costs little.
   constexpr size_t kGroupSize = 64;
-  if (auto view = TimeseriesView(db, coll_name)) {
-    return InsertMeasurements(*view, std::move(docs), ordered);
-  }
+  if (auto view = TimeseriesView(db, coll_name)) return InsertMeasurements(*view, docs, ordered);
   RETURN_IF_ERROR(RefuseView(db, coll_name));
   ASSIGN_OR_RETURN(std::shared_ptr<catalog::CollectionEntry> coll,
                    catalog_->GetOrCreate(db, coll_name, options_.default_shards));
   storage::Session session = storage_->NewSession();
 
-  // Prepares one document (_id first, size); a failure is final for it.
-  auto prepare = [&](bson::BsonDoc& input) -> StatusWith<bson::BsonDoc> {
-    ASSIGN_OR_RETURN(bson::BsonDoc doc, WithIdFirst(std::move(input)));
-    RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, false));
+  // Prepares one document (_id first, size); a failure is final for it. A
+  // document whose _id is first is stored from the caller's bytes.
+  auto prepare = [&](std::string_view input) -> StatusWith<PreparedInsert> {
+    bson_t view;
+    INVARIANT(bson_init_static(&view, reinterpret_cast<const uint8_t*>(input.data()),
+                               input.size()));
+    ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> rebuilt, RebuiltWithIdFirst(&view));
+    PreparedInsert doc = rebuilt ? PreparedInsert(std::move(*rebuilt)) : PreparedInsert(input);
+    bson_t stored;
+    doc.View(&stored);
+    RETURN_IF_ERROR(CheckSize(&stored, coll->metadata.max_document_bytes, false));
     return doc;
   };
-  auto insert = [&](bson::BsonDoc* group, size_t count) {
+  auto insert = [&](const PreparedInsert* group, size_t count) {
     return InsertUnit(session, *catalog_, *coll, group, count, bypass_validation);
   };
   // In a client's transaction a failed group would end the transaction
@@ -294,7 +310,8 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
   RETURN_IF_ERROR(CheckSize(doc.get(), coll->metadata.max_document_bytes, true));
   // What was stored, when a pattern reshaped it (findAndModify's new).
   bson::BsonDoc stored;
-  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &doc, 1, bypass_validation,
+  const PreparedInsert prepared(doc.bytes());
+  RETURN_IF_ERROR(InsertUnit(session, *catalog_, *coll, &prepared, 1, bypass_validation,
                              /*from_update=*/true, &stored));
   if (!stored.empty()) return stored;
   return doc;

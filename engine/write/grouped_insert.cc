@@ -8,19 +8,27 @@
 
 namespace tigerdoc::engine {
 
-std::vector<Status> InsertInGroups(std::vector<bson::BsonDoc>& docs, size_t group_size,
+void PreparedInsert::View(bson_t* out) const {
+  const std::string_view b = bytes();
+  INVARIANT(bson_init_static(out, reinterpret_cast<const uint8_t*>(b.data()), b.size()));
+}
+
+std::vector<Status> InsertInGroups(std::span<const std::string_view> docs, size_t group_size,
                                    bool ordered, const PrepareInsert& prepare,
                                    const InsertGroup& insert) {
   std::vector<Status> results;
   results.reserve(docs.size());
   size_t next = 0;
+  // One vector serves every group (a PreparedInsert is over-aligned: one
+  // allocation per batch rather than per group).
+  std::vector<PreparedInsert> group;
+  group.reserve(std::min(group_size, docs.size()));
   while (next < docs.size()) {
     // A group: consecutive documents that prepare cleanly.
-    std::vector<bson::BsonDoc> group;
-    group.reserve(std::min(group_size, docs.size() - next));
+    group.clear();
     Status prepare_error;
     while (next < docs.size() && group.size() < group_size) {
-      StatusWith<bson::BsonDoc> prepared = prepare(docs[next]);
+      StatusWith<PreparedInsert> prepared = prepare(docs[next]);
       if (!prepared.ok()) {
         prepare_error = prepared.status();
         break;

@@ -1,15 +1,19 @@
 // insert batches around and far past every internal group size, with
 // duplicates inside them: the reply (n, writeErrors with their indexes) and
 // what is stored must be exactly MongoDB's, ordered and unordered, whatever
-// way the server splits the batch into transactions. Also the batch-size
+// way the server splits the batch into transactions, and whether the
+// documents come as the body's array or as an OP_MSG document sequence
+// (which the server reads in place: sequence_insert.h). Also the batch-size
 // limit (100,000 statements) and several connections inserting at once.
 #include <atomic>
+#include <optional>
 #include <string>
 #include <thread>
 #include <tuple>
 #include <vector>
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/e2e/sequence_insert.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -45,14 +49,34 @@ BsonDoc InsertCommand(const std::string& coll, int64_t count, bool ordered,
   return cmd;
 }
 
+// (batch size, ordered, documents as a sequence rather than an array)
 class InsertBatchTest : public E2eTest,
-                        public ::testing::WithParamInterface<std::tuple<int64_t, bool>> {
+                        public ::testing::WithParamInterface<std::tuple<int64_t, bool, bool>> {
  protected:
+  // Runs an insert built by InsertCommand the way the test's parameter
+  // says: through libmongoc (the body's array) or as a document sequence
+  // over a raw connection kept for the test, so each insert reuses the
+  // buffer the previous one was read into.
+  BsonDoc Insert(const BsonDoc& command) {
+    if (!std::get<2>(GetParam())) return Run(command);
+    if (!raw_) {
+      auto c = testutil::RawConnection::Connect(server_->port());
+      EXPECT_TRUE(c.ok()) << c.status().ToString();
+      if (!c.ok()) return BsonDoc::FromJson(R"({"ok": 0})");
+      raw_.emplace(std::move(c).value());
+    }
+    EXPECT_TRUE(raw_->Send(InsertAsSequence(++request_id_, db_, command)).ok());
+    return ReadReplyBody(*raw_);
+  }
+
   int64_t Count(const std::string& coll, const std::string& filter = "{}") {
     BsonDoc r = Run(R"({"count": ")" + coll + R"(", "query": )" + filter + "}");
     EXPECT_OK_REPLY(r);
     return Integer(r, "n").value_or(-1);
   }
+
+  std::optional<testutil::RawConnection> raw_;
+  int32_t request_id_ = 0;
 
   void ExpectDuplicateError(const BsonDoc& error, int64_t index) {
     EXPECT_EQ(Integer(error, "index"), index) << Json(error);
@@ -65,9 +89,9 @@ class InsertBatchTest : public E2eTest,
 // One duplicate in the middle: ordered stops there (n = the statements
 // before it), unordered skips only it.
 TEST_P(InsertBatchTest, DuplicateInTheMiddle) {
-  const auto [count, ordered] = GetParam();
+  const auto [count, ordered, as_sequence] = GetParam();
   const int64_t middle = count / 2;
-  BsonDoc r = Run(InsertCommand("c", count, ordered, {middle}));
+  BsonDoc r = Insert(InsertCommand("c", count, ordered, {middle}));
   ASSERT_OK_REPLY(r);
   auto errors = DocArray(r, "writeErrors");
   ASSERT_EQ(errors.size(), 1u) << Json(SubDoc(r, "writeErrors.0"));
@@ -84,9 +108,9 @@ TEST_P(InsertBatchTest, DuplicateInTheMiddle) {
 // Duplicates at the second statement, the middle and the last: unordered
 // reports all three in index order; ordered stops at the first.
 TEST_P(InsertBatchTest, DuplicatesAtBothEndsAndTheMiddle) {
-  const auto [count, ordered] = GetParam();
+  const auto [count, ordered, as_sequence] = GetParam();
   const std::vector<int64_t> duplicates = {1, count / 2, count - 1};
-  BsonDoc r = Run(InsertCommand("c", count, ordered, duplicates));
+  BsonDoc r = Insert(InsertCommand("c", count, ordered, duplicates));
   ASSERT_OK_REPLY(r);
   auto errors = DocArray(r, "writeErrors");
   if (ordered) {
@@ -105,12 +129,12 @@ TEST_P(InsertBatchTest, DuplicatesAtBothEndsAndTheMiddle) {
 // A batch whose every statement is new, after one that stored part of it:
 // the statements already there fail one by one, the rest go in.
 TEST_P(InsertBatchTest, RepeatedBatchOnlyAddsTheNewDocuments) {
-  const auto [count, ordered] = GetParam();
+  const auto [count, ordered, as_sequence] = GetParam();
   // At most a few hundred errors: MongoDB shortens the messages of a reply
   // with megabytes of them, which is not what this test is about.
   const int64_t existing = std::min<int64_t>(count / 3, 300);
-  ASSERT_OK_REPLY(Run(InsertCommand("c", existing, true, {})));
-  BsonDoc r = Run(InsertCommand("c", count, ordered, {}));
+  ASSERT_OK_REPLY(Insert(InsertCommand("c", existing, true, {})));
+  BsonDoc r = Insert(InsertCommand("c", count, ordered, {}));
   ASSERT_OK_REPLY(r);
   auto errors = DocArray(r, "writeErrors");
   if (ordered) {
@@ -131,7 +155,7 @@ TEST_P(InsertBatchTest, RepeatedBatchOnlyAddsTheNewDocuments) {
 
 INSTANTIATE_TEST_SUITE_P(AroundAndPastTheGroups, InsertBatchTest,
                          ::testing::Combine(::testing::Values(999, 1000, 1001, 100000),
-                                            ::testing::Bool()));
+                                            ::testing::Bool(), ::testing::Bool()));
 
 class InsertBatchLimitTest : public E2eTest {};
 
@@ -198,6 +222,48 @@ TEST_F(InsertBatchLimitTest, ConcurrentBatchesFromFourConnections) {
   EXPECT_EQ(inserted.load(), total - kConnections * kBatches + 1);
   EXPECT_EQ(duplicates.load(), kConnections * kBatches - 1);
   EXPECT_EQ(Integer(Run(R"({"count": "c"})"), "n"), total - kConnections * kBatches + 1);
+}
+
+// The same over document sequences, pipelined: each connection sends its
+// next batch before reading the reply to the previous one, so a batch
+// arrives in the connection's read-ahead while the one before it is being
+// inserted from the connection's buffer. Every stored document must be the
+// one its statement sent (_id - i is its batch's first _id).
+TEST_F(InsertBatchLimitTest, PipelinedSequenceBatchesFromFourConnections) {
+  constexpr int kConnections = 4;
+  constexpr int64_t kBatches = 10;
+  constexpr int64_t kPerBatch = 1000;
+  std::atomic<int64_t> inserted{0};
+  const int port = server_->port();
+  const std::string db = db_;
+  std::vector<std::thread> threads;
+  for (int c = 0; c < kConnections; ++c) {
+    threads.emplace_back([&, c] {
+      auto conn = testutil::RawConnection::Connect(port);
+      ASSERT_TRUE(conn.ok()) << conn.status().ToString();
+      for (int64_t b = 0; b <= kBatches; ++b) {
+        if (b < kBatches) {
+          const int64_t first = (c * kBatches + b) * kPerBatch + 1;
+          ASSERT_TRUE(conn.value()
+                          .Send(InsertAsSequence(static_cast<int32_t>(b + 1), db,
+                                                 InsertCommand("c", kPerBatch, true, {}, first)))
+                          .ok());
+        }
+        if (b == 0) continue;
+        BsonDoc r = ReadReplyBody(conn.value());
+        ASSERT_TRUE(testutil::IsOk(r)) << Json(r);
+        EXPECT_EQ(DocArray(r, "writeErrors").size(), 0u) << Json(r);
+        inserted.fetch_add(Integer(r, "n").value_or(0));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  const int64_t total = kConnections * kBatches * kPerBatch;
+  EXPECT_EQ(inserted.load(), total);
+  EXPECT_EQ(Integer(Run(R"({"count": "c"})"), "n"), total);
+  BsonDoc misplaced = Run(
+      R"({"count": "c", "query": {"$expr": {"$ne": [{"$mod": [{"$subtract": ["$_id", "$i"]}, 1000]}, 1]}}})");
+  EXPECT_EQ(Integer(misplaced, "n"), 0) << Json(misplaced);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // ordered:false goes on. Malformed commands fail as a whole.
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,15 +21,17 @@ namespace tigerdoc::wire {
 namespace {
 
 // The statements of a write command, from the body's array or from an
-// OP_MSG document sequence (kind 1) of the same name, as drivers send them.
-StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const char* field) {
-  std::vector<bson::BsonDoc> out;
+// OP_MSG document sequence (kind 1) of the same name, as drivers send them:
+// views of each statement's bytes in the request (its body or the message
+// the sequence came in), valid while the request runs. Nothing keeps them
+// longer (the engine copies what it stores).
+StatusWith<std::vector<std::string_view>> StatementViewsOf(CommandContext& ctx, const char* field) {
+  std::vector<std::string_view> out;
   bool found = false;
   for (const DocumentSequence& seq : ctx.request.sequences) {
     if (seq.identifier != field) continue;
     found = true;
-    out.reserve(seq.documents.size());
-    for (const bson::BsonDoc& doc : seq.documents) out.push_back(doc.Copy());
+    out = seq.documents;
   }
   bson_iter_t it;
   if (bson_iter_init_find(&it, ctx.body(), field)) {
@@ -45,10 +48,6 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
     }
     bson_iter_t child;
     bson_iter_recurse(&it, &child);
-    size_t count = 0;
-    while (bson_iter_next(&child)) ++count;
-    out.reserve(count);
-    bson_iter_recurse(&it, &child);
     while (bson_iter_next(&child)) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&child)) {
         return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(ctx.name) + "." + field +
@@ -59,7 +58,7 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
       uint32_t len;
       const uint8_t* data;
       bson_iter_document(&child, &len, &data);
-      out.push_back(bson::BsonDoc::CopyOf(data, len));
+      out.emplace_back(reinterpret_cast<const char*>(data), len);
     }
   }
   if (!found) {
@@ -70,6 +69,17 @@ StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const c
     return Status(ErrorCode::kInvalidLength, "Write batch sizes must be between 1 and " +
                                                  std::to_string(kMaxWriteBatchSize) + ". Got " +
                                                  std::to_string(out.size()) + " operations.");
+  }
+  return out;
+}
+
+// StatementViewsOf's statements as owned documents (update and delete).
+StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const char* field) {
+  ASSIGN_OR_RETURN(std::vector<std::string_view> views, StatementViewsOf(ctx, field));
+  std::vector<bson::BsonDoc> out;
+  out.reserve(views.size());
+  for (std::string_view view : views) {
+    out.push_back(bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(view.data()), view.size()));
   }
   return out;
 }
@@ -170,10 +180,10 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
   if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
   RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
   ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
-  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> docs, StatementsOf(ctx, "documents"));
+  ASSIGN_OR_RETURN(std::vector<std::string_view> docs, StatementViewsOf(ctx, "documents"));
   ASSIGN_OR_RETURN(std::vector<Status> results,
-                   ctx.engine->InsertMany(ctx.db(), coll, std::move(docs), options.ordered,
-                                          options.bypass_document_validation));
+                   ctx.engine->InsertMany(ctx.db(), coll, std::span<const std::string_view>(docs),
+                                          options.ordered, options.bypass_document_validation));
   int64_t n = 0;
   WriteErrors errors;
   for (size_t i = 0; i < results.size(); ++i) {

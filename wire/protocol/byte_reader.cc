@@ -84,7 +84,7 @@ size_t ByteReader::CountDocuments() const {
   return count;
 }
 
-StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
+StatusWith<std::string_view> ByteReader::ReadDocumentBytes() {
   if (remaining() < 4) return Truncated(4);
   const int32_t size = LoadInt32(data_ + pos_);
   if (size < 5 || size > kMaxBsonObjectBytes) {
@@ -104,15 +104,20 @@ StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
   bool content_valid = false;
   RETURN_IF_ERROR(CheckBsonNesting(data_ + pos_, static_cast<size_t>(size), kMaxBsonNestingDepth,
                                    &content_valid));
-  if (content_valid) {
-    bson::BsonDoc doc = bson::BsonDoc::CopyOf(data_ + pos_, static_cast<size_t>(size));
-    pos_ += static_cast<size_t>(size);
-    return doc;
+  // Otherwise libbson's verdict (and its error offset) is the reference;
+  // the copy FromBytes makes is dropped (only documents the walk leaves to
+  // libbson come here).
+  if (!content_valid) {
+    RETURN_IF_ERROR(bson::BsonDoc::FromBytes(data_ + pos_, static_cast<size_t>(size)).status());
   }
-  auto doc = bson::BsonDoc::FromBytes(data_ + pos_, static_cast<size_t>(size));
-  if (!doc.ok()) return doc.status();
+  const std::string_view bytes(reinterpret_cast<const char*>(data_ + pos_), static_cast<size_t>(size));
   pos_ += static_cast<size_t>(size);
-  return doc;
+  return bytes;
+}
+
+StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
+  ASSIGN_OR_RETURN(std::string_view bytes, ReadDocumentBytes());
+  return bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
 // Walks the element headers of a BSON document with an explicit stack of

@@ -11,11 +11,13 @@
 // Overflow.
 //
 // Ownership: borrows the bytes, which must outlive the reader. Documents are
-// returned as owning copies. Thread-safety: none (a value on one stack).
+// returned as owning copies (ReadDocument) or views (ReadDocumentBytes).
+// Thread-safety: none (a value on one stack).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
@@ -47,6 +49,9 @@ class ByteReader {
   // One BSON document: size-bounded, depth-bounded, then bson_validate
   // (skipped when CheckBsonNesting already vouched for the content).
   StatusWith<bson::BsonDoc> ReadDocument();
+  // The same checks, returning the document's bytes in place (valid while
+  // the reader's bytes live) instead of a copy.
+  StatusWith<std::string_view> ReadDocumentBytes();
   // How many documents the rest of the bytes frame by their length
   // prefixes (without checking them): what ReadDocument would return at
   // most, to reserve room before reading them.

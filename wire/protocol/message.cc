@@ -158,10 +158,13 @@ StatusWith<ParsedRequest> ParseRequest(const uint8_t* data, size_t len) {
     }
     case kOpCompressed: {
       Compressor compressor = Compressor::kNoop;
-      ASSIGN_OR_RETURN(std::vector<uint8_t> inner, DecompressMessage(data, len, &compressor));
+      ASSIGN_OR_RETURN(std::vector<uint8_t> decompressed, DecompressMessage(data, len, &compressor));
+      // The request's document sequences view these bytes: it keeps them.
+      auto inner = std::make_shared<const std::vector<uint8_t>>(std::move(decompressed));
       // The wrapped message is OP_MSG or OP_QUERY (DecompressMessage checks),
       // so this recursion is one level deep.
-      ASSIGN_OR_RETURN(out, ParseRequest(inner.data(), inner.size()));
+      ASSIGN_OR_RETURN(out, ParseRequest(inner->data(), inner->size()));
+      out.request.decompressed = std::move(inner);
       out.compressor = compressor;
       return out;
     }

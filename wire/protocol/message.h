@@ -30,10 +30,12 @@
 //     (InvalidNamespace 73), OP_QUERY on a non-command namespace
 //     (Location5739101), malformed $query wrapper.
 //
-// Thread-safety: pure functions; results are values.
+// Thread-safety: pure functions; results are values, except the document
+// sequences, which view the parsed bytes (CommandRequest::sequences).
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,7 +51,12 @@ namespace tigerdoc::wire {
 struct CommandRequest {
   std::string db;
   bson::BsonDoc body;  // The command document; its first field names the command.
+  // Views into the message's bytes (op_msg.h): the caller of ParseRequest
+  // keeps those alive while the request is used, or `decompressed` does.
   std::vector<DocumentSequence> sequences;
+  // The bytes of a decompressed OP_COMPRESSED message, which `sequences`
+  // view (shared, so a copy of the request keeps them too).
+  std::shared_ptr<const std::vector<uint8_t>> decompressed;
   bool legacy_op_query = false;  // Arrived as OP_QUERY: the reply must be OP_REPLY.
   bool more_to_come = false;     // OP_MSG moreToCome: the client reads no reply.
   bool exhaust_allowed = false;  // OP_MSG exhaustAllowed.

@@ -48,11 +48,10 @@ Status ParseSequence(ByteReader* sections, OpMsg* msg) {
     }
   }
   DocumentSequence out{std::move(identifier), {}};
-  // bson::BsonDoc is over-aligned and costly to move: no regrowth.
   out.documents.reserve(seq.CountDocuments());
   while (!seq.AtEnd()) {
-    ASSIGN_OR_RETURN(bson::BsonDoc doc, seq.ReadDocument());
-    out.documents.push_back(std::move(doc));
+    ASSIGN_OR_RETURN(std::string_view doc, seq.ReadDocumentBytes());
+    out.documents.push_back(doc);
   }
   msg->sequences.push_back(std::move(out));
   return Status::OK();
@@ -134,7 +133,7 @@ std::string SerializeOpMsg(int32_t request_id, int32_t response_to, uint32_t fla
     out.append(4, '\0');
     out.append(seq.identifier);
     out.push_back('\0');
-    for (const bson::BsonDoc& doc : seq.documents) out.append(doc.bytes());
+    for (std::string_view doc : seq.documents) out.append(doc);
     StoreInt32(reinterpret_cast<uint8_t*>(out.data()) + size_at,
                static_cast<int32_t>(out.size() - size_at));
   }

@@ -19,11 +19,13 @@
 //     (10334) bad documents, Location40430/40431/40432/40433/40587 section
 //     rules: answered with an error reply.
 //
-// Thread-safety: pure functions; results are values.
+// Thread-safety: pure functions; results are values, except the document
+// sequences' views into the parsed message (DocumentSequence).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/base/status.h"
@@ -36,10 +38,13 @@ inline constexpr uint32_t kMoreToCome = 1u << 1;
 inline constexpr uint32_t kExhaustAllowed = 1u << 16;
 
 // A kind-1 section: documents a command carries beside its body, e.g. the
-// "documents" of an insert.
+// "documents" of an insert. The documents are views, each the bytes of one
+// document: ParseOpMsg's point into the message it parsed, so they are valid
+// while those bytes live (for the server, while the request runs; anything
+// kept longer, such as a change event, is copied by whoever keeps it).
 struct DocumentSequence {
   std::string identifier;
-  std::vector<bson::BsonDoc> documents;
+  std::vector<std::string_view> documents;
 };
 
 struct OpMsg {

@@ -23,12 +23,14 @@ std::vector<uint8_t> Bytes(const std::string& s) { return {s.begin(), s.end()}; 
 std::vector<std::vector<uint8_t>> Seeds() {
   std::vector<std::vector<uint8_t>> seeds = {golden::kOpMsgPing, golden::kOpMsgInsert,
                                              golden::kOpMsgPingChecksum, golden::kOpQueryIsMaster};
+  const bson::BsonDoc query = bson::BsonDoc::FromJson(R"({"q": {"a": [1, 2, {"b": "x"}]}})");
+  const bson::BsonDoc update = bson::BsonDoc::FromJson(R"({"u": {"$set": {"c": 1.5}}})");
+  const bson::BsonDoc date = bson::BsonDoc::FromJson(R"({"d": {"$date": 0}})");
   std::vector<DocumentSequence> seqs(2);
   seqs[0].identifier = "updates";
-  seqs[0].documents.push_back(bson::BsonDoc::FromJson(R"({"q": {"a": [1, 2, {"b": "x"}]}})"));
-  seqs[0].documents.push_back(bson::BsonDoc::FromJson(R"({"u": {"$set": {"c": 1.5}}})"));
+  seqs[0].documents = {query.bytes(), update.bytes()};
   seqs[1].identifier = "other";
-  seqs[1].documents.push_back(bson::BsonDoc::FromJson(R"({"d": {"$date": 0}})"));
+  seqs[1].documents = {date.bytes()};
   seeds.push_back(Bytes(SerializeOpMsg(
       21, 0, kChecksumPresent | kExhaustAllowed,
       bson::BsonDoc::FromJson(R"({"update": "c", "$db": "db", "ordered": true})"), seqs)));
@@ -116,6 +118,12 @@ class Mutator {
 
 bool IsValidBson(const bson::BsonDoc& doc) {
   return bson_validate(doc.get(), BSON_VALIDATE_NONE, nullptr);
+}
+
+bool IsValidBson(std::string_view doc) {
+  bson_t view;
+  return bson_init_static(&view, reinterpret_cast<const uint8_t*>(doc.data()), doc.size()) &&
+         bson_validate(&view, BSON_VALIDATE_NONE, nullptr);
 }
 
 TEST(MessageMutationTest, TwentyThousandMutationsNeverCrashAndAcceptOnlyWellFormed) {

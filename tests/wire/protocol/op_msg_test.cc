@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tests/wire/protocol/golden_messages.h"
@@ -15,6 +16,11 @@ namespace {
 std::vector<uint8_t> Bytes(const std::string& s) { return {s.begin(), s.end()}; }
 
 StatusWith<OpMsg> Parse(const std::vector<uint8_t>& m) { return ParseOpMsg(m.data(), m.size()); }
+
+// A sequence's document (a view) as JSON.
+std::string Json(std::string_view doc) {
+  return bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(doc.data()), doc.size()).ToJson();
+}
 
 // Rewrites messageLength after a test edits the message size.
 void FixLength(std::vector<uint8_t>* m) { StoreInt32(m->data(), static_cast<int32_t>(m->size())); }
@@ -40,8 +46,20 @@ TEST(OpMsgTest, ParsesGoldenKindOneSection) {
   const DocumentSequence& seq = msg.value().sequences[0];
   EXPECT_EQ(seq.identifier, "documents");
   ASSERT_EQ(seq.documents.size(), 2u);
-  EXPECT_EQ(seq.documents[0].ToJson(), R"({ "_id" : 1 })");
-  EXPECT_EQ(seq.documents[1].ToJson(), R"({ "_id" : 2 })");
+  EXPECT_EQ(Json(seq.documents[0]), R"({ "_id" : 1 })");
+  EXPECT_EQ(Json(seq.documents[1]), R"({ "_id" : 2 })");
+}
+
+// The documents of a sequence are not copied: they view the parsed message.
+TEST(OpMsgTest, SequenceDocumentsViewTheMessage) {
+  const std::vector<uint8_t>& m = golden::kOpMsgInsert;
+  auto msg = Parse(m);
+  ASSERT_TRUE(msg.ok()) << msg.status().ToString();
+  const char* begin = reinterpret_cast<const char*>(m.data());
+  for (std::string_view doc : msg.value().sequences[0].documents) {
+    EXPECT_GE(doc.data(), begin);
+    EXPECT_LE(doc.data() + doc.size(), begin + m.size());
+  }
 }
 
 TEST(OpMsgTest, ParsesGoldenMessageWithValidChecksum) {
@@ -58,8 +76,9 @@ TEST(OpMsgTest, SerializesGoldenBytes) {
 
   std::vector<DocumentSequence> seqs(1);
   seqs[0].identifier = "documents";
-  seqs[0].documents.push_back(bson::BsonDoc::FromJson(R"({"_id": 1})"));
-  seqs[0].documents.push_back(bson::BsonDoc::FromJson(R"({"_id": 2})"));
+  const bson::BsonDoc one = bson::BsonDoc::FromJson(R"({"_id": 1})");
+  const bson::BsonDoc two = bson::BsonDoc::FromJson(R"({"_id": 2})");
+  seqs[0].documents = {one.bytes(), two.bytes()};
   bson::BsonDoc insert = bson::BsonDoc::FromJson(R"({"insert": "c", "$db": "test"})");
   EXPECT_EQ(Bytes(SerializeOpMsg(8, 0, 0, insert, seqs)), golden::kOpMsgInsert);
 }

@@ -192,7 +192,8 @@ TEST_F(ServerTest, DocumentSequencesReachTheHandler) {
   auto client = Connect();
   std::vector<DocumentSequence> seqs(1);
   seqs[0].identifier = "documents";
-  for (int i = 0; i < 3; ++i) seqs[0].documents.push_back(bson::BsonDoc::FromJson(R"({"a": 1})"));
+  const bson::BsonDoc doc = bson::BsonDoc::FromJson(R"({"a": 1})");
+  seqs[0].documents.assign(3, doc.bytes());
   ASSERT_TRUE(client->Send(OpMsg(5, R"({"insert": "c", "$db": "test"})", kChecksumPresent, seqs)));
   auto reply = client->ReadMessage();
   ASSERT_TRUE(reply.has_value());
