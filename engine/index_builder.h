@@ -57,6 +57,7 @@ struct IndexBuildStats {
   int64_t documents = 0;    // documents scanned
   int64_t entries = 0;      // entries loaded, all indexes
   int64_t spills = 0;       // sorted runs written, all indexes
+  int64_t sorted_bytes = 0; // bytes of the rows sorted, all indexes (what the budget counts)
   int64_t bulk_tables = 0;  // tables loaded through a bulk cursor
 };
 
