@@ -270,31 +270,33 @@ Status BuildIndexesSorted(storage::StorageEngine& storage, const catalog::Collec
     for (;;) {
       // A batch at a time, the cursor closed in between (no long-lived
       // read); the next batch resumes after the last key read, which no
-      // writer can change meanwhile.
-      std::vector<bson::BsonDoc> batch;
+      // writer can change meanwhile. A row's key is its record key (what
+      // LocationOf computes, and for a capped store reads).
+      size_t scanned = 0;
       std::string last_key;
       {
         ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, lower, ""));
         Status status;
-        while (batch.size() < kScanBatchDocuments && cursor.Next(&status)) {
-          batch.push_back(bson::BsonDoc::CopyOf(
-              reinterpret_cast<const uint8_t*>(cursor.value().data()), cursor.value().size()));
+        while (scanned < kScanBatchDocuments && cursor.Next(&status)) {
+          bson_t doc;
+          if (!bson_init_static(&doc, reinterpret_cast<const uint8_t*>(cursor.value().data()),
+                                cursor.value().size())) {
+            return Status(ErrorCode::kInternalError,
+                          "index build: a stored document of " + table + " is not BSON");
+          }
+          for (auto& load : loads) {
+            ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(load->spec(), &doc));
+            RETURN_IF_ERROR(load->Add(shard, cursor.key(), keys));
+          }
           last_key.assign(cursor.key());
+          ++scanned;
         }
         RETURN_IF_ERROR(status);
       }
-      if (batch.empty()) break;
-      for (const bson::BsonDoc& doc : batch) {
-        ASSIGN_OR_RETURN(storage::ShardedRecordStore::Location at,
-                         coll.store->LocationOf(session, doc.get()));
-        for (auto& load : loads) {
-          ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(load->spec(), doc.get()));
-          RETURN_IF_ERROR(load->Add(at.shard, at.record_key, keys));
-        }
-      }
-      stats->documents += static_cast<int64_t>(batch.size());
-      progress.Add(static_cast<int64_t>(batch.size()));
-      if (batch.size() < kScanBatchDocuments) break;
+      if (scanned == 0) break;
+      stats->documents += static_cast<int64_t>(scanned);
+      progress.Add(static_cast<int64_t>(scanned));
+      if (scanned < kScanBatchDocuments) break;
       lower = last_key;
       lower.push_back('\0');  // the smallest key after last_key
     }
