@@ -21,6 +21,7 @@ namespace {
 constexpr size_t kScanBatchDocuments = 1000;
 constexpr size_t kLoadBatchEntries = 1000;  // per transaction when not bulk loading
 constexpr int64_t kMegabyte = 1024 * 1024;
+constexpr int64_t kProgressEveryEntries = 1000;
 // A sorter needs room for at least one row; budgets below this are raised.
 constexpr int64_t kMinSorterBytes = 1024;
 
@@ -105,6 +106,7 @@ class IndexLoad {
     std::string previous_key;
     bool has_previous = false;
     int64_t table_number = -1;
+    int64_t unreported = 0;
     for (;;) {
       bson::BsonDoc row;
       ASSIGN_OR_RETURN(bool more, sorter_.Next(&row));
@@ -125,8 +127,12 @@ class IndexLoad {
       }
       RETURN_IF_ERROR(Append(session, entry_key, value));
       ++stats->entries;
-      progress.Add(1);
+      if (++unreported == kProgressEveryEntries) {
+        progress.Add(unreported);  // currentOp and the log, not per entry
+        unreported = 0;
+      }
     }
+    progress.Add(unreported);
     RETURN_IF_ERROR(FinishTable(session, stats));
     progress.Finish();
     if (progress.done() > 0) LogDone(coll, progress.done());
