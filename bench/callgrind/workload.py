@@ -15,18 +15,36 @@ sends for the bench's operations, lsid included:
   insert N       N x insert of one fresh document (kind-1 sequence, as insert_one)
   inc N          N x update {q: {_id: NumberLong(i % docs)}, u: {$inc: {n: 1}}}
                  (kind-1 sequence, as update_one)
+  setup-ycsb N   into a fresh server: insert N YCSB records into "usertable"
+                 ({_id: "user" + fnvhash64(i), field0..field9: 100 printable
+                 bytes}, as bench/ycsb/ycsb_mongo_documents.h builds them), in
+                 batches of 1,000
+  set N          N x YCSB A's update: update usertable {q: {_id: "user..."},
+                 u: {$set: {fieldF: <100 new printable bytes>}}} (kind-1
+                 sequence, as update_one), nModified 1 checked
 
-Usage: workload.py PORT COMMAND COUNT [--docs D]
+Usage: workload.py PORT COMMAND COUNT [--docs D] [--linger S] [--round R]
+--round R: another fixed sequence of $set values (a second run of `set`
+on the same data would otherwise write equal values: nModified 0).
+--linger S: print "done" after the last reply and keep the connection open
+S seconds more (bench/callgrind/syscalls reads the connection thread's
+context switches then: they go with the thread when it ends).
+CALLGRIND_LSID=0 in the environment leaves lsid out, as a client without
+sessions (bench/wire_client.h) sends: the server's cost of the session.
 Every reply is checked (ok: 1, the document found, insertedCount); a wrong
 answer exits 1, so a profile is never taken of a broken server.
 """
+import os
+import random
 import socket
 import struct
 import sys
+import time
 
 DB = "tigerdoc_load"
 COLL = "load"
 LSID = bytes(range(16))  # a fixed UUID: the same bytes every run
+SEND_LSID = os.environ.get("CALLGRIND_LSID", "1") != "0"
 
 
 def _cstring(s):
@@ -126,7 +144,8 @@ class Client:
         """OP_MSG with a kind-0 body and optionally one kind-1 sequence (name, docs)."""
         body = dict(body)
         body["$db"] = DB
-        body["lsid"] = {"id": Uuid(LSID)}
+        if SEND_LSID:
+            body["lsid"] = {"id": Uuid(LSID)}
         sections = b"\x00" + encode(body)
         if sequence is not None:
             name, docs = sequence
@@ -158,6 +177,44 @@ def document(i):
     return encode({"_id": Int64(i), "n": 0, "v": "x" * 100})
 
 
+YCSB_COLL = "usertable"
+YCSB_FIELDS = 10
+YCSB_FIELD_LENGTH = 100
+
+
+def fnv_hash64(value):
+    """YCSB's FNV-1a over the 8 bytes of `value`, made non-negative
+    (bench/ycsb/ycsb_workload.cc FnvHash64)."""
+    v = value & 0xFFFFFFFFFFFFFFFF
+    h = 0xCBF29CE484222325
+    for _ in range(8):
+        h ^= v & 0xFF
+        v >>= 8
+        h = (h * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    if h >= 1 << 63:
+        h -= 1 << 64
+    if h < 0:
+        h = (1 << 63) - 1 if h == -(1 << 63) else -h
+    return h
+
+
+def ycsb_key(record):
+    return "user%d" % fnv_hash64(record)
+
+
+def ycsb_value(rng):
+    """100 printable bytes '!'..'~', as RandomFieldValue (seeded: every run
+    sends the same bytes)."""
+    return "".join(chr(33 + rng.randrange(94)) for _ in range(YCSB_FIELD_LENGTH))
+
+
+def ycsb_record(record, rng):
+    doc = {"_id": ycsb_key(record)}
+    for f in range(YCSB_FIELDS):
+        doc["field%d" % f] = ycsb_value(rng)
+    return encode(doc)
+
+
 def insert_batches(client, first_id, batches, batch=1000):
     for b in range(batches):
         start = first_id + b * batch
@@ -173,6 +230,16 @@ def main():
     if "--docs" in args:
         i = args.index("--docs")
         docs = int(args[i + 1])
+        del args[i:i + 2]
+    round_ = 0
+    if "--round" in args:
+        i = args.index("--round")
+        round_ = int(args[i + 1])
+        del args[i:i + 2]
+    linger = 0.0
+    if "--linger" in args:
+        i = args.index("--linger")
+        linger = float(args[i + 1])
         del args[i:i + 2]
     if len(args) != 3:
         sys.exit(__doc__)
@@ -200,8 +267,27 @@ def main():
             reply = client.command({"update": COLL, "ordered": True}, ("updates", [update]))
             if reply.get("n") != 1 or reply.get("nModified") != 1:
                 sys.exit("workload.py: $inc of %d answered %s" % (key, reply))
+    elif what == "setup-ycsb":
+        rng = random.Random(1)
+        for start in range(0, count, 1000):
+            docs = [ycsb_record(r, rng) for r in range(start, min(count, start + 1000))]
+            reply = client.command({"insert": YCSB_COLL, "ordered": True}, ("documents", docs))
+            if reply.get("n") != len(docs):
+                sys.exit("workload.py: insert answered %s" % reply)
+    elif what == "set":
+        rng = random.Random(2 + 1000 * round_)
+        for i in range(count):
+            key = ycsb_key(i * 7919 % docs)
+            field = "field%d" % (i % YCSB_FIELDS)
+            update = encode({"q": {"_id": key}, "u": {"$set": {field: ycsb_value(rng)}}})
+            reply = client.command({"update": YCSB_COLL, "ordered": True}, ("updates", [update]))
+            if reply.get("n") != 1 or reply.get("nModified") != 1:
+                sys.exit("workload.py: $set of %s answered %s" % (key, reply))
     else:
         sys.exit(__doc__)
+    if linger > 0:
+        print("done", flush=True)
+        time.sleep(linger)
 
 
 if __name__ == "__main__":

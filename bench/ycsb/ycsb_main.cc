@@ -1,5 +1,6 @@
 // tigerdoc_ycsb: YCSB workloads A, B, C and E (and the load phase) with 1
-// and 8 threads against the tigerdoc server (libmongoc pool), PostgreSQL
+// and 8 threads against the tigerdoc server (libmongoc pool, and/or a thin
+// wire-protocol client: --mongo-api), PostgreSQL
 // with a JSONB table (libpq) and WiredTiger in-process (the ceiling), in
 // one run, with throughput, p50/p99 latency and the server's CPU per
 // operation. See bench/README.md; bench/run-ycsb starts the servers.
@@ -19,6 +20,7 @@
 
 #include "bench/json_report.h"
 #include "bench/ycsb/ycsb_mongo.h"
+#include "bench/ycsb/ycsb_mongo_wire.h"
 #include "bench/ycsb/ycsb_postgres.h"
 #include "bench/ycsb/ycsb_runner.h"
 #include "bench/ycsb/ycsb_wiredtiger.h"
@@ -48,7 +50,7 @@ struct Flags {
                "                     [--pg CONNINFO [--pg-pid POSTMASTER_PID]] [--no-wiredtiger]\n"
                "                     [--records N] [--seconds S] [--threads 1,8]\n"
                "                     [--workloads a,b,c,e] [--wt-cache-mb MB] [--json FILE]\n"
-               "                     [--mongo-api command|crud|command,crud]\n");
+               "                     [--mongo-api command|crud|wire|command,crud,wire]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -145,19 +147,27 @@ void PrintTable(const Flags& f, const std::vector<std::unique_ptr<Backend>>& bac
               "each cell: ops/s (p50 / p99 latency, server CPU per operation)\n\n",
               static_cast<long long>(f.records), kFieldCount, kFieldLength, f.seconds);
   size_t tigerdoc = backends.size(), postgres = backends.size(), wiredtiger = backends.size();
+  // Every tigerdoc client style ("tigerdoc", "tigerdoc-crud", "tigerdoc-wire")
+  // gets a column against PostgreSQL; "tigerdoc" also one against WiredTiger.
+  std::vector<size_t> tigerdocs;
   std::printf("| workload | threads |");
   for (size_t b = 0; b < backends.size(); ++b) {
-    std::printf(" %s |", backends[b]->name().c_str());
-    if (backends[b]->name() == "tigerdoc") tigerdoc = b;
-    if (backends[b]->name() == "postgres") postgres = b;
-    if (backends[b]->name() == "wiredtiger") wiredtiger = b;
+    const std::string name = backends[b]->name();
+    std::printf(" %s |", name.c_str());
+    if (name == "tigerdoc") tigerdoc = b;
+    if (name.rfind("tigerdoc", 0) == 0) tigerdocs.push_back(b);
+    if (name == "postgres") postgres = b;
+    if (name == "wiredtiger") wiredtiger = b;
   }
-  const bool vs_pg = tigerdoc < backends.size() && postgres < backends.size();
+  const bool vs_pg = !tigerdocs.empty() && postgres < backends.size();
   const bool vs_wt = tigerdoc < backends.size() && wiredtiger < backends.size();
-  if (vs_pg) std::printf(" tigerdoc / postgres |");
+  if (vs_pg) {
+    for (size_t b : tigerdocs) std::printf(" %s / postgres |", backends[b]->name().c_str());
+  }
   if (vs_wt) std::printf(" tigerdoc / WT |");
   std::printf("\n|---|---|");
-  for (size_t b = 0; b < backends.size() + vs_pg + vs_wt; ++b) std::printf("---|");
+  const size_t ratio_columns = (vs_pg ? tigerdocs.size() : 0) + vs_wt;
+  for (size_t b = 0; b < backends.size() + ratio_columns; ++b) std::printf("---|");
   std::printf("\n");
   for (int threads : f.threads) {
     for (const std::string& w : workload_names) {
@@ -167,7 +177,9 @@ void PrintTable(const Flags& f, const std::vector<std::unique_ptr<Backend>>& bac
         std::printf(" %s |", r ? Format(*r).c_str() : "-");
       }
       if (vs_pg) {
-        std::printf(" %s |", Ratio(Find(cells, w, threads, tigerdoc), Find(cells, w, threads, postgres)).c_str());
+        for (size_t b : tigerdocs) {
+          std::printf(" %s |", Ratio(Find(cells, w, threads, b), Find(cells, w, threads, postgres)).c_str());
+        }
       }
       if (vs_wt) {
         std::printf(" %s |", Ratio(Find(cells, w, threads, tigerdoc), Find(cells, w, threads, wiredtiger)).c_str());
@@ -175,15 +187,32 @@ void PrintTable(const Flags& f, const std::vector<std::unique_ptr<Backend>>& bac
       std::printf("\n");
     }
   }
-  // The client's share of the machine (both run on the same cores).
-  std::printf("\nclient CPU per operation (this process's threads), us:");
-  for (const Cell& c : cells) {
-    if (backends[c.backend]->name() != "wiredtiger") {
-      std::printf("%s %s %s x%d %.1f", &c == &cells.front() ? "" : ",", backends[c.backend]->name().c_str(),
-                  c.workload.c_str(), c.threads, c.result.client_cpu_us_per_op);
-    }
+  // The client's share of the machine (both run on the same cores): the
+  // server's CPU plus this is what an operation costs the two cores.
+  std::printf("\nclient CPU per operation (this process's threads), us\n\n| workload | threads |");
+  for (size_t b = 0; b < backends.size(); ++b) {
+    if (b != wiredtiger) std::printf(" %s |", backends[b]->name().c_str());
+  }
+  std::printf("\n|---|---|");
+  for (size_t b = 0; b < backends.size(); ++b) {
+    if (b != wiredtiger) std::printf("---|");
   }
   std::printf("\n");
+  for (int threads : f.threads) {
+    for (const std::string& w : workload_names) {
+      std::printf("| %s | %d |", w.c_str(), threads);
+      for (size_t b = 0; b < backends.size(); ++b) {
+        if (b == wiredtiger) continue;
+        const RunResult* r = Find(cells, w, threads, b);
+        if (r != nullptr && r->error.empty()) {
+          std::printf(" %.1f |", r->client_cpu_us_per_op);
+        } else {
+          std::printf(" - |");
+        }
+      }
+      std::printf("\n");
+    }
+  }
   // Scans read what they find: equal average lengths mean the backends hold
   // the same keys and answer the same scans.
   for (const Cell& c : cells) {
@@ -240,6 +269,15 @@ int Main(int argc, char** argv) {
   Flags f = ParseFlags(argc, argv);
   std::vector<std::unique_ptr<Backend>> backends;
   for (MongoApi api : f.uri.empty() ? std::vector<MongoApi>{} : f.mongo_apis) {
+    if (api == MongoApi::kWire) {
+      auto wire = MongoWireYcsb::Connect(f.uri, f.server_pid);
+      if (!wire.ok()) {
+        std::fprintf(stderr, "%s\n", wire.status().ToString().c_str());
+        return 1;
+      }
+      backends.push_back(std::move(wire).value());
+      continue;
+    }
     auto mongo = MongoYcsb::Connect(f.uri, f.server_pid, api);
     if (!mongo.ok()) {
       std::fprintf(stderr, "%s\n", mongo.status().ToString().c_str());

@@ -96,6 +96,7 @@ class MongoCrudClient : public Client {
 bool MongoApiByName(const std::string& name, MongoApi* api) {
   if (name == "command") *api = MongoApi::kCommand;
   else if (name == "crud") *api = MongoApi::kCrud;
+  else if (name == "wire") *api = MongoApi::kWire;
   else return false;
   return true;
 }

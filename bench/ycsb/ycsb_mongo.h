@@ -10,7 +10,8 @@
 // `server_pid` (0: unknown) is the server process whose CPU is reported.
 // The backend is named "tigerdoc" with MongoApi::kCommand and stores
 // ycsb.usertable; with kCrud it is "tigerdoc-crud" on ycsb.usertable_crud,
-// so that both can run against one server in one run.
+// so that both can run against one server in one run. MongoApi::kWire is
+// not libmongoc: ycsb_mongo_wire.h.
 
 #include <sys/types.h>
 
@@ -25,6 +26,7 @@ namespace tigerdoc::bench::ycsb {
 
 class MongoYcsb : public Backend {
  public:
+  // REQUIRES: api is kCommand or kCrud.
   static StatusWith<std::unique_ptr<MongoYcsb>> Connect(const std::string& uri, pid_t server_pid,
                                                         MongoApi api);
   ~MongoYcsb() override;

@@ -1,8 +1,9 @@
 #pragma once
-// The two ways tigerdoc_ycsb drives libmongoc (bench/README.md, "How the
-// bench calls libmongoc"). Both send the server the same commands (find
-// with limit/singleBatch, update with one statement, insert with one
-// document) and check the same answers; they differ in the driver's work:
+// The ways tigerdoc_ycsb talks to a MongoDB server (bench/README.md, "How
+// the bench calls libmongoc", "A thin wire client beside libmongoc"). All
+// send the server the same commands (find with limit/singleBatch, update
+// with one statement, insert with one document) and check the same
+// answers; they differ in the client's work:
 //
 //  - kCommand (default): each operation is one mongoc_collection_*_command_with_opts
 //    call with a command document the thread keeps and refills: one server
@@ -11,6 +12,8 @@
 //    insert_one). libmongoc 1.23 selects a server and creates a server
 //    stream twice per find (cursor prime, then the command), and every
 //    stream re-parses the server's handshake reply.
+//  - kWire: no libmongoc at all: bench/wire_client.h, one OP_MSG per
+//    operation on a connection of its own (ycsb_mongo_wire.h).
 //
 // Ownership: a client pops its mongoc_client_t from `pool` and pushes it
 // back when destroyed; `pool` must outlive it. One thread per client.
@@ -24,9 +27,9 @@ struct _mongoc_client_pool_t;
 
 namespace tigerdoc::bench::ycsb {
 
-enum class MongoApi { kCommand, kCrud };
+enum class MongoApi { kCommand, kCrud, kWire };
 
-// "command" / "crud"; false for anything else.
+// "command" / "crud" / "wire"; false for anything else.
 bool MongoApiByName(const std::string& name, MongoApi* api);
 
 std::unique_ptr<Client> NewMongoCommandClient(_mongoc_client_pool_t* pool, const char* db,

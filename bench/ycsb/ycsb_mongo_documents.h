@@ -1,6 +1,7 @@
 #pragma once
-// The pieces of BSON both libmongoc clients (ycsb_mongo_clients.h) send,
-// built in one place so the two APIs put the same bytes on the wire:
+// The pieces of BSON every tigerdoc client style (ycsb_mongo_clients.h;
+// the command and wire styles through ycsb_mongo_commands.h) sends, built
+// in one place so that all put the same bytes on the wire:
 //  - AppendRecord: {_id: key, field0: ..., field9: ...} into an open document;
 //  - AppendSetField: {$set: {fieldN: value}} into an open update document;
 //  - PopConnectedClient: a pooled client, connected (a pooled client

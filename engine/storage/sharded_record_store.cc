@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/bson/raw_fields.h"
 #include "engine/keystring/key_string.h"
 #include "engine/storage/shard_router.h"
 
@@ -307,12 +308,28 @@ Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
   return Status::OK();
 }
 
+namespace {
+
+// Both documents hold an _id element of the same type and bytes.
+bool SameIdElement(const bson_t* a, const bson_t* b) {
+  bson_iter_t ia, ib;
+  if (!bson::FindTopLevel(a, "_id", &ia) || !bson::FindTopLevel(b, "_id", &ib)) return false;
+  const size_t na = ia.next_off - ia.off, nb = ib.next_off - ib.off;
+  return na == nb && std::memcmp(ia.raw + ia.off, ib.raw + ib.off, na) == 0;
+}
+
+}  // namespace
+
 Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
                                   const bson_t* new_doc) {
   ASSIGN_OR_RETURN(Placement from, PlacementOf(session, old_doc));
   Placement to;
   if (capped_) {
     to = from;  // an update keeps the record's place in insertion order
+  } else if (shard_key_is_id() && SameIdElement(old_doc, new_doc)) {
+    // The record key is a function of the _id bytes alone: encoding it
+    // again (a sixth of this function) would give the same placement.
+    to = from;
   } else {
     ASSIGN_OR_RETURN(to, PlacementOf(new_doc));
   }

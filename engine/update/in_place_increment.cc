@@ -2,14 +2,14 @@
 
 #include <cstring>
 
-#include "engine/bson/raw_fields.h"
 #include "engine/update/arithmetic.h"
+#include "engine/update/top_level_fields.h"
 
 namespace tigerdoc::update {
 namespace {
 
 // Few fields per update: a fixed array keeps Apply off the heap.
-constexpr size_t kMaxFields = 8;
+constexpr size_t kMaxFields = kMaxInPlaceFields;
 
 bool FixedWidthNumber(bson_type_t type) {
   return type == BSON_TYPE_INT32 || type == BSON_TYPE_INT64 || type == BSON_TYPE_DOUBLE;
@@ -72,32 +72,22 @@ std::optional<InPlaceIncrement> InPlaceIncrement::Plan(const bson_t* update) {
 }
 
 bool InPlaceIncrement::Apply(const bson_t* doc, bson::BsonDoc* out, bool* modified) const {
-  uint32_t offsets[kMaxFields] = {};  // of each field's value in `doc`; 0: not seen
-  bson_type_t types[kMaxFields] = {};
-  bson::RawFields walk(doc);
-  while (walk.Next()) {
-    const std::string_view key = walk.key();
-    if (key == "_id" && walk.type() == BSON_TYPE_ARRAY) return false;  // the general path refuses it
-    for (size_t i = 0; i < fields_.size(); ++i) {
-      if (key != fields_[i].name) continue;
-      if (offsets[i] != 0) return false;  // a repeated name
-      offsets[i] = walk.offset() + 1 + static_cast<uint32_t>(key.size()) + 1;
-      types[i] = walk.type();
-    }
-  }
-  if (walk.broken()) return false;
+  std::string_view names[kMaxFields];
+  for (size_t i = 0; i < fields_.size(); ++i) names[i] = fields_[i].name;
+  FieldSpan spans[kMaxFields];
+  if (!LocateTopLevelFields(doc, names, fields_.size(), spans)) return false;
   bson_value_t sums[kMaxFields];
   for (size_t i = 0; i < fields_.size(); ++i) {
-    if (offsets[i] == 0 || !FixedWidthNumber(types[i])) return false;
-    const bson_value_t old = ReadNumber(types[i], bson_get_data(doc) + offsets[i]);
+    if (!spans[i].found() || !FixedWidthNumber(spans[i].type)) return false;
+    const bson_value_t old = ReadNumber(spans[i].type, bson_get_data(doc) + spans[i].value);
     std::optional<query::OwnedValue> sum = ApplyArithmetic(ArithmeticOp::kAdd, &old, fields_[i].increment.get());
-    if (!sum || sum->get()->value_type != types[i]) return false;  // overflow or promotion
+    if (!sum || sum->get()->value_type != spans[i].type) return false;  // overflow or promotion
     sums[i] = *sum->get();
   }
   *out = bson::BsonDoc::CopyOf(bson_get_data(doc), doc->len);
   // The copy's buffer is its own: patching it in place is safe.
   uint8_t* data = const_cast<uint8_t*>(out->data());
-  for (size_t i = 0; i < fields_.size(); ++i) WriteNumber(sums[i], data + offsets[i]);
+  for (size_t i = 0; i < fields_.size(); ++i) WriteNumber(sums[i], data + spans[i].value);
   *modified = std::memcmp(bson_get_data(doc), out->data(), doc->len) != 0;
   return true;
 }

@@ -13,7 +13,7 @@
 // same ApplyArithmetic, so the same promotion rules); whenever the general
 // path could differ or fail (a field missing, repeated or of another type,
 // a sum that changes type or overflows int64, an array _id, a document the
-// raw walk does not vouch for), Apply declines and the caller runs the
+// walk does not vouch for, top_level_fields.h), Apply declines and the caller runs the
 // general path. Indexes, validators, size limits and change events are the
 // caller's and see the same document either way.
 //

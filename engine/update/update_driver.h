@@ -60,6 +60,7 @@ class Matcher;
 namespace tigerdoc::update {
 
 class InPlaceIncrement;
+class InPlaceSet;
 
 struct ApplyResult {
   bson::BsonDoc doc;
@@ -109,6 +110,9 @@ class UpdateDriver {
   StatusWith<ApplyResult> ApplyPipeline(const bson_t* doc) const;
   StatusWith<ApplyResult> ApplyModifiers(const bson_t* doc, bool is_upsert_insert,
                                          std::optional<size_t> positional_index) const;
+  // Builds the update tree of operator update `update` into root_,
+  // rename_sources_ and positional_ (array_filters_ set first).
+  Status ParseOperators(const bson_t* update);
 
   std::shared_ptr<const bson::BsonDoc> replacement_;  // set for replacement updates
   std::shared_ptr<const agg::Pipeline> pipeline_;     // set for pipeline updates
@@ -116,6 +120,11 @@ class UpdateDriver {
   std::shared_ptr<const ArrayFilters> array_filters_;
   // Set when the update is only $inc of top-level fields (in_place_increment.h).
   std::shared_ptr<const InPlaceIncrement> in_place_;
+  // Set when the update is only $set of top-level fields (in_place_set.h).
+  std::shared_ptr<const InPlaceSet> in_place_set_;
+  // With in_place_set_: the update, whose tree is built only when a
+  // document declines the in-place path (root_ is null until then).
+  std::shared_ptr<const bson::BsonDoc> deferred_update_;
   std::vector<std::string> rename_sources_;
   bool positional_ = false;
 };

@@ -3,7 +3,10 @@
 // the answers must be those of the planned path, for numbers of another
 // type, absent _ids with and without upsert, collections sharded by another
 // field, filters that only look like {_id: v}, and several connections
-// updating the same documents at once.
+// updating the same documents at once. A $set of existing top-level
+// fields is spliced into the stored bytes (engine/update/in_place_set.h):
+// its answers must be the general path's (field order, no-ops, appended
+// fields, validators, unique indexes), also from concurrent connections.
 #include <thread>
 #include <vector>
 
@@ -93,6 +96,108 @@ TEST_F(UpdateByIdTest, ConcurrentIncrementsByIdAreAllApplied) {
   int64_t total = 0;
   for (int id = 0; id < 3; ++id) total += FieldOf("c", R"({"_id": )" + std::to_string(id) + "}", "n");
   EXPECT_EQ(total, kThreads * kPerThread);
+}
+
+// {_id: id, field0: "<id>-0-...", ..., field9: ...}: a YCSB record's shape.
+std::string YcsbRecord(const std::string& id) {
+  std::string doc = R"({"_id": ")" + id + R"(")";
+  for (int f = 0; f < 10; ++f) {
+    doc += R"(, "field)" + std::to_string(f) + R"(": ")" + id + "-" + std::to_string(f) + "-" +
+           std::string(90, 'a' + f) + R"(")";
+  }
+  return doc + "}";
+}
+
+TEST_F(UpdateByIdTest, SetOfExistingFieldsKeepsOrderNoOpsAndAppends) {
+  InsertJson("c", "[" + YcsbRecord("user1") + "]");
+  const std::string value(100, 'Z');
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})", R"({"$set": {"field3": ")" + value + R"("}})"),
+            std::make_pair(1L, 1L));
+  // The same value again: matched, not modified.
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})", R"({"$set": {"field3": ")" + value + R"("}})"),
+            std::make_pair(1L, 0L));
+  // Another type of an equal number is a change (binary comparison).
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})", R"({"$set": {"field5": 1}})"), std::make_pair(1L, 1L));
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})", R"({"$set": {"field5": 1.0}})"), std::make_pair(1L, 1L));
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})", R"({"$set": {"field5": 1.0}})"), std::make_pair(1L, 0L));
+  // Two fields at once, out of document order; a missing one is appended.
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})",
+                   R"({"$set": {"field9": {"a": [1, 2]}, "field0": "short", "zz": true}})"),
+            std::make_pair(1L, 1L));
+  BsonDoc r = Run(R"({"find": "c", "filter": {"_id": "user1"}})");
+  auto docs = DocArray(r, "cursor.firstBatch");
+  ASSERT_EQ(docs.size(), 1u) << Json(r);
+  std::string expected = YcsbRecord("user1");
+  auto replace = [&](int f, const std::string& json) {
+    const std::string key = R"("field)" + std::to_string(f) + R"(": )";
+    const size_t at = expected.find(key) + key.size();
+    expected.replace(at, expected.find('"', at + 1) + 1 - at, json);
+  };
+  replace(0, R"("short")");
+  replace(3, "\"" + value + "\"");
+  replace(5, "1.0");
+  replace(9, R"({"a": [1, 2]})");
+  expected.insert(expected.size() - 1, R"(, "zz": true)");
+  EXPECT_EQ(testutil::CanonicalJson(docs[0]), testutil::CanonicalJson(expected));
+}
+
+TEST_F(UpdateByIdTest, SetOfExistingFieldsMeetsValidatorsAndUniqueIndexes) {
+  ASSERT_OK_REPLY(Run(R"({"create": "v", "validator": {"field1": {"$type": "string"}}})"));
+  InsertJson("v", "[" + YcsbRecord("user1") + "," + YcsbRecord("user2") + "]");
+  BsonDoc refused = Run(R"({"update": "v", "updates": [{"q": {"_id": "user1"}, "u": {"$set": {"field1": 5}}}]})");
+  EXPECT_EQ(Integer(refused, "writeErrors.0.code"), 121) << Json(refused);
+  EXPECT_EQ(Integer(refused, "nModified"), 0) << Json(refused);
+  ASSERT_OK_REPLY(Run(R"({"createIndexes": "v", "indexes": [{"key": {"field2": 1}, "name": "f2", "unique": true}]})"));
+  BsonDoc dup = Run(R"({"update": "v", "updates": [{"q": {"_id": "user1"}, "u": {"$set": {"field2": "user2-2-)" +
+                    std::string(90, 'c') + R"("}}}]})");
+  EXPECT_EQ(Integer(dup, "writeErrors.0.code"), 11000) << Json(dup);
+  // The index follows a spliced value: the old key is gone, the new found.
+  EXPECT_EQ(Update("v", R"({"_id": "user1"})", R"({"$set": {"field2": "new"}})"), std::make_pair(1L, 1L));
+  BsonDoc by_new = Run(R"({"find": "v", "filter": {"field2": "new"}, "hint": "f2"})");
+  EXPECT_EQ(DocArray(by_new, "cursor.firstBatch").size(), 1u) << Json(by_new);
+  BsonDoc by_old = Run(R"({"find": "v", "filter": {"field2": "user1-2-)" + std::string(90, 'c') +
+                       R"("}, "hint": "f2"})");
+  EXPECT_EQ(DocArray(by_old, "cursor.firstBatch").size(), 0u) << Json(by_old);
+}
+
+TEST_F(UpdateByIdTest, ConcurrentSetsOfOneFieldEachFromSeveralConnectionsAllLand) {
+  constexpr int kThreads = 5, kPerThread = 80, kDocs = 3;
+  std::string records = "[";
+  for (int d = 0; d < kDocs; ++d) records += (d ? "," : "") + YcsbRecord("user" + std::to_string(d));
+  InsertJson("c", records + "]");
+  // Thread t owns field t and field t + 5 of every document; its last
+  // write to each must be what the document holds in the end.
+  auto value = [](int t, int i) { return std::to_string(t) + "-" + std::to_string(i) + std::string(96, 'v'); };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      for (int i = 0; i < kPerThread; ++i) {
+        const int field = t + (i % 2) * kThreads;
+        BsonDoc r = client.RunCommand(
+            db_, R"({"update": "c", "updates": [{"q": {"_id": "user)" + std::to_string(i % kDocs) +
+                     R"("}, "u": {"$set": {"field)" + std::to_string(field) + R"(": ")" + value(t, i) +
+                     R"("}}}]})");
+        EXPECT_EQ(Integer(r, "nModified"), 1) << Json(r);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int d = 0; d < kDocs; ++d) {
+    std::string expected = R"({"_id": "user)" + std::to_string(d) + R"(")";
+    for (int f = 0; f < 10; ++f) {
+      const int t = f % kThreads, parity = f / kThreads;
+      int last = -1;  // the last i of thread t with this document and field
+      for (int i = 0; i < kPerThread; ++i) {
+        if (i % kDocs == d && i % 2 == parity) last = i;
+      }
+      expected += R"(, "field)" + std::to_string(f) + R"(": ")" + value(t, last) + R"(")";
+    }
+    BsonDoc r = Run(R"({"find": "c", "filter": {"_id": "user)" + std::to_string(d) + R"("}})");
+    auto docs = DocArray(r, "cursor.firstBatch");
+    ASSERT_EQ(docs.size(), 1u) << Json(r);
+    EXPECT_EQ(testutil::CanonicalJson(docs[0]), testutil::CanonicalJson(expected + "}"));
+  }
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // in an ok:1 reply. ordered:true (the default) stops at the first failure,
 // ordered:false goes on. Malformed commands fail as a whole.
 
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "wire/commands/collation_option.h"
@@ -131,9 +133,10 @@ Status FinishWrite(CommandContext& ctx, const WriteOptions& options) {
 }
 
 // A required document field of a statement ({q: {...}}).
-StatusWith<bson::BsonDoc> RequiredObject(const bson_t* statement, const std::string& path, const char* field) {
+StatusWith<bson::BsonDoc> RequiredObject(const PresentFields& statement, const std::string& path,
+                                         const char* field) {
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, statement, field)) {
+  if (!statement.Find(field, &it)) {
     return Status(ErrorCode::kLocation40414,
                   "BSON field '" + path + "." + field + "' is missing but a required field");
   }
@@ -148,6 +151,16 @@ StatusWith<bson::BsonDoc> RequiredObject(const bson_t* statement, const std::str
   bson_iter_document(&it, &len, &data);
   return bson::BsonDoc::CopyOf(data, len);
 }
+
+// An update statement's own fields; bit i of RunUpdate's `given` says
+// kUpdateStatementFields[i] is in the statement.
+enum UpdateStatementField : uint32_t {
+  kQ, kU, kUpsert, kMulti, kArrayFilters, kHint, kCollation, kC, kSort, kUpdateStatementFieldCount
+};
+constexpr std::array<std::string_view, kUpdateStatementFieldCount> kUpdateStatementFields = {
+    "q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "sort"};
+static_assert(kUpdateStatementFields[kU] == "u" && kUpdateStatementFields[kArrayFilters] == "arrayFilters" &&
+              kUpdateStatementFields[kCollation] == "collation" && kUpdateStatementFields[kSort] == "sort");
 
 }  // namespace
 
@@ -191,36 +204,50 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
   WriteErrors errors;
   for (size_t i = 0; i < statements.size(); ++i) {
     const bson_t* s = statements[i].get();
-    RETURN_IF_ERROR(CheckFields(s, "update.updates", {"q", "u", "upsert", "multi", "arrayFilters",
-                                                     "hint", "collation", "c", "sort"}));
-    ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(s, "update.updates", "q"));
+    // One pass over the statement; only the fields it holds are read (an
+    // update by _id gives q and u: each absent getter was a scan of it).
+    const PresentFields present(s);
+    uint32_t given = 0;
+    RETURN_IF_ERROR(CheckFields(present, "update.updates", kUpdateStatementFields, &given));
+    auto has = [&](UpdateStatementField f) { return (given >> f & 1) != 0; };
+    ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(present, "update.updates", "q"));
     engine::UpdateStatement statement;
     bson_iter_t u;
-    if (bson_iter_init_find(&u, s, "u") && BSON_ITER_HOLDS_ARRAY(&u)) {
+    if (present.Find("u", &u) && BSON_ITER_HOLDS_ARRAY(&u)) {
       // A pipeline-style update: the stages, as an array document.
       ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> stages, GetArray(s, "update.updates", "u"));
       statement.update = std::move(*stages);
       statement.update_is_pipeline = true;
     } else {
-      ASSIGN_OR_RETURN(statement.update, RequiredObject(s, "update.updates", "u"));
+      ASSIGN_OR_RETURN(statement.update, RequiredObject(present, "update.updates", "u"));
     }
-    ASSIGN_OR_RETURN(statement.constants, GetObject(s, "update.updates", "c"));
+    if (has(kC)) {
+      ASSIGN_OR_RETURN(statement.constants, GetObject(present, "update.updates", "c"));
+    }
     if (let) statement.let = let->Copy();
     // A bad collation fails its statement (a write error), as in MongoDB,
     // where it is parsed when the statement runs.
-    StatusWith<engine::CollationOption> collation = GetCollation(s, "update.updates");
-    if (!collation.ok()) {
-      if (!errors.Add(static_cast<int64_t>(i), collation.status(), options.ordered)) break;
-      continue;
+    if (has(kCollation)) {
+      StatusWith<engine::CollationOption> collation = GetCollation(s, "update.updates");
+      if (!collation.ok()) {
+        if (!errors.Add(static_cast<int64_t>(i), collation.status(), options.ordered)) break;
+        continue;
+      }
+      statement.collation = collation.value();
     }
-    statement.collation = collation.value();
     statement.query = std::move(q);
-    ASSIGN_OR_RETURN(std::optional<bool> upsert, GetBool(s, "update.updates", "upsert"));
-    ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(s, "update.updates", "multi"));
-    statement.upsert = upsert.value_or(false);
-    statement.multi = multi.value_or(false);
+    if (has(kUpsert)) {
+      ASSIGN_OR_RETURN(std::optional<bool> upsert, GetBool(present, "update.updates", "upsert"));
+      statement.upsert = upsert.value_or(false);
+    }
+    if (has(kMulti)) {
+      ASSIGN_OR_RETURN(std::optional<bool> multi, GetBool(present, "update.updates", "multi"));
+      statement.multi = multi.value_or(false);
+    }
     statement.bypass_document_validation = options.bypass_document_validation;
-    ASSIGN_OR_RETURN(statement.array_filters, GetArray(s, "update.updates", "arrayFilters"));
+    if (has(kArrayFilters)) {
+      ASSIGN_OR_RETURN(statement.array_filters, GetArray(s, "update.updates", "arrayFilters"));
+    }
     StatusWith<engine::UpdateResult> result = ctx.engine->Update(ctx.db(), coll, statement);
     if (!result.ok()) {
       if (!errors.Add(static_cast<int64_t>(i), result.status(), options.ordered)) break;
@@ -270,7 +297,7 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
   for (size_t i = 0; i < statements.size(); ++i) {
     const bson_t* s = statements[i].get();
     RETURN_IF_ERROR(CheckFields(s, "delete.deletes", {"q", "limit", "hint", "collation"}));
-    ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(s, "delete.deletes", "q"));
+    ASSIGN_OR_RETURN(bson::BsonDoc q, RequiredObject(PresentFields(s), "delete.deletes", "q"));
     ASSIGN_OR_RETURN(std::optional<int64_t> limit, GetInt64(s, "delete.deletes", "limit"));
     if (!limit) {
       return Status(ErrorCode::kLocation40414,

@@ -86,6 +86,17 @@ std::vector<Named> Shapes() {
          id(d);
          bson_append_regex(d, "r", -1, "a", "i");
        }},
+      // The general path renumbers the array (keys "0", "1"): not in place.
+      {"{_id, x: {a: array keyed 1, 0}, n}", [id](bson_t* d, const char*) {
+         id(d);
+         bson_t x, a;
+         bson_append_document_begin(d, "x", -1, &x);
+         bson_append_array_begin(&x, "a", -1, &a);
+         bson_append_int32(&a, "1", -1, 1);
+         bson_append_int32(&a, "0", -1, 2);
+         bson_append_array_end(&x, &a);
+         bson_append_document_end(d, &x);
+       }},
   };
 }
 
