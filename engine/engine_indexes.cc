@@ -5,8 +5,8 @@
 // sees every committed document and no writer runs until the new index is
 // published:
 //
-//   reserve ids (persisted) -> create tables -> scan every shard in batches,
-//   one transaction per batch writing the entries -> publish in the catalog
+//   reserve ids (persisted) -> create tables -> scan every shard, sort the
+//   keys, load them in key order (index_builder.h) -> publish in the catalog
 //
 // Any failure (a duplicate for a unique index, parallel arrays, a hashed
 // array) drops the new tables; the catalog never names a half-built index,
@@ -20,74 +20,12 @@
 #include "engine/write/collection_writer.h"
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
-#include "engine/index/key_generator.h"
-#include "engine/progress_meter.h"
-#include "engine/write/write_unit.h"
+#include "engine/index_builder.h"
 
 namespace tigerdoc::engine {
 namespace {
 
-constexpr size_t kBuildBatchDocuments = 1000;
 constexpr char kNotFoundPrefix[] = "ns does not exist: ";
-
-// Builds `specs` (tables already created) over every document of `coll`.
-// REQUIRES: coll.write_mutex() held exclusively.
-// Progress shows in currentOp ({msg, progress: {done, total}}, total the
-// collection's document count when the build started) and in the log.
-Status BuildIndexes(storage::StorageEngine& storage, const catalog::CollectionEntry& coll,
-                    std::vector<index::IndexSpec>& specs) {
-  storage::Session session = storage.NewUnboundSession();
-  ProgressMeter progress("Index Build: scanning collection", coll.metadata.ns,
-                         coll.store->TotalStats().count);
-  for (int shard = 0; shard < coll.store->num_shards(); ++shard) {
-    const std::string table = coll.store->TableName(shard);
-    std::string lower;
-    for (;;) {
-      // Read a batch, close the cursor, then write its entries in one
-      // transaction; the next batch resumes after the last key read (no
-      // writer can change the collection meanwhile).
-      std::vector<bson::BsonDoc> batch;
-      std::string last_key;
-      {
-        ASSIGN_OR_RETURN(storage::Cursor cursor, session.Scan(table, lower, ""));
-        Status status;
-        while (batch.size() < kBuildBatchDocuments && cursor.Next(&status)) {
-          batch.push_back(bson::BsonDoc::CopyOf(
-              reinterpret_cast<const uint8_t*>(cursor.value().data()), cursor.value().size()));
-          last_key.assign(cursor.key());
-        }
-        RETURN_IF_ERROR(status);
-      }
-      if (batch.empty()) break;
-      RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
-        for (const bson::BsonDoc& doc : batch) {
-          ASSIGN_OR_RETURN(storage::ShardedRecordStore::Location at,
-                           coll.store->LocationOf(session, doc.get()));
-          for (index::IndexSpec& spec : specs) {
-            ASSIGN_OR_RETURN(index::DocumentKeys keys, index::GenerateKeys(spec, doc.get()));
-            if (keys.multikey) {
-              spec.multikey = true;
-              for (size_t i = 0; i < keys.multikey_paths.size(); ++i) {
-                spec.multikey_paths[i].insert(keys.multikey_paths[i].begin(),
-                                              keys.multikey_paths[i].end());
-              }
-              spec.wildcard_multikey_paths.insert(keys.wildcard_multikey_paths.begin(),
-                                                  keys.wildcard_multikey_paths.end());
-            }
-            RETURN_IF_ERROR(AddIndexEntries(session, coll, spec, at, keys.keys));
-          }
-        }
-        return Status::OK();
-      }));
-      progress.Add(static_cast<int64_t>(batch.size()));
-      if (batch.size() < kBuildBatchDocuments) break;
-      lower = last_key;
-      lower.push_back('\0');  // the smallest key after last_key
-    }
-  }
-  progress.Finish();
-  return Status::OK();
-}
 
 Status NamespaceNotFound(const std::string& ns) {
   return Status(ErrorCode::kNamespaceNotFound, kNotFoundPrefix + ns);
@@ -152,7 +90,7 @@ StatusWith<CreateIndexesResult> Engine::CreateIndexes(const CreateIndexesParams&
     built = index::CreateIndexTables(session, coll->metadata.ident, to_build[i],
                                      coll->metadata.num_shards);
   }
-  if (built.ok()) built = BuildIndexes(*storage_, *coll, to_build);
+  if (built.ok()) built = BuildIndexesSorted(*storage_, *coll, to_build, SortSpillDirectory());
   if (!built.ok()) {
     for (const index::IndexSpec& spec : to_build) {
       if (spec.id == 0) continue;

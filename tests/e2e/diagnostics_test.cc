@@ -508,14 +508,23 @@ TEST_F(DiagnosticsTest, IndexBuildShowsProgressInCurrentOp) {
         {"key": {"a": -1, "m": 1}, "name": "a_m"}]})");
     done = true;
   });
-  std::vector<std::pair<int64_t, int64_t>> seen;  // (done, total)
+  // The scan's progress (done, total), then each index's load of its
+  // sorted keys (mongod's two phases; every index has one key per document).
+  std::vector<std::pair<int64_t, int64_t>> seen;
+  std::vector<std::pair<int64_t, int64_t>> loading;
   while (!done.load()) {
     BsonDoc op = RunAdmin(R"({"currentOp": 1, "command.createIndexes": "big"})");
     if (Has(op, "inprog.0.progress")) {
-      seen.emplace_back(Integer(op, "inprog.0.progress.done").value_or(-1),
-                        Integer(op, "inprog.0.progress.total").value_or(-1));
-      EXPECT_EQ(String(op, "inprog.0.msg").value_or("").rfind("Index Build: scanning collection: ", 0), 0u)
-          << Json(op);
+      const std::pair<int64_t, int64_t> progress{Integer(op, "inprog.0.progress.done").value_or(-1),
+                                                 Integer(op, "inprog.0.progress.total").value_or(-1)};
+      const std::string msg = String(op, "inprog.0.msg").value_or("");
+      if (msg.rfind("Index Build: inserting keys from external sorter into index: ", 0) == 0) {
+        loading.push_back(progress);
+      } else {
+        EXPECT_EQ(msg.rfind("Index Build: scanning collection: ", 0), 0u) << Json(op);
+        EXPECT_TRUE(loading.empty()) << "the scan comes first: " << Json(op);
+        seen.push_back(progress);
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -523,6 +532,11 @@ TEST_F(DiagnosticsTest, IndexBuildShowsProgressInCurrentOp) {
   ASSERT_OK_REPLY(build_reply);
   ASSERT_FALSE(seen.empty()) << "never saw the build's progress";
   for (const auto& [d, t] : seen) {
+    EXPECT_EQ(t, kDocs);
+    EXPECT_GE(d, 0);
+    EXPECT_LE(d, t);
+  }
+  for (const auto& [d, t] : loading) {
     EXPECT_EQ(t, kDocs);
     EXPECT_GE(d, 0);
     EXPECT_LE(d, t);

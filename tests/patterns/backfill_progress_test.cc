@@ -77,7 +77,9 @@ TEST_F(BackfillProgressTest, IndexBuildReportsDocumentsScanned) {
   BsonDoc shown = Shown(op);
   EXPECT_EQ(Int(shown, "progress.done"), kDocs) << shown.ToJson();
   EXPECT_EQ(Int(shown, "progress.total"), kDocs) << shown.ToJson();
-  EXPECT_EQ(Str(shown, "msg"), "Index Build: scanning collection: 2500/2500 100%") << shown.ToJson();
+  // The last phase shown: the sorted keys loaded into the index (one per document).
+  EXPECT_EQ(Str(shown, "msg"), "Index Build: inserting keys from external sorter into index: 2500/2500 100%")
+      << shown.ToJson();
 }
 
 TEST_F(BackfillProgressTest, WorkOutsideAnOperationStillRuns) {

@@ -7,6 +7,7 @@
 
 #include "engine/changes/change_log.h"
 #include "engine/engine.h"
+#include "engine/index_builder.h"
 #include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/server_facts.h"
@@ -88,13 +89,43 @@ Status SetTtlMonitorSleepSecs(CommandContext& ctx, const bson_iter_t* value) {
   return Status::OK();
 }
 
+// The index builds' sort memory (engine/index_builder.h), mongod's
+// maxIndexBuildMemoryUsageMegabytes: a whole number of megabytes >= 50.
+void GetMaxIndexBuildMemoryUsageMegabytes(CommandContext&, bson_t* out, const char* name) {
+  BSON_APPEND_INT64(out, name, engine::MaxIndexBuildMemoryUsageMegabytes());
+}
+
+Status SetMaxIndexBuildMemoryUsageMegabytes(CommandContext&, const bson_iter_t* value) {
+  if (!BSON_ITER_HOLDS_NUMBER(value)) {
+    return Status(ErrorCode::kBadValue, "maxIndexBuildMemoryUsageMegabytes must be a number");
+  }
+  return engine::SetMaxIndexBuildMemoryUsageMegabytes(bson_iter_as_int64(value));
+}
+
+// Tests only: a budget in bytes below mongod's 50 MB floor, so that a build
+// over a few thousand documents spills (0: back to the megabytes).
+void GetIndexBuildMemoryLimitBytesForTest(CommandContext&, bson_t* out, const char* name) {
+  BSON_APPEND_INT64(out, name, engine::IndexBuildMemoryLimitBytesForTest());
+}
+
+Status SetIndexBuildMemoryLimitBytesForTest(CommandContext&, const bson_iter_t* value) {
+  if (!BSON_ITER_HOLDS_NUMBER(value)) {
+    return Status(ErrorCode::kBadValue, "internalIndexBuildMemoryLimitBytesForTest must be a number");
+  }
+  return engine::SetIndexBuildMemoryLimitBytesForTest(bson_iter_as_int64(value));
+}
+
 // In the order getParameter: "*" lists them.
 constexpr ServerParameter kParameters[] = {
     {"changeLogRetentionHours", GetChangeLogRetentionHours, SetChangeLogRetention},
     {"changeLogRetentionMB", GetChangeLogRetentionMB, SetChangeLogRetention},
     {"cursorTimeoutMillis", GetCursorTimeoutMillis, SetCursorTimeoutMillis},
     {"featureCompatibilityVersion", GetFeatureCompatibilityVersion, nullptr},
+    {"internalIndexBuildMemoryLimitBytesForTest", GetIndexBuildMemoryLimitBytesForTest,
+     SetIndexBuildMemoryLimitBytesForTest},
     {"maxBsonObjectSize", GetMaxBsonObjectSize, nullptr},
+    {"maxIndexBuildMemoryUsageMegabytes", GetMaxIndexBuildMemoryUsageMegabytes,
+     SetMaxIndexBuildMemoryUsageMegabytes},
     {"transactionLifetimeLimitSeconds", GetTransactionLifetimeLimitSeconds,
      SetTransactionLifetimeLimitSeconds},
     {"ttlMonitorSleepSecs", GetTtlMonitorSleepSecs, SetTtlMonitorSleepSecs},
