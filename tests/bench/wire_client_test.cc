@@ -167,7 +167,9 @@ const BsonDoc kOk = BsonDoc::FromJson(R"({"ok": 1.0})");
 std::vector<wire::DocumentSequence> Sequence(int count) {
   std::vector<wire::DocumentSequence> out(1);
   out[0].identifier = "docs";
-  for (int i = 0; i < count; ++i) out[0].documents.push_back(kOk.Copy());
+  // A sequence holds views; kOk lives as long as the test program.
+  const std::string_view ok(reinterpret_cast<const char*>(bson_get_data(kOk.get())), kOk.get()->len);
+  for (int i = 0; i < count; ++i) out[0].documents.push_back(ok);
   return out;
 }
 
