@@ -14,6 +14,7 @@
 #include "wire/commands/collation_option.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
+#include "wire/commands/present_fields.h"
 #include "wire/commands/server_facts.h"
 #include "wire/reply/reply_builder.h"
 
@@ -24,8 +25,11 @@ namespace {
 // OP_MSG document sequence (kind 1) of the same name, as drivers send them:
 // views of each statement's bytes in the request (its body or the message
 // the sequence came in), valid while the request runs. Nothing keeps them
-// longer (the engine copies what it stores).
-StatusWith<std::vector<std::string_view>> StatementViewsOf(CommandContext& ctx, const char* field) {
+// longer (the engine copies what it stores). `present` holds the body's
+// fields.
+StatusWith<std::vector<std::string_view>> StatementViewsOf(CommandContext& ctx,
+                                                           const PresentFields& present,
+                                                           const char* field) {
   std::vector<std::string_view> out;
   bool found = false;
   for (const DocumentSequence& seq : ctx.request.sequences) {
@@ -34,7 +38,7 @@ StatusWith<std::vector<std::string_view>> StatementViewsOf(CommandContext& ctx, 
     out = seq.documents;
   }
   bson_iter_t it;
-  if (bson_iter_init_find(&it, ctx.body(), field)) {
+  if (present.Find(field, &it)) {
     if (found) {
       return Status(ErrorCode::kBadValue, std::string("Duplicate field '") + field +
                                               "' in the command body and a document sequence");
@@ -74,8 +78,9 @@ StatusWith<std::vector<std::string_view>> StatementViewsOf(CommandContext& ctx, 
 }
 
 // StatementViewsOf's statements as owned documents (update and delete).
-StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const char* field) {
-  ASSIGN_OR_RETURN(std::vector<std::string_view> views, StatementViewsOf(ctx, field));
+StatusWith<std::vector<bson::BsonDoc>> StatementsOf(CommandContext& ctx, const PresentFields& present,
+                                                    const char* field) {
+  ASSIGN_OR_RETURN(std::vector<std::string_view> views, StatementViewsOf(ctx, present, field));
   std::vector<bson::BsonDoc> out;
   out.reserve(views.size());
   for (std::string_view view : views) {
@@ -98,14 +103,16 @@ bson::BsonDoc WriteReply(const WriteOptions& options, bson::BsonDoc reply) {
   return options.unacknowledged ? bson::BsonDoc() : std::move(reply);
 }
 
-StatusWith<WriteOptions> WriteOptionsOf(CommandContext& ctx) {
+// From the body's fields, collected once (each getter given the body would
+// scan all of it: a quarter of the insert command's own instructions).
+StatusWith<WriteOptions> WriteOptionsOf(CommandContext& ctx, const PresentFields& present) {
   WriteOptions options;
-  ASSIGN_OR_RETURN(std::optional<bool> ordered, GetBool(ctx.body(), ctx.name, "ordered"));
+  ASSIGN_OR_RETURN(std::optional<bool> ordered, GetBool(present, ctx.name, "ordered"));
   options.ordered = ordered.value_or(true);
   ASSIGN_OR_RETURN(std::optional<bool> bypass,
-                   GetBool(ctx.body(), ctx.name, "bypassDocumentValidation"));
+                   GetBool(present, ctx.name, "bypassDocumentValidation"));
   options.bypass_document_validation = bypass.value_or(false);
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> wc, GetObject(ctx.body(), ctx.name, "writeConcern"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> wc, GetObject(present, ctx.name, "writeConcern"));
   if (wc) {
     ASSIGN_OR_RETURN(std::optional<bool> j, GetBool(wc->get(), "writeConcern", "j"));
     options.journal = j.value_or(false);
@@ -178,9 +185,10 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
   // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
   if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
-  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
-  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
-  ASSIGN_OR_RETURN(std::vector<std::string_view> docs, StatementViewsOf(ctx, "documents"));
+  const PresentFields present(ctx.body());
+  RETURN_IF_ERROR(CheckFields(present, ctx.name, {"documents", "ordered", "bypassDocumentValidation"}));
+  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx, present));
+  ASSIGN_OR_RETURN(std::vector<std::string_view> docs, StatementViewsOf(ctx, present, "documents"));
   ASSIGN_OR_RETURN(std::vector<Status> results,
                    ctx.engine->InsertMany(ctx.db(), coll, std::span<const std::string_view>(docs),
                                           options.ordered, options.bypass_document_validation));
@@ -204,12 +212,13 @@ StatusWith<bson::BsonDoc> RunUpdate(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
   // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
   if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
-  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name,
+  const PresentFields present(ctx.body());
+  RETURN_IF_ERROR(CheckFields(present, ctx.name,
                               {"updates", "ordered", "bypassDocumentValidation", "let"}));
   RETURN_IF_ERROR(CheckWriteNamespace(ctx.db(), coll));
-  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
-  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "updates"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(ctx.body(), ctx.name, "let"));
+  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx, present));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, present, "updates"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(present, ctx.name, "let"));
   int64_t n = 0, modified = 0;
   std::vector<std::pair<int64_t, bson::BsonDoc>> upserted;
   WriteErrors errors;
@@ -299,11 +308,12 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
   ASSIGN_OR_RETURN(std::string coll, CollectionArgument(ctx.body(), ctx.name));
   // An empty name is no namespace (MongoDB's parseNsCollectionRequired: 73).
   if (coll.empty()) RETURN_IF_ERROR(CheckCollectionNamespace(ctx.db(), coll));
-  RETURN_IF_ERROR(CheckFields(ctx.body(), ctx.name, {"deletes", "ordered", "let"}));
+  const PresentFields present(ctx.body());
+  RETURN_IF_ERROR(CheckFields(present, ctx.name, {"deletes", "ordered", "let"}));
   RETURN_IF_ERROR(CheckWriteNamespace(ctx.db(), coll));
-  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx));
-  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, "deletes"));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(ctx.body(), ctx.name, "let"));
+  ASSIGN_OR_RETURN(WriteOptions options, WriteOptionsOf(ctx, present));
+  ASSIGN_OR_RETURN(std::vector<bson::BsonDoc> statements, StatementsOf(ctx, present, "deletes"));
+  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, GetObject(present, ctx.name, "let"));
   int64_t n = 0;
   WriteErrors errors;
   for (size_t i = 0; i < statements.size(); ++i) {
