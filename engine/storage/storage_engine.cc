@@ -3,20 +3,29 @@
 //
 // Durability settings (WiredTiger 3.2.1, see its tune_durability docs):
 //   log=(enabled=true)                      write-ahead log ("journal")
-//   transaction_sync=(enabled=false)        commit_transaction leaves its log
-//                                           records in WiredTiger's buffers
-//   group commit (WriteJournal below)       before a commit is acknowledged,
-//                                           its records are written to the OS
+//   transaction_sync=(enabled=true,         commit_transaction writes the
+//                     method=none)          commit's log records to the OS
+//                                           before it returns (write(2), no
+//                                           fsync); so do auto-committed
+//                                           writes. Session::Commit lets one
+//                                           commit at a time do that (one
+//                                           connection writing: one write per
+//                                           commit, no log_flush call)
+//   commit_transaction("sync=off")          the other commits leave their
+//   + group commit (WriteJournal below)     records in WiredTiger's buffer;
+//                                           before one is acknowledged, its
+//                                           records are written to the OS
 //                                           (log_flush "sync=off" = write(2),
-//                                           no fsync): survives a process
-//                                           crash, not an OS crash
+//                                           no fsync). Either way an
+//                                           acknowledged write survives a
+//                                           process crash, not an OS crash
 //   log_flush("sync=on")                    fsync; used by FlushJournal()
 //                                           and by the flusher thread
-// WiredTiger's own transaction_sync=(enabled=true,method=none) gives the
-// same guarantee, but every committing thread then writes and waits for the
-// log itself; with 8 threads on 2 cores insert throughput fell 6x below one
-// thread (bench/tigerdoc_load --wt-only). With group commit one leader
-// writes the log for every commit that finished before it started.
+// WiredTiger's write within every commit alone gives the same guarantee,
+// but every committing thread then writes and waits for the log itself;
+// with 8 threads on 2 cores insert throughput fell 6x below one thread
+// (bench/tigerdoc_load --wt-only). With group commit one leader writes the
+// log for every commit that finished before it started.
 // tests/engine/storage/durability_test.cc proves the guarantee with kill -9.
 
 #include "engine/storage/storage_engine.h"
@@ -76,7 +85,7 @@ std::string OpenConfig(const StorageOptions& options) {
   } else {
     config +=
         ",log=(enabled=true,path=journal,archive=true)"
-        ",transaction_sync=(enabled=false)"
+        ",transaction_sync=(enabled=true,method=none)"
         ",checkpoint=(wait=" +
         std::to_string(options.checkpoint_interval_secs) + ")";
   }
