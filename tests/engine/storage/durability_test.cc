@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/storage/storage_engine.h"
 #include "tests/engine/temp_dir.h"
@@ -91,6 +93,85 @@ TEST(DurabilityTest, AcknowledgedCommitsSurviveKillMinus9) {
   }
   EXPECT_EQ(missing, 0u) << "of " << acked << " acknowledged commits, first lost: "
                          << first_missing;
+}
+
+// Child: kWriters threads commit records (writer, 0), (writer, 1), ... one
+// transaction each and report {writer, acknowledged so far} after every
+// commit, until killed. Their commits overlap, so some write their own
+// journal records inside commit_transaction and the others leave theirs to
+// the group commit (Session::Commit): both ways must hold.
+constexpr int kWriters = 8;
+
+std::string WriterKeyOf(uint64_t writer, uint64_t i) { return KeyOf(writer << 48 | i); }
+
+[[noreturn]] void RunConcurrentWriters(const std::string& dir, int report_fd) {
+  auto engine = StorageEngine::Open(DiskOptions(dir));
+  if (!engine.ok()) _exit(2);
+  {
+    Session session = engine.value()->NewSession();
+    if (!session.CreateTable("t").ok()) _exit(3);
+  }
+  std::vector<std::thread> writers;
+  for (uint64_t w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&engine, report_fd, w] {
+      Session session = engine.value()->NewSession();
+      for (uint64_t i = 0;; ++i) {
+        if (!session.Begin().ok()) _exit(4);
+        if (!session.Insert("t", WriterKeyOf(w, i), "value-" + std::to_string(i)).ok()) _exit(5);
+        if (!session.Commit().ok()) _exit(6);
+        // 16 bytes: one atomic pipe write, never interleaved with another.
+        const uint64_t report[2] = {w, i + 1};
+        if (write(report_fd, report, sizeof(report)) != sizeof(report)) _exit(7);
+      }
+    });
+  }
+  for (std::thread& t : writers) t.join();
+  _exit(8);
+}
+
+TEST(DurabilityTest, AcknowledgedCommitsOfConcurrentWritersSurviveKillMinus9) {
+  TempDir dir("tigerdoc-dur");
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(fds[0]);
+    RunConcurrentWriters(dir.path(), fds[1]);
+  }
+  close(fds[1]);
+
+  constexpr uint64_t kKillAfter = 4000;  // commits, all writers together
+  uint64_t acked[kWriters] = {};
+  uint64_t total = 0, report[2];
+  while (total < kKillAfter && read(fds[0], report, sizeof(report)) == sizeof(report)) {
+    ASSERT_LT(report[0], static_cast<uint64_t>(kWriters));
+    acked[report[0]] = report[1];
+    ++total;
+  }
+  ASSERT_EQ(kill(child, SIGKILL), 0);
+  int wstatus = 0;
+  ASSERT_EQ(waitpid(child, &wstatus, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(wstatus)) << "writers exited early with " << WEXITSTATUS(wstatus);
+  while (read(fds[0], report, sizeof(report)) == sizeof(report)) acked[report[0]] = report[1];
+  close(fds[0]);
+  ASSERT_GE(total, kKillAfter);
+
+  auto engine = StorageEngine::Open(DiskOptions(dir.path()));
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  Session session = engine.value()->NewSession();
+  for (uint64_t w = 0; w < kWriters; ++w) {
+    uint64_t missing = 0, first_missing = 0;
+    for (uint64_t i = 0; i < acked[w]; ++i) {
+      auto got = session.Get("t", WriterKeyOf(w, i));
+      ASSERT_TRUE(got.ok()) << got.status().ToString();
+      if (!got.value().has_value() || *got.value() != "value-" + std::to_string(i)) {
+        if (missing++ == 0) first_missing = i;
+      }
+    }
+    EXPECT_EQ(missing, 0u) << "writer " << w << ": of " << acked[w]
+                           << " acknowledged commits, first lost: " << first_missing;
+  }
 }
 
 TEST(DurabilityTest, DataPersistsAcrossCleanReopen) {
