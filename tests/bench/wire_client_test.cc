@@ -160,6 +160,36 @@ TEST_F(WireClientTest, ARequestAboveTheServersLimitIsRefusedBeforeSending) {
   EXPECT_EQ(testutil::Integer(Run(R"({"count": "c"})"), "n"), 0);
 }
 
+// A write's documents in a kind-1 section after the command, as drivers
+// send them (tigerdoc_load's wire client does): the server inserts them all;
+// a sequence that would take the message over maxMessageSizeBytes is
+// refused before anything is sent.
+TEST_F(WireClientTest, ADocumentSequenceFollowsTheCommand) {
+  auto wire = ConnectWire();
+  ASSERT_NE(wire, nullptr);
+  const std::string docs = std::string(BsonDoc::FromJson(R"({"_id": 1, "s": "a"})").bytes()) +
+                           std::string(BsonDoc::FromJson(R"({"_id": 2, "s": "b"})").bytes());
+  const WireSequence two{"documents", reinterpret_cast<const uint8_t*>(docs.data()), docs.size()};
+  BsonDoc cmd = BsonDoc::FromJson(R"({"insert": "c"})");
+  bson_t reply;
+  ASSERT_TRUE(wire->Run(cmd.mutable_get(), db_, &reply, &two).ok());
+  EXPECT_EQ(testutil::Integer(Copy(reply), "n"), 2) << testutil::Json(Copy(reply));
+  EXPECT_EQ(testutil::String(Run(R"({"find": "c", "filter": {"_id": 2}})"), "cursor.firstBatch.0.s"), "b");
+
+  BsonDoc big;
+  const std::string value(16 * 1000 * 1000, 'x');
+  bson_append_utf8(big.mutable_get(), "s", 1, value.data(), static_cast<int>(value.size()));
+  const std::string one(big.bytes());
+  const std::string three = one + one + one;
+  const WireSequence too_big{"documents", reinterpret_cast<const uint8_t*>(three.data()), three.size()};
+  BsonDoc again = BsonDoc::FromJson(R"({"insert": "c"})");
+  Status status = wire->Run(again.mutable_get(), db_, &reply, &too_big);
+  EXPECT_EQ(status.code(), ErrorCode::kBSONObjectTooLarge) << status.ToString();
+  BsonDoc ping;
+  EXPECT_TRUE(RunJson(*wire, "admin", R"({"ping": 1})", &ping).ok());
+  EXPECT_EQ(testutil::Integer(Run(R"({"count": "c"})"), "n"), 2);
+}
+
 // ---- Against a scripted peer ----------------------------------------------
 
 const BsonDoc kOk = BsonDoc::FromJson(R"({"ok": 1.0})");
