@@ -53,7 +53,8 @@ class WireLoadConnection : public ServerConnection {
       }
       bson_iter_overwrite_int64(&it, first_id + i);
     }
-    const size_t max_bytes = static_cast<size_t>(conn_->max_message_bytes()) - kMessageHeadroom;
+    const size_t limit = static_cast<size_t>(conn_->max_message_bytes());
+    const size_t max_bytes = limit > 2 * kMessageHeadroom ? limit - kMessageHeadroom : limit / 2;
     for (int start = 0; start < count;) {
       int end = start;
       size_t bytes = 0;

@@ -140,8 +140,9 @@ TEST_P(LoadConnectionTest, JournaledWritesAreAcknowledged) {
 TEST_P(LoadConnectionTest, SeveralConnectionsAtOnce) {
   auto first = Connect();
   ASSERT_NE(first, nullptr);
-  ASSERT_TRUE(first->Insert(-1));  // the document every thread increments
   constexpr int kThreads = 8, kBatch = 250, kIncrements = 50;
+  constexpr int64_t kShared = 100000;  // the document every thread increments
+  ASSERT_TRUE(first->Insert(kShared));
   std::vector<std::unique_ptr<ServerConnection>> conns;
   for (int t = 0; t < kThreads; ++t) conns.push_back(Connect());
   std::atomic<int> failures{0};
@@ -157,7 +158,7 @@ TEST_P(LoadConnectionTest, SeveralConnectionsAtOnce) {
       if (!conn->InsertBatch(base, kBatch)) failures.fetch_add(1);
       if (!conn->Insert(base + kBatch)) failures.fetch_add(1);
       for (int i = 0; i < kIncrements; ++i) {
-        if (!conn->IncrementById(-1)) failures.fetch_add(1);
+        if (!conn->IncrementById(kShared)) failures.fetch_add(1);
         if (!conn->ReadById(base + i)) failures.fetch_add(1);
       }
     });
@@ -165,7 +166,7 @@ TEST_P(LoadConnectionTest, SeveralConnectionsAtOnce) {
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(Count(), 1 + kThreads * (kBatch + 1));
-  EXPECT_EQ(testutil::Integer(FindId(-1), "cursor.firstBatch.0.n"), kThreads * kIncrements);
+  EXPECT_EQ(testutil::Integer(FindId(kShared), "cursor.firstBatch.0.n"), kThreads * kIncrements);
 }
 
 INSTANTIATE_TEST_SUITE_P(Clients, LoadConnectionTest,

@@ -63,6 +63,7 @@ TEST_F(WireClientTest, HandshakeLearnsTheServersLimits) {
   ASSERT_NE(wire, nullptr);
   EXPECT_EQ(wire->max_message_bytes(), 48000000);
   EXPECT_EQ(wire->max_bson_object_bytes(), 16 * 1024 * 1024);
+  EXPECT_EQ(wire->max_write_batch_size(), 100000);
   BsonDoc reply;
   ASSERT_TRUE(RunJson(*wire, "admin", R"({"ping": 1})", &reply).ok());
   EXPECT_OK_REPLY(reply);
