@@ -12,10 +12,12 @@
 // must not outlive it (Cursors/Transactions must not outlive their Session,
 // Sessions must not outlive the StorageEngine).
 //
-// Durability: the journal (WT log) is on. Every commit writes its log
-// records to the operating system before Commit() returns
-// (transaction_sync=(enabled=true,method=none): write(2), no fsync), so an
-// acknowledged write survives kill -9 of the server; FlushJournal() also
+// Durability: the journal (WT log) is on. Every commit's log records are
+// written to the operating system before Commit() returns (write(2), no
+// fsync): by WiredTiger inside commit_transaction for one commit at a time
+// (transaction_sync=(enabled=true,method=none)), by the group commit
+// (WriteJournal) for the commits that overlap it. So an acknowledged write
+// survives kill -9 of the server; FlushJournal() also
 // fsyncs (j:true), and a background thread fsyncs every
 // journal_flush_interval_ms (group commit). Checkpoints run every
 // checkpoint_interval_secs. An in-memory engine has no journal and no
@@ -99,8 +101,9 @@ class StorageEngine {
 
   // Used by Session's destructor.
   void ReturnSession(__wt_session* session);
-  // Used by Session after every commit: returns once the commit's journal
-  // records are written to the operating system (group commit).
+  // Used by Session after a commit that left its records in WiredTiger's
+  // buffer ("sync=off"): returns once they are written to the operating
+  // system (group commit: one write serves every waiting committer).
   Status WriteJournal(__wt_session* session);
 
  private:
