@@ -8,6 +8,7 @@
 
 #include "engine/index/index_table.h"
 #include "engine/index/key_generator.h"
+#include "engine/index/multikey_merge.h"
 #include "engine/log/log.h"
 #include "engine/progress_meter.h"
 #include "engine/query/sorter.h"
@@ -78,13 +79,7 @@ class IndexLoad {
 
   Status Add(int shard, std::string_view record_key, const index::DocumentKeys& keys) {
     if (keys.multikey) {
-      spec_.multikey = true;
-      for (size_t i = 0; i < keys.multikey_paths.size(); ++i) {
-        spec_.multikey_paths[i].insert(keys.multikey_paths[i].begin(),
-                                       keys.multikey_paths[i].end());
-      }
-      spec_.wildcard_multikey_paths.insert(keys.wildcard_multikey_paths.begin(),
-                                           keys.wildcard_multikey_paths.end());
+      index::MarkMultikey(spec_, keys.multikey_paths, keys.wildcard_multikey_paths);
     }
     const uint32_t table_number = spec_.unique ? 0 : static_cast<uint32_t>(shard);
     for (const index::IndexKey& key : keys.keys) {

@@ -47,110 +47,51 @@ Value& Value::operator=(Value&& other) noexcept {
 }
 
 namespace {
-// Values of scalar types own no heap memory, so a stack bson_value_t can be
-// copied in directly.
-Value Scalar(bson_value_t v) { return Value(&v); }
+// A value of `type` with `payload` (a bson_value_t's union, designated by
+// member), deep-copied: pointers in the payload may point at temporaries.
+Value Make(bson_type_t type, decltype(bson_value_t::value) payload = {}) {
+  bson_value_t v{};
+  v.value_type = type;
+  v.value = payload;
+  return Value(&v);
+}
 }  // namespace
 
-Value Value::Null() {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_NULL;
-  return Scalar(v);
-}
-Value Value::Undefined() {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_UNDEFINED;
-  return Scalar(v);
-}
-Value Value::MinKey() {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_MINKEY;
-  return Scalar(v);
-}
-Value Value::MaxKey() {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_MAXKEY;
-  return Scalar(v);
-}
-Value Value::Int(int32_t i) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_INT32;
-  v.value.v_int32 = i;
-  return Scalar(v);
-}
-Value Value::Long(int64_t i) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_INT64;
-  v.value.v_int64 = i;
-  return Scalar(v);
-}
+Value Value::Null() { return Make(BSON_TYPE_NULL); }
+Value Value::Undefined() { return Make(BSON_TYPE_UNDEFINED); }
+Value Value::MinKey() { return Make(BSON_TYPE_MINKEY); }
+Value Value::MaxKey() { return Make(BSON_TYPE_MAXKEY); }
+Value Value::Int(int32_t i) { return Make(BSON_TYPE_INT32, {.v_int32 = i}); }
+Value Value::Long(int64_t i) { return Make(BSON_TYPE_INT64, {.v_int64 = i}); }
 Value Value::IntegralLong(int64_t i) {
   if (i >= std::numeric_limits<int32_t>::min() && i <= std::numeric_limits<int32_t>::max()) {
     return Int(static_cast<int32_t>(i));
   }
   return Long(i);
 }
-Value Value::Double(double d) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_DOUBLE;
-  v.value.v_double = d;
-  return Scalar(v);
-}
+Value Value::Double(double d) { return Make(BSON_TYPE_DOUBLE, {.v_double = d}); }
 Value Value::Decimal(const bson_decimal128_t& d) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_DECIMAL128;
-  v.value.v_decimal128 = d;
-  return Scalar(v);
+  return Make(BSON_TYPE_DECIMAL128, {.v_decimal128 = d});
 }
-Value Value::Bool(bool b) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_BOOL;
-  v.value.v_bool = b;
-  return Scalar(v);
-}
-Value Value::Date(int64_t millis) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_DATE_TIME;
-  v.value.v_datetime = millis;
-  return Scalar(v);
-}
-Value Value::Oid(const bson_oid_t& oid) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_OID;
-  v.value.v_oid = oid;
-  return Scalar(v);
-}
+Value Value::Bool(bool b) { return Make(BSON_TYPE_BOOL, {.v_bool = b}); }
+Value Value::Date(int64_t millis) { return Make(BSON_TYPE_DATE_TIME, {.v_datetime = millis}); }
+Value Value::Oid(const bson_oid_t& oid) { return Make(BSON_TYPE_OID, {.v_oid = oid}); }
 Value Value::Timestamp(uint32_t t, uint32_t i) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_TIMESTAMP;
-  v.value.v_timestamp.timestamp = t;
-  v.value.v_timestamp.increment = i;
-  return Scalar(v);
+  return Make(BSON_TYPE_TIMESTAMP, {.v_timestamp = {t, i}});
 }
 Value Value::String(std::string_view s) {
   // bson_value_copy copies `len` bytes plus a terminator from the source, so
   // hand it a terminated buffer.
   std::string owned(s);
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_UTF8;
-  v.value.v_utf8.str = owned.data();
-  v.value.v_utf8.len = static_cast<uint32_t>(owned.size());
-  return Value(&v);
+  return Make(BSON_TYPE_UTF8, {.v_utf8 = {owned.data(), static_cast<uint32_t>(owned.size())}});
 }
 Value Value::Regex(std::string_view pattern, std::string_view flags) {
   std::string p(pattern), f(flags);
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_REGEX;
-  v.value.v_regex.regex = p.data();
-  v.value.v_regex.options = f.data();
-  return Value(&v);
+  return Make(BSON_TYPE_REGEX, {.v_regex = {p.data(), f.data()}});
 }
 Value Value::Document(const bson_t* doc) {
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_DOCUMENT;
-  v.value.v_doc.data = const_cast<uint8_t*>(bson_get_data(doc));
-  v.value.v_doc.data_len = doc->len;
-  return Value(&v);
+  return Make(BSON_TYPE_DOCUMENT,
+              {.v_doc = {const_cast<uint8_t*>(bson_get_data(doc)), doc->len}});
 }
 Value Value::Array(const std::vector<Value>& elements) {
   bson_t arr;
@@ -166,11 +107,8 @@ Value Value::Array(const std::vector<Value>& elements) {
       bson_append_value(&arr, key, -1, elements[i].get());
     }
   }
-  bson_value_t v{};
-  v.value_type = BSON_TYPE_ARRAY;
-  v.value.v_doc.data = const_cast<uint8_t*>(bson_get_data(&arr));
-  v.value.v_doc.data_len = arr.len;
-  Value out(&v);
+  Value out =
+      Make(BSON_TYPE_ARRAY, {.v_doc = {const_cast<uint8_t*>(bson_get_data(&arr)), arr.len}});
   bson_destroy(&arr);
   return out;
 }

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "engine/index/index_table.h"
+#include "engine/index/multikey_merge.h"
 
 namespace tigerdoc::catalog {
 
@@ -685,41 +686,19 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
     for (const MultikeyUpdate& update : updates) {
       const index::IndexSpec* spec = entry.indexes_->FindById(update.index_id);
       if (spec == nullptr) continue;
-      bool grows = !spec->multikey;
-      for (size_t i = 0; i < update.paths.size() && i < spec->multikey_paths.size(); ++i) {
-        for (size_t c : update.paths[i]) grows = grows || spec->multikey_paths[i].count(c) == 0;
-      }
-      for (const std::string& path : update.wildcard_paths) {
-        grows = grows || spec->wildcard_multikey_paths.count(path) == 0;
-      }
-      if (grows) {
+      if (index::ExtendsMultikey(*spec, update.paths, update.wildcard_paths)) {
         if (!next) next = entry.indexes_->CopyShallow();
         for (auto& shared : next->specs) {
           if (shared->id != update.index_id) continue;
           index::IndexSpec copy = shared->Clone();
-          copy.multikey = true;
-          for (size_t i = 0; i < update.paths.size() && i < copy.multikey_paths.size(); ++i) {
-            copy.multikey_paths[i].insert(update.paths[i].begin(), update.paths[i].end());
-          }
-          copy.wildcard_multikey_paths.insert(update.wildcard_paths.begin(),
-                                              update.wildcard_paths.end());
+          index::MarkMultikey(copy, update.paths, update.wildcard_paths);
           shared = std::make_shared<const index::IndexSpec>(std::move(copy));
         }
       }
-      const std::set<std::string>& wildcard_persisted =
-          entry.persisted_wildcard_multikey_[update.index_id];
-      for (const std::string& path : update.wildcard_paths) {
-        persist = persist || wildcard_persisted.count(path) == 0;
-      }
-      auto persisted = entry.persisted_multikey_.find(update.index_id);
-      for (size_t i = 0; i < update.paths.size(); ++i) {
-        for (size_t c : update.paths[i]) {
-          if (persisted == entry.persisted_multikey_.end() || i >= persisted->second.size() ||
-              persisted->second[i].count(c) == 0) {
-            persist = true;
-          }
-        }
-      }
+      persist = persist ||
+                index::AddsArrayPaths(entry.persisted_multikey_[update.index_id],
+                                      entry.persisted_wildcard_multikey_[update.index_id],
+                                      update.paths, update.wildcard_paths);
     }
     if (next) entry.indexes_ = std::move(next);
     snapshot = entry.indexes_;
@@ -733,13 +712,9 @@ Status Catalog::MarkMultikey(Session& session, CollectionEntry& entry,
   session.OnCommit([target, snapshot] {
     std::lock_guard<std::mutex> lock(target->index_mutex_);
     for (const auto& spec : snapshot->specs) {
-      target->persisted_wildcard_multikey_[spec->id].insert(spec->wildcard_multikey_paths.begin(),
-                                                            spec->wildcard_multikey_paths.end());
-      auto& paths = target->persisted_multikey_[spec->id];
-      if (paths.size() < spec->multikey_paths.size()) paths.resize(spec->multikey_paths.size());
-      for (size_t i = 0; i < spec->multikey_paths.size(); ++i) {
-        paths[i].insert(spec->multikey_paths[i].begin(), spec->multikey_paths[i].end());
-      }
+      index::MergeArrayPaths(target->persisted_multikey_[spec->id],
+                             target->persisted_wildcard_multikey_[spec->id], spec->multikey_paths,
+                             spec->wildcard_multikey_paths);
     }
   });
   return Status::OK();

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "engine/bson/field_path.h"
 #include "engine/bson/type_name.h"
 #include "engine/keystring/key_string.h"
 
@@ -98,7 +99,7 @@ class WildcardWalker {
         } else {
           out_->wildcard_multikey_paths.insert(path_);
           bson_t elements;
-          if (OpenSub(&it, &elements) && !bson_empty(&elements)) {
+          if (bson::OpenSubdocument(&it, &elements) && !bson_empty(&elements)) {
             Walk(&elements, true);
           } else {
             bson_value_t undefined{};
@@ -108,7 +109,7 @@ class WildcardWalker {
         }
       } else if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
         bson_t sub;
-        if (OpenSub(&it, &sub) && !bson_empty(&sub)) {
+        if (bson::OpenSubdocument(&it, &sub) && !bson_empty(&sub)) {
           Walk(&sub, false);
         } else {
           AddKey(&it);  // {} is a value
@@ -127,17 +128,6 @@ class WildcardWalker {
   }
 
  private:
-  static bool OpenSub(const bson_iter_t* it, bson_t* sub) {
-    uint32_t len = 0;
-    const uint8_t* data = nullptr;
-    if (BSON_ITER_HOLDS_ARRAY(it)) {
-      bson_iter_array(it, &len, &data);
-    } else {
-      bson_iter_document(it, &len, &data);
-    }
-    return data != nullptr && bson_init_static(sub, data, len);
-  }
-
   void AddKey(const bson_iter_t* it) { AddValue(bson_iter_value(const_cast<bson_iter_t*>(it))); }
 
   void AddValue(const bson_value_t* value) {

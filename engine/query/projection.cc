@@ -494,6 +494,8 @@ struct ApplyState {
 
 void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t* out,
                      ApplyState* state);
+void ApplyToArray(const bson_t* in, const Node& node, bool inclusion, bson_t* out,
+                  ApplyState* state);
 
 // The computed fields under `node` alone, as a new document at `key`: what
 // a computed path makes of a missing field or a scalar on its way.
@@ -503,6 +505,22 @@ void AppendComputedOnly(const Node& node, const char* key, bson_t* out, ApplySta
   bson_append_document_begin(out, key, -1, &sub);
   ApplyToDocument(&empty, node, /*inclusion=*/true, &sub, state);
   bson_append_document_end(out, &sub);
+}
+
+// Appends the document or array at `it` under `key`, projected by `node`.
+void ApplyToNested(const bson_iter_t* it, const char* key, const Node& node, bool inclusion,
+                   bson_t* out, ApplyState* state) {
+  bson_t sub_in, sub_out;
+  bson::OpenSubdocument(it, &sub_in);
+  if (BSON_ITER_HOLDS_ARRAY(it)) {
+    bson_append_array_begin(out, key, -1, &sub_out);
+    ApplyToArray(&sub_in, node, inclusion, &sub_out, state);
+    bson_append_array_end(out, &sub_out);
+  } else {
+    bson_append_document_begin(out, key, -1, &sub_out);
+    ApplyToDocument(&sub_in, node, inclusion, &sub_out, state);
+    bson_append_document_end(out, &sub_out);
+  }
 }
 
 // Arrays met on a projected path: apply to each element. Inclusion keeps
@@ -519,19 +537,7 @@ void ApplyToArray(const bson_t* in, const Node& node, bool inclusion, bson_t* ou
     const char* key = nullptr;
     bson_uint32_to_string(index, &key, key_buf, sizeof(key_buf));
     if (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) {
-      const bool is_array = BSON_ITER_HOLDS_ARRAY(&it);
-      bson_t sub_in;
-      bson::OpenSubdocument(&it, &sub_in);
-      bson_t sub_out;
-      if (is_array) {
-        bson_append_array_begin(out, key, -1, &sub_out);
-        ApplyToArray(&sub_in, node, inclusion, &sub_out, state);
-        bson_append_array_end(out, &sub_out);
-      } else {
-        bson_append_document_begin(out, key, -1, &sub_out);
-        ApplyToDocument(&sub_in, node, inclusion, &sub_out, state);
-        bson_append_document_end(out, &sub_out);
-      }
+      ApplyToNested(&it, key, node, inclusion, out, state);
       ++index;
     } else if (!inclusion) {
       bson_append_iter(out, key, -1, &it);
@@ -562,18 +568,8 @@ void ApplyToDocument(const bson_t* in, const Node& node, bool inclusion, bson_t*
       continue;
     }
     if (child->has_computed) written.push_back(child);
-    if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      bson_t sub_in, sub_out;
-      bson::OpenSubdocument(&it, &sub_in);
-      bson_append_document_begin(out, key, -1, &sub_out);
-      ApplyToDocument(&sub_in, *child, inclusion, &sub_out, state);
-      bson_append_document_end(out, &sub_out);
-    } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
-      bson_t sub_in, sub_out;
-      bson::OpenSubdocument(&it, &sub_in);
-      bson_append_array_begin(out, key, -1, &sub_out);
-      ApplyToArray(&sub_in, *child, inclusion, &sub_out, state);
-      bson_append_array_end(out, &sub_out);
+    if (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) {
+      ApplyToNested(&it, key, *child, inclusion, out, state);
     } else if (!inclusion) {
       // A scalar where the spec expects a document: nothing to exclude.
       bson_append_iter(out, key, -1, &it);
@@ -671,10 +667,10 @@ void SliceArrayElements(const bson_iter_t* array, const Projection::Operators::P
   bson_append_array_end(out, &mapped);
 }
 
-void SliceDocument(const bson_t* in, const Projection::Operators::PostOp& op, size_t i,
-                   bson_t* out) {
-  const std::string& name = op.path.part(i);
-  const bool last = i + 1 == op.path.size();
+// Copies `in` to `out` but for its first field named `name`, which
+// `replace(it, key)` appends (to `out`) in its stead.
+template <typename Replace>
+void CopyReplacingFirst(const bson_t* in, std::string_view name, bson_t* out, Replace replace) {
   bool done = false;
   bson_iter_t it;
   bson_iter_init(&it, in);
@@ -685,39 +681,37 @@ void SliceDocument(const bson_t* in, const Projection::Operators::PostOp& op, si
       continue;
     }
     done = true;
-    if (BSON_ITER_HOLDS_ARRAY(&it)) {
+    replace(&it, key);
+  }
+}
+
+void SliceDocument(const bson_t* in, const Projection::Operators::PostOp& op, size_t i,
+                   bson_t* out) {
+  const bool last = i + 1 == op.path.size();
+  CopyReplacingFirst(in, op.path.part(i), out, [&](const bson_iter_t* it, const char* key) {
+    if (BSON_ITER_HOLDS_ARRAY(it)) {
       if (last) {
-        AppendSliced(&it, op.skip, op.limit, key, out);
+        AppendSliced(it, op.skip, op.limit, key, out);
       } else {
-        SliceArrayElements(&it, op, i + 1, key, out);
+        SliceArrayElements(it, op, i + 1, key, out);
       }
-    } else if (BSON_ITER_HOLDS_DOCUMENT(&it) && !last) {
+    } else if (BSON_ITER_HOLDS_DOCUMENT(it) && !last) {
       bson_t sub_in, sub_out;
-      bson::OpenSubdocument(&it, &sub_in);
+      bson::OpenSubdocument(it, &sub_in);
       bson_append_document_begin(out, key, -1, &sub_out);
       SliceDocument(&sub_in, op, i + 1, &sub_out);
       bson_append_document_end(out, &sub_out);
     } else {
-      bson_append_iter(out, key, -1, &it);
+      bson_append_iter(out, key, -1, it);
     }
-  }
+  });
 }
 
 // Copies `in`, replacing the value at path[0..depth] (reached through
 // documents only) by the one-element array [*element].
 void ReplaceWithElement(const bson_t* in, const bson::FieldPath& path, size_t i, size_t depth,
                         const bson_iter_t* element, bson_t* out) {
-  const std::string& name = path.part(i);
-  bool done = false;
-  bson_iter_t it;
-  bson_iter_init(&it, in);
-  while (bson_iter_next(&it)) {
-    const char* key = bson_iter_key(&it);
-    if (done || name != key) {
-      bson_append_iter(out, key, -1, &it);
-      continue;
-    }
-    done = true;
+  CopyReplacingFirst(in, path.part(i), out, [&](const bson_iter_t* it, const char* key) {
     if (i == depth) {
       bson_t one;
       bson_append_array_begin(out, key, -1, &one);
@@ -725,12 +719,12 @@ void ReplaceWithElement(const bson_t* in, const bson::FieldPath& path, size_t i,
       bson_append_array_end(out, &one);
     } else {
       bson_t sub_in, sub_out;
-      bson::OpenSubdocument(&it, &sub_in);
+      bson::OpenSubdocument(it, &sub_in);
       bson_append_document_begin(out, key, -1, &sub_out);
       ReplaceWithElement(&sub_in, path, i + 1, depth, element, &sub_out);
       bson_append_document_end(out, &sub_out);
     }
-  }
+  });
 }
 
 // applyFindPositionalProjection on the projected document `post`: the

@@ -230,12 +230,30 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
   return Status::OK();
 }
 
-Status CollectionWriter::RunGuards(HookContext& ctx, const WriteEvent& event) {
+template <typename Store>
+Status CollectionWriter::StoreThroughHooks(HookContext& ctx, WriteEvent& event, Store store,
+                                           bson::BsonDoc* stored) {
+  bson::BsonDoc reshaped;
+  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
+  if (!reshaped.empty()) event.after = reshaped.get();
   for (const auto& guard : guards_) {
     bson::BsonDoc unused;  // guards check; they never reshape
     RETURN_IF_ERROR(guard->BeforeStore(ctx, event, &unused));
   }
+  RETURN_IF_ERROR(store(event.after));
+  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
+  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
   return Status::OK();
+}
+
+WriteEvent CollectionWriter::UpdateEvent(const bson_t* old_doc, const bson_t* new_doc,
+                                         const UpdateSpec& spec) const {
+  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
+  event.update = spec.update;
+  event.update_is_pipeline = spec.is_pipeline;
+  event.proposed = new_doc;
+  event.origin = origin_;
+  return event;
 }
 
 Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bool from_update) {
@@ -249,14 +267,8 @@ Status CollectionWriter::Insert(storage::Session& session, const bson_t* doc, bo
   WriteEvent event{WriteKind::kInsert, nullptr, doc, from_update};
   event.proposed = doc;
   event.origin = origin_;
-  bson::BsonDoc reshaped;
-  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
-  if (!reshaped.empty()) event.after = reshaped.get();
-  RETURN_IF_ERROR(RunGuards(ctx, event));
-  RETURN_IF_ERROR(StoreInsert(session, event.after));
-  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
-  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
-  return Status::OK();
+  return StoreThroughHooks(
+      ctx, event, [&](const bson_t* after) { return StoreInsert(session, after); }, stored);
 }
 
 Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc,
@@ -271,19 +283,11 @@ Status CollectionWriter::Update(storage::Session& session, const bson_t* old_doc
     return StoreUpdate(session, old_doc, new_doc, spec.is_replacement);
   }
   Context ctx(*this, session);
-  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
-  event.update = spec.update;
-  event.update_is_pipeline = spec.is_pipeline;
-  event.proposed = new_doc;
-  event.origin = origin_;
-  bson::BsonDoc reshaped;
-  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->BeforeStore(ctx, event, &reshaped));
-  if (!reshaped.empty()) event.after = reshaped.get();
-  RETURN_IF_ERROR(RunGuards(ctx, event));
-  RETURN_IF_ERROR(StoreUpdate(session, old_doc, event.after, spec.is_replacement));
-  if (hooks_ != nullptr) RETURN_IF_ERROR(hooks_->AfterStore(ctx, event));
-  if (stored != nullptr && !reshaped.empty()) *stored = std::move(reshaped);
-  return Status::OK();
+  WriteEvent event = UpdateEvent(old_doc, new_doc, spec);
+  return StoreThroughHooks(
+      ctx, event,
+      [&](const bson_t* after) { return StoreUpdate(session, old_doc, after, spec.is_replacement); },
+      stored);
 }
 
 StatusWith<bool> CollectionWriter::UpdateModifies(storage::Session& session,
@@ -291,12 +295,7 @@ StatusWith<bool> CollectionWriter::UpdateModifies(storage::Session& session,
                                                   const UpdateSpec& spec, bool modified) {
   if (hooks_ == nullptr) return modified;
   Context ctx(*this, session);
-  WriteEvent event{WriteKind::kUpdate, old_doc, new_doc, true};
-  event.update = spec.update;
-  event.update_is_pipeline = spec.is_pipeline;
-  event.proposed = new_doc;
-  event.origin = origin_;
-  return hooks_->UpdateModifies(ctx, event, modified);
+  return hooks_->UpdateModifies(ctx, UpdateEvent(old_doc, new_doc, spec), modified);
 }
 
 // Whether anyone keeps change events: a standalone server keeps none

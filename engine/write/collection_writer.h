@@ -111,7 +111,16 @@ class CollectionWriter {
 
  private:
   class Context;
-  Status RunGuards(HookContext& ctx, const WriteEvent& event);
+  // Insert's and Update's course when hooks or guards run: BeforeStore may
+  // reshape the document (event.after then points at the reshaped one), the
+  // guards check it, store(event.after) stores it, AfterStore follows. A
+  // reshaped document is moved to *stored (when not null).
+  template <typename Store>
+  Status StoreThroughHooks(HookContext& ctx, WriteEvent& event, Store store,
+                           bson::BsonDoc* stored);
+  // The event of an update of `old_doc` to `new_doc` that `spec` describes.
+  WriteEvent UpdateEvent(const bson_t* old_doc, const bson_t* new_doc,
+                         const UpdateSpec& spec) const;
   Status StoreInsert(storage::Session& session, const bson_t* doc);
   // Capped collections: counts a change of this transaction, and removes the
   // oldest documents while over the limits.

@@ -1,6 +1,7 @@
 #include "patterns/archive/archive_pattern.h"
 
 #include "engine/archive/archive_spec.h"
+#include "patterns/common/one_option_pattern.h"
 
 namespace tigerdoc::patterns::archive {
 namespace {
@@ -11,24 +12,18 @@ namespace {
 // it).
 constexpr char kStandInDb[] = "db";
 
-class ArchivePattern : public engine::Pattern {
+class ArchivePattern : public OneOptionPattern {
  public:
-  std::string_view name() const override { return kPatternName; }
-  std::vector<std::string> option_names() const override { return {kOption}; }
+  ArchivePattern() : OneOptionPattern(kPatternName, kOption) {}
 
-  StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* given,
-                                      const bson_t* /*previous*/) const override {
-    // Given whole (collMod replaces it); null removes it.
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, given, kOption) || BSON_ITER_HOLDS_NULL(&it)) {
-      return bson::BsonDoc();
-    }
+  StatusWith<bson::BsonDoc> ConfigureOption(std::string_view command, const bson_iter_t* value,
+                                            const bson_t* /*previous*/) const override {
     const std::string prefix = std::string(command) + "." + kOption;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(value)) {
       return Status(ErrorCode::kTypeMismatch,
                     "BSON field '" + prefix + "' is the wrong type, expected type 'object'");
     }
-    bson_t option = bson::SubDocumentView(&it);
+    bson_t option = bson::SubDocumentView(value);
     ASSIGN_OR_RETURN(engine::ArchiveSpec spec,
                      engine::ParseArchiveSpec(&option, engine::ArchiveForm::kOption, prefix,
                                               kStandInDb, ""));

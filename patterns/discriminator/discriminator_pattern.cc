@@ -1,5 +1,6 @@
 #include "patterns/discriminator/discriminator_pattern.h"
 
+#include "patterns/common/one_option_pattern.h"
 #include "patterns/discriminator/discriminator_config.h"
 #include "patterns/discriminator/discriminator_hook.h"
 
@@ -8,21 +9,15 @@ namespace {
 
 constexpr char kOption[] = "discriminator";
 
-class DiscriminatorPattern : public engine::Pattern {
+class DiscriminatorPattern : public OneOptionPattern {
  public:
-  std::string_view name() const override { return kPatternName; }
-  std::vector<std::string> option_names() const override { return {kOption}; }
+  DiscriminatorPattern() : OneOptionPattern(kPatternName, kOption) {}
 
-  StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* given,
-                                      const bson_t* /*previous*/) const override {
-    // The option is given whole (collMod replaces it); null removes it.
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, given, kOption) || BSON_ITER_HOLDS_NULL(&it)) {
-      return bson::BsonDoc();
-    }
+  StatusWith<bson::BsonDoc> ConfigureOption(std::string_view command, const bson_iter_t* value,
+                                            const bson_t* /*previous*/) const override {
     // $expr in a validator is compiled again with the collection's database
     // when the hook is attached; any database checks the syntax here.
-    ASSIGN_OR_RETURN(DiscriminatorConfig config, DiscriminatorConfig::Parse(command, &it, "admin"));
+    ASSIGN_OR_RETURN(DiscriminatorConfig config, DiscriminatorConfig::Parse(command, value, "admin"));
     return config.ToCanonical();
   }
 

@@ -1,5 +1,6 @@
 #include "patterns/outlier/outlier_pattern.h"
 
+#include "patterns/common/one_option_pattern.h"
 #include "patterns/outlier/outlier_config.h"
 #include "patterns/outlier/outlier_hook.h"
 #include "patterns/outlier/outlier_view.h"
@@ -7,20 +8,14 @@
 namespace tigerdoc::patterns::outlier {
 namespace {
 
-class OutlierPattern : public engine::Pattern {
+class OutlierPattern : public OneOptionPattern {
  public:
-  std::string_view name() const override { return kPatternName; }
-  std::vector<std::string> option_names() const override { return {kOption}; }
+  OutlierPattern() : OneOptionPattern(kPatternName, kOption) {}
   bool KeepsOtherCollectionsInStep() const override { return true; }
 
-  StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* given,
-                                      const bson_t* previous) const override {
-    // Given whole (collMod replaces it); null removes it.
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, given, kOption) || BSON_ITER_HOLDS_NULL(&it)) {
-      return bson::BsonDoc();
-    }
-    ASSIGN_OR_RETURN(OutlierConfig config, OutlierConfig::Parse(command, &it));
+  StatusWith<bson::BsonDoc> ConfigureOption(std::string_view command, const bson_iter_t* value,
+                                            const bson_t* previous) const override {
+    ASSIGN_OR_RETURN(OutlierConfig config, OutlierConfig::Parse(command, value));
     if (previous != nullptr && !bson_empty(previous)) {
       ASSIGN_OR_RETURN(OutlierConfig before, OutlierConfig::FromCanonical(previous));
       RETURN_IF_ERROR(config.CheckChange(command, before));

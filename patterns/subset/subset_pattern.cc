@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "engine/write/hook_runner.h"
+#include "patterns/common/one_option_pattern.h"
 #include "patterns/subset/subset_config.h"
 #include "patterns/subset/subset_hook.h"
 #include "patterns/subset/subset_resync.h"
@@ -54,22 +55,16 @@ Status ResyncError(const std::string& message, ErrorCode code = ErrorCode::kBadV
   return Status(code, message);
 }
 
-class SubsetPattern : public engine::Pattern {
+class SubsetPattern : public OneOptionPattern {
  public:
-  std::string_view name() const override { return kPatternName; }
-  std::vector<std::string> option_names() const override { return {kOption}; }
+  SubsetPattern() : OneOptionPattern(kPatternName, kOption) {}
   bool KeepsOtherCollectionsInStep() const override { return true; }
 
-  StatusWith<bson::BsonDoc> Configure(std::string_view command, const bson_t* given,
-                                      const bson_t* /*previous*/) const override {
-    // The option is given whole (collMod replaces it); null removes it.
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, given, kOption) || BSON_ITER_HOLDS_NULL(&it)) {
-      return bson::BsonDoc();
-    }
+  StatusWith<bson::BsonDoc> ConfigureOption(std::string_view command, const bson_iter_t* value,
+                                            const bson_t* /*previous*/) const override {
     // The collection's own name is checked again at Attach (a parent that
     // is the child itself); here any name that is not a collection's.
-    ASSIGN_OR_RETURN(SubsetConfig config, SubsetConfig::Parse(command, &it, ""));
+    ASSIGN_OR_RETURN(SubsetConfig config, SubsetConfig::Parse(command, value, ""));
     return config.ToCanonical();
   }
 

@@ -168,19 +168,7 @@ class AggregateBigSortTest : public E2eTest {
  protected:
   void SetUp() override {
     E2eTest::SetUp();
-    const std::string pad(kPad, 'z');
-    for (int first = 0; first < kBigDocs; first += 10) {
-      std::vector<BsonDoc> docs;
-      for (int i = first; i < first + 10 && i < kBigDocs; ++i) {
-        BsonDoc d;
-        BSON_APPEND_INT32(d.mutable_get(), "_id", i);
-        BSON_APPEND_INT32(d.mutable_get(), "r", (i * 37) % kBigDocs);  // a permutation
-        BSON_APPEND_UTF8(d.mutable_get(), "pad", pad.c_str());
-        docs.push_back(std::move(d));
-      }
-      BsonDoc r = client_->InsertMany(db_, "big", docs);
-      ASSERT_EQ(Integer(r, "insertedCount"), static_cast<int64_t>(docs.size())) << Json(r);
-    }
+    InsertPadded("big", kBigDocs, kPad);
   }
 
   BsonDoc Aggregate(const std::string& stages, bool allow_disk_use) {

@@ -22,13 +22,6 @@ using testutil::Json;
 
 class ArchiveTest : public E2eTest {
  protected:
-  void RestartAndReconnect() {
-    client_.reset();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   // Inserts `count` orders {_id: first + i, status, orderDate, total}:
   // "delivered" and 100 days old unless `recent`.
   void InsertOrders(const std::string& coll, int64_t first, int64_t count, bool recent = false,

@@ -22,14 +22,8 @@ class AuthTest : public E2eTest {
   // Starts the suite's server with `args` (which include --auth) and
   // creates the root user through the localhost exception.
   static void StartServerWithRoot(std::vector<std::string> args) {
-    ServerProcess::Options options;
-    options.extra_args = std::move(args);
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
+    StartServer(std::move(args));
+    if (server_ == nullptr) return;
     MongoClient anonymous(server_->uri());
     BsonDoc created = anonymous.RunCommand(
         "admin", std::string("{\"createUser\": \"") + kRootUser + "\", \"pwd\": \"" +

@@ -36,13 +36,6 @@ class BucketTest : public E2eTest {
                         R"(, "stats": ["temp"], "view": "readingBuckets"}})"));
   }
 
-  void RestartAndReconnect() {
-    client_.reset();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   // Every document an aggregation on `coll` returns.
   std::vector<BsonDoc> AggregateAll(const std::string& coll, const std::string& pipeline) {
     std::vector<BsonDoc> out;

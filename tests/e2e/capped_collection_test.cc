@@ -23,14 +23,6 @@ using testutil::Json;
 
 class CappedCollectionTest : public E2eTest {
  protected:
-  void RestartAfterKill9() {
-    client_.reset();
-    server_->Kill9();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   // _ids of every document in natural order (forward, or backward).
   std::vector<int64_t> NaturalIds(const std::string& coll, int direction = 1) {
     BsonDoc reply = Run("{\"find\": \"" + coll + "\", \"sort\": {\"$natural\": " +
@@ -220,7 +212,7 @@ TEST_F(CappedCollectionTest, EvictedPositionIsCappedPositionLost) {
 TEST_F(CappedCollectionTest, Kill9KeepsOrderAndLimits) {
   ASSERT_OK_REPLY(Run(R"({"create": "c", "capped": true, "size": 100000, "max": 5})"));
   for (int64_t i = 0; i < 8; ++i) InsertJson("c", "[{\"_id\": " + std::to_string(50 - i) + "}]");
-  RestartAfterKill9();
+  RestartAndReconnect(Shutdown::kKill9);
   EXPECT_EQ(NaturalIds("c"), (std::vector<int64_t>{47, 46, 45, 44, 43}));
   // New inserts follow the kept ones, and max still holds.
   InsertJson("c", R"([{"_id": 1}, {"_id": 2}])");

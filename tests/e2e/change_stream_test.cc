@@ -23,29 +23,7 @@ using Clock = std::chrono::steady_clock;
 
 class ChangeStreamTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--replSet", "rs0"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-  }
-
-  void RestartAndReconnect(bool kill9) {
-    client_.reset();
-    if (kill9) {
-      server_->Kill9();
-    } else {
-      Status stopped = server_->Stop();
-      ASSERT_TRUE(stopped.ok()) << stopped.ToString();
-    }
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
+  static void SetUpTestSuite() { StartServer({"--replSet", "rs0"}); }
 
   // A collection handle of this test's database (freed by the caller).
   mongoc_collection_t* Collection(const std::string& name) {
@@ -241,7 +219,7 @@ TEST_F(ChangeStreamTest, ResumeAcrossRestartAndKill9MissesAndRepeatsNothing) {
   BsonDoc token = testutil::SubDoc(first.back(), "_id");
   mongoc_change_stream_destroy(stream);
 
-  RestartAndReconnect(/*kill9=*/false);
+  RestartAndReconnect(Shutdown::kClean);
   for (int i = 100; i < 150; ++i) InsertJson("c", "[{\"_id\": " + std::to_string(i) + "}]");
   stream = Watch("c", "{\"maxAwaitTimeMS\": 200, \"resumeAfter\": " + token.ToJson() + "}");
   std::vector<BsonDoc> rest = Next(stream, 100);
@@ -252,7 +230,7 @@ TEST_F(ChangeStreamTest, ResumeAcrossRestartAndKill9MissesAndRepeatsNothing) {
 
   // Acknowledged writes just before a kill -9 are there after it.
   for (int i = 150; i < 200; ++i) InsertJson("c", "[{\"_id\": " + std::to_string(i) + "}]");
-  RestartAndReconnect(/*kill9=*/true);
+  RestartAndReconnect(Shutdown::kKill9);
   stream = Watch("c", "{\"maxAwaitTimeMS\": 200, \"resumeAfter\": " + last.ToJson() + "}");
   std::vector<BsonDoc> after_crash = Next(stream, 50);
   ASSERT_EQ(after_crash.size(), 50u);

@@ -20,16 +20,7 @@ using testutil::String;
 
 class CursorLifecycleTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--setParameter", "cursorTimeoutMillis=500"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-  }
+  static void SetUpTestSuite() { StartServer({"--setParameter", "cursorTimeoutMillis=500"}); }
 
   void Fill(const std::string& coll, int n) {
     std::string docs = "[";

@@ -17,14 +17,6 @@ using testutil::String;
 
 class DurabilityTest : public E2eTest {
  protected:
-  // Restarts the server after Stop()/Kill9() and reconnects the client.
-  void RestartAndReconnect() {
-    client_.reset();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   std::set<int64_t> AllIds(const std::string& coll) {
     std::set<int64_t> out;
     BsonDoc r = Run(R"({"find": ")" + coll + R"(", "projection": {"_id": 1}, "batchSize": 100000})");
@@ -126,8 +118,7 @@ TEST_F(DurabilityTest, DataCatalogAndOptionsSurviveCleanRestart) {
   InsertJson("sharded", R"([{"_id": 1, "k": 1}, {"_id": 2, "k": 2}, {"_id": 3, "k": 1}])");
   BsonDoc options_before = Run(R"({"listCollections": 1, "filter": {"name": "sharded"}})");
 
-  ASSERT_TRUE(server_->Stop().ok());
-  RestartAndReconnect();
+  RestartAndReconnect(Shutdown::kClean);
 
   BsonDoc r = Run(R"({"find": "c", "sort": {"_id": 1}})");
   ASSERT_EQ(DocArray(r, "cursor.firstBatch").size(), 2u) << Json(r);
@@ -152,8 +143,7 @@ TEST_F(DurabilityTest, DataCatalogAndOptionsSurviveCleanRestart) {
 TEST_F(DurabilityTest, DroppedCollectionStaysDroppedAfterRestart) {
   InsertJson("gone", R"([{"_id": 1}])");
   ASSERT_OK_REPLY(Run(R"({"drop": "gone"})"));
-  ASSERT_TRUE(server_->Stop().ok());
-  RestartAndReconnect();
+  RestartAndReconnect(Shutdown::kClean);
   EXPECT_EQ(Integer(Run(R"({"count": "gone"})"), "n"), 0);
   EXPECT_EQ(testutil::ArrayLength(Run(R"({"listCollections": 1})"), "cursor.firstBatch"), 0u);
 }
@@ -185,11 +175,9 @@ TEST_F(DurabilityTest, KillNineKeepsDefaultWriteConcernInserts) {
 
 TEST_F(DurabilityTest, RecoversAfterKillNineWithoutWrites) {
   InsertJson("c", R"([{"_id": 1}, {"_id": 2}, {"_id": 3}])");
-  server_->Kill9();
-  RestartAndReconnect();
+  RestartAndReconnect(Shutdown::kKill9);
   EXPECT_EQ(AllIds("c"), (std::set<int64_t>{1, 2, 3}));
-  server_->Kill9();
-  RestartAndReconnect();
+  RestartAndReconnect(Shutdown::kKill9);
   EXPECT_EQ(AllIds("c"), (std::set<int64_t>{1, 2, 3}));
 }
 

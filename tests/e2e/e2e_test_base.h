@@ -15,18 +15,26 @@
 #include <vector>
 
 #include "tests/testutil/mongo_client.h"
+#include "tests/testutil/raw_connection.h"
 #include "tests/testutil/server_process.h"
 
 namespace tigerdoc::e2e {
 
 using testutil::BsonDoc;
 using testutil::MongoClient;
+using testutil::RawConnection;
 using testutil::ServerProcess;
 
 class E2eTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    server_ = std::make_unique<ServerProcess>();
+  static void SetUpTestSuite() { StartServer(); }
+
+  // Starts the suite's server with `extra_args` beyond the default flags
+  // (a suite's SetUpTestSuite); a server that does not start fails the suite.
+  static void StartServer(std::vector<std::string> extra_args = {}) {
+    ServerProcess::Options options;
+    options.extra_args = std::move(extra_args);
+    server_ = std::make_unique<ServerProcess>(options);
     Status st = server_->Start();
     if (!st.ok()) {
       server_.reset();
@@ -62,6 +70,34 @@ class E2eTest : public ::testing::Test {
     client_.reset();
   }
 
+  // How RestartAndReconnect takes the server down first.
+  enum class Shutdown {
+    kAlreadyDown,  // the test stopped or killed it (e.g. during a write)
+    kClean,        // Stop(): SIGTERM, which must exit cleanly
+    kKill9,        // a crash at an arbitrary point
+  };
+  // Takes the server down, starts it again on the same dbpath and port
+  // (what persistence and recovery tests check across) and reconnects
+  // client_.
+  void RestartAndReconnect(Shutdown shutdown = Shutdown::kAlreadyDown) {
+    client_.reset();
+    if (shutdown == Shutdown::kKill9) server_->Kill9();
+    if (shutdown == Shutdown::kClean) {
+      Status stopped = server_->Stop();
+      ASSERT_TRUE(stopped.ok()) << stopped.ToString();
+    }
+    Status st = server_->Restart();
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    client_ = std::make_unique<MongoClient>(server_->uri());
+  }
+
+  // A plain socket to the server, for bytes no driver sends.
+  RawConnection ConnectRaw() {
+    auto c = RawConnection::Connect(server_->port());
+    EXPECT_TRUE(c.ok()) << c.status().ToString();
+    return std::move(c).value();
+  }
+
   // Runs a command (relaxed JSON) on this test's database.
   BsonDoc Run(std::string_view json) { return client_->RunCommand(db_, json); }
   BsonDoc Run(const BsonDoc& cmd) { return client_->RunCommand(db_, cmd); }
@@ -72,6 +108,40 @@ class E2eTest : public ::testing::Test {
     BsonDoc reply = Run("{\"insert\": \"" + coll + "\", \"documents\": " + docs_json + "}");
     ASSERT_TRUE(testutil::IsOk(reply)) << testutil::Json(reply);
     ASSERT_FALSE(testutil::Has(reply, "writeErrors")) << testutil::Json(reply);
+  }
+
+  // Inserts `count` documents {_id: i, r: (i * 37) % count, pad: <pad_bytes
+  // bytes>} into `coll`, ten per insert: large state from few inserts (the
+  // spill tests). r is a permutation of the _ids unless 37 divides count.
+  void InsertPadded(const std::string& coll, int count, size_t pad_bytes) {
+    const std::string pad(pad_bytes, 'z');
+    for (int first = 0; first < count; first += 10) {
+      std::vector<BsonDoc> docs;
+      for (int i = first; i < first + 10 && i < count; ++i) {
+        BsonDoc d;
+        BSON_APPEND_INT32(d.mutable_get(), "_id", i);
+        BSON_APPEND_INT32(d.mutable_get(), "r", (i * 37) % count);
+        BSON_APPEND_UTF8(d.mutable_get(), "pad", pad.c_str());
+        docs.push_back(std::move(d));
+      }
+      BsonDoc r = client_->InsertMany(db_, coll, docs);
+      ASSERT_EQ(testutil::Integer(r, "insertedCount"), static_cast<int64_t>(docs.size()))
+          << testutil::Json(r);
+    }
+  }
+
+  // 20,000 documents {_id, k: a scrambled number, s: 26 letters} in `coll`,
+  // 1000 per insert: a sort over them runs long enough to be interrupted.
+  void InsertSlowToSort(const std::string& coll) {
+    for (int batch = 0; batch < 20; ++batch) {
+      std::string docs = "[";
+      for (int i = 0; i < 1000; ++i) {
+        const int id = batch * 1000 + i;
+        docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(id) + R"(, "k": )" +
+                std::to_string((id * 7919) % 10007) + R"(, "s": "abcdefghijklmnopqrstuvwxyz"})";
+      }
+      InsertJson(coll, docs + "]");
+    }
   }
 
   // {getMore: NumberLong(id), collection: coll[, batchSize]} on this db.

@@ -41,25 +41,6 @@ class FindRequestPathTest : public E2eTest {
     InsertJson("c", docs + "]");
   }
 
-  // 20,000 documents in "big": a sorted find over them runs for a while.
-  void FillBig() {
-    for (int batch = 0; batch < 20; ++batch) {
-      std::string docs = "[";
-      for (int i = 0; i < 1000; ++i) {
-        const int id = batch * 1000 + i;
-        docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(id) + R"(, "k": )" +
-                std::to_string((id * 7919) % 10007) + R"(, "s": "abcdefghijklmnopqrstuvwxyz"})";
-      }
-      InsertJson("big", docs + "]");
-    }
-  }
-
-  RawConnection Connect() {
-    auto c = RawConnection::Connect(server_->port());
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
-    return std::move(c).value();
-  }
-
   std::string FindById(int32_t request_id, int id, const std::string& extra = "") {
     return testutil::EncodeOpMsg(
         request_id, BsonDoc::FromJson(R"({"find": "c", "filter": {"_id": )" + std::to_string(id) +
@@ -139,7 +120,7 @@ TEST_F(FindRequestPathTest, PipelinedAndTrickledFindsOnEightConnections) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kConnections; ++t) {
     threads.emplace_back([&, t] {
-      RawConnection c = Connect();
+      RawConnection c = ConnectRaw();
       std::string burst;
       for (int i = 0; i < 40; ++i) burst += FindById(1000 * t + i, (t + i * 7) % kDocs);
       ASSERT_TRUE(c.Send(burst).ok());
@@ -163,7 +144,7 @@ TEST_F(FindRequestPathTest, PipelinedAndTrickledFindsOnEightConnections) {
 // the closed socket and the connection ends at its next read. Either way
 // no cursor stays open and the server keeps serving.
 TEST_F(FindRequestPathTest, ClientLeavingMidFindLeavesNoCursor) {
-  FillBig();
+  InsertSlowToSort("big");
   const std::string sorted = R"({"find": "big", "filter": {"s": {"$regex": "x"}}, "sort": {"k": -1, "s": 1})";
   // Delivered, the batchSize 1 find opens a cursor.
   BsonDoc r = Run(sorted + R"(, "batchSize": 1})");
@@ -175,7 +156,7 @@ TEST_F(FindRequestPathTest, ClientLeavingMidFindLeavesNoCursor) {
   ASSERT_EQ(ServerStatusAt("metrics.cursor.open.total"), 0);
   for (const char* tail : {R"(, "batchSize": 1})", R"(, "singleBatch": true, "limit": 5})"}) {
     for (int round = 0; round < 3; ++round) {
-      RawConnection c = Connect();
+      RawConnection c = ConnectRaw();
       BsonDoc find = BsonDoc::FromJson(sorted + tail);
       BSON_APPEND_UTF8(find.mutable_get(), "$db", db_.c_str());
       ASSERT_TRUE(c.Send(testutil::EncodeOpMsg(1, find)).ok());
@@ -193,7 +174,7 @@ TEST_F(FindRequestPathTest, ClientLeavingMidFindLeavesNoCursor) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kConnections; ++t) {
     threads.emplace_back([&, t] {
-      RawConnection c = Connect();
+      RawConnection c = ConnectRaw();
       ASSERT_TRUE(c.Send(FindById(t + 1, t)).ok());
       ExpectFound(c, t + 1, t);
     });
@@ -205,7 +186,7 @@ TEST_F(FindRequestPathTest, ClientLeavingMidFindLeavesNoCursor) {
 // the operation), on 8 connections at once, and a find by _id with a
 // generous maxTimeMS still answers.
 TEST_F(FindRequestPathTest, MaxTimeMSStillEndsALongFind) {
-  FillBig();
+  InsertSlowToSort("big");
   std::vector<std::thread> threads;
   std::atomic<int> expired{0}, found{0};
   for (int t = 0; t < kConnections; ++t) {

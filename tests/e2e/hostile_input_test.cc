@@ -87,11 +87,6 @@ BsonDoc Nested(int levels) {
 
 class HostileInputTest : public E2eTest {
  protected:
-  RawConnection Connect() {
-    auto c = RawConnection::Connect(server_->port());
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
-    return std::move(c).value();
-  }
   void ExpectServerAlive() {
     ASSERT_TRUE(server_->running());
     MongoClient fresh(server_->uri());
@@ -99,7 +94,7 @@ class HostileInputTest : public E2eTest {
   }
   // Sends `message` and returns the decoded reply body.
   BsonDoc Exchange(const std::string& message) {
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     EXPECT_TRUE(c.Send(message).ok());
     std::string reply;
     EXPECT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kMessage);
@@ -270,16 +265,7 @@ TEST_F(HostileInputTest, DeepFiltersExpressionsAndUpdatesAreBoundedWithOverflow)
 }
 
 TEST_F(HostileInputTest, ClientLeavingMidAggregationLeavesNoCursorAndNoLock) {
-  // Enough documents that the aggregation runs for a while.
-  for (int batch = 0; batch < 20; ++batch) {
-    std::string docs = "[";
-    for (int i = 0; i < 1000; ++i) {
-      const int id = batch * 1000 + i;
-      docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(id) + R"(, "k": )" +
-              std::to_string((id * 7919) % 10007) + R"(, "s": "abcdefghijklmnopqrstuvwxyz"})";
-    }
-    InsertJson("c", docs + "]");
-  }
+  InsertSlowToSort("c");
   const std::string pipeline =
       R"([{"$sort": {"k": -1, "s": 1}}, {"$addFields": {"t": {"$concat": ["$s", "$s"]}}}, {"$sort": {"t": 1, "k": 1}}])";
   // Delivered, it opens a cursor (killed here).
@@ -297,7 +283,7 @@ TEST_F(HostileInputTest, ClientLeavingMidAggregationLeavesNoCursorAndNoLock) {
       Run(R"({"killCursors": "c", "cursors": [{"$numberLong": ")" + std::to_string(id) + "\"}]}"));
   ASSERT_EQ(OpenCursors(), 0);
   for (int round = 0; round < 3; ++round) {
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     BsonDoc agg = BsonDoc::FromJson(R"({"aggregate": "c", "pipeline": )" + pipeline +
                                     R"(, "cursor": {"batchSize": 1}, "$db": ")" + db_ + "\"}");
     ASSERT_TRUE(c.Send(testutil::EncodeOpMsg(1, agg)).ok());

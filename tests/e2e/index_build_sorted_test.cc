@@ -112,14 +112,6 @@ class SortedIndexBuildE2eTest : public IndexE2eTest {
     EXPECT_EQ(Integer(v, "nIndexes"), 10) << Json(v);
   }
 
-  void RestartAfterKillNine() {
-    client_.reset();
-    server_->Kill9();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   // Files the sort left in <dbpath>/_tmp (its spill files are unnamed).
   size_t TempFiles() {
     std::error_code ec;
@@ -143,7 +135,7 @@ TEST_F(SortedIndexBuildE2eTest, EveryKindBuiltWithSpillsSurvivesKillNineRightAft
   EXPECT_TRUE(std::regex_search(log, std::regex(R"("index" : "g_1", "keysInserted" : 24000, "spilledRuns" : [1-9][0-9]*, "bulkLoadedTables" : 4, "insertedTables" : 0)")))
       << log.substr(log.size() > 3000 ? log.size() - 3000 : 0);
   EXPECT_TRUE(std::regex_search(log, std::regex(R"("index" : "s_1", "keysInserted" : 24000, "spilledRuns" : [1-9][0-9]*, "bulkLoadedTables" : 1, "insertedTables" : 0)")));
-  RestartAfterKillNine();
+  RestartAndReconnect(Shutdown::kKill9);
   ExpectIndexesAnswerLikeAScan("c", kDocuments);
   EXPECT_EQ(TempFiles(), 0u);
   // Writes after the restart keep every index exact.

@@ -14,19 +14,6 @@ using testutil::String;
 
 class IndexBuildTest : public IndexE2eTest {
  protected:
-  void RestartAndReconnect(bool kill9) {
-    client_.reset();
-    if (kill9) {
-      server_->Kill9();
-    } else {
-      Status stopped = server_->Stop();
-      ASSERT_TRUE(stopped.ok()) << stopped.ToString();
-    }
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   // Inserts n documents {_id: i, g: i % 1000, s: "k<i>"} in batches.
   void Fill(const std::string& coll, int n) {
     for (int start = 0; start < n; start += 1000) {
@@ -81,7 +68,7 @@ TEST_F(IndexBuildTest, IndexesSurviveRestartAndKillNine) {
   ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"u": 1}, "name": "u_1", "unique": true},
       {"key": {"tags": 1}, "name": "tags_1"}, {"key": {"t": 1}, "name": "t_1", "expireAfterSeconds": 100000}])"));
   InsertJson("c", R"([{"_id": 1, "k": 1, "u": 1, "tags": ["a", "b"]}, {"_id": 2, "k": 2, "u": 2}])");
-  RestartAndReconnect(/*kill9=*/false);
+  RestartAndReconnect(Shutdown::kClean);
   EXPECT_EQ(IndexNames("c"), (std::vector<std::string>{"_id_", "u_1", "tags_1", "t_1"}));
   BsonDoc dup = Run(R"({"insert": "c", "documents": [{"_id": 3, "k": 3, "u": 1}]})");
   EXPECT_EQ(DocArray(dup, "writeErrors").size(), 1u) << Json(dup);
@@ -89,7 +76,7 @@ TEST_F(IndexBuildTest, IndexesSurviveRestartAndKillNine) {
   ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$set": {"u": 10, "k": 5}}}]})"));
   ASSERT_OK_REPLY(Run(R"({"delete": "c", "deletes": [{"q": {"_id": 2}, "limit": 1}]})"));
   InsertJson("c", R"([{"_id": 4, "k": 4, "u": 4}])");
-  RestartAndReconnect(/*kill9=*/true);
+  RestartAndReconnect(Shutdown::kKill9);
   EXPECT_EQ(IndexNames("c"), (std::vector<std::string>{"_id_", "u_1", "tags_1", "t_1"}));
   // Keys are consistent with the documents: freed keys are free, taken keys taken.
   InsertJson("c", R"([{"_id": 5, "k": 1, "u": 1}, {"_id": 6, "k": 1, "u": 2}])");

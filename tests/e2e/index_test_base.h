@@ -11,16 +11,7 @@ namespace tigerdoc::e2e {
 
 class IndexE2eTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--setParameter", "ttlMonitorSleepSecs=1"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-  }
+  static void SetUpTestSuite() { StartServer({"--setParameter", "ttlMonitorSleepSecs=1"}); }
 
   BsonDoc CreateIndexes(const std::string& coll, const std::string& specs_json) {
     return Run(R"({"createIndexes": ")" + coll + R"(", "indexes": )" + specs_json + "}");

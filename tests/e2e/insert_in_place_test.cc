@@ -43,22 +43,7 @@ BsonDoc TaggedInsert(const std::string& coll, int64_t first, int64_t count, cons
 
 class InsertInPlaceTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--replSet", "rs0"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-  }
-
-  RawConnection Connect() {
-    auto c = RawConnection::Connect(server_->port());
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
-    return std::move(c).value();
-  }
+  static void SetUpTestSuite() { StartServer({"--replSet", "rs0"}); }
 
   // Sends the insert as a document sequence and returns the reply.
   BsonDoc InsertOver(RawConnection& conn, const BsonDoc& command,
@@ -89,7 +74,7 @@ TEST_F(InsertInPlaceTest, ChangeEventsCarryTheDocumentsAfterTheBufferIsReused) {
   ASSERT_NE(cursor, 0);
   constexpr int64_t kPerBatch = 1000;
   const std::vector<std::string> tags = {"A", "B", "C"};
-  RawConnection conn = Connect();
+  RawConnection conn = ConnectRaw();
   for (size_t b = 0; b < tags.size(); ++b) {
     BsonDoc r = InsertOver(conn, TaggedInsert("c", b * kPerBatch, kPerBatch, tags[b]));
     ASSERT_OK_REPLY(r);
@@ -134,7 +119,7 @@ TEST_F(InsertInPlaceTest, TransactionInsertsCommitTheirOwnDocuments) {
   BsonDoc first = session.Copy();
   BSON_APPEND_BOOL(first.mutable_get(), "startTransaction", true);
   constexpr int64_t kPerBatch = 1001;
-  RawConnection conn = Connect();
+  RawConnection conn = ConnectRaw();
   BsonDoc a = InsertOver(conn, TaggedInsert("t", 0, kPerBatch, "A"), first);
   ASSERT_OK_REPLY(a);
   ASSERT_EQ(Integer(a, "n"), kPerBatch) << Json(a);

@@ -19,12 +19,6 @@ constexpr auto kReadTimeout = std::chrono::milliseconds(5000);
 
 class MalformedMessageTest : public E2eTest {
  protected:
-  RawConnection Connect() {
-    auto c = RawConnection::Connect(server_->port());
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
-    return std::move(c).value();
-  }
-
   // A fresh libmongoc client can still ping: the server survived.
   void ExpectServerAlive() {
     ASSERT_TRUE(server_->running());
@@ -38,7 +32,7 @@ class MalformedMessageTest : public E2eTest {
 };
 
 TEST_F(MalformedMessageTest, RawOpMsgPingGetsReplyToItsRequestId) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   ASSERT_TRUE(c.Send(EncodeOpMsg(4242, PingWithDb())).ok());
   std::string reply;
   ASSERT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kMessage);
@@ -49,7 +43,7 @@ TEST_F(MalformedMessageTest, RawOpMsgPingGetsReplyToItsRequestId) {
 }
 
 TEST_F(MalformedMessageTest, PipelinedMessagesInOneWriteGetOneReplyEach) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   ASSERT_TRUE(c.Send(EncodeOpMsg(1, PingWithDb()) + EncodeOpMsg(2, PingWithDb())).ok());
   std::string reply;
   ASSERT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kMessage);
@@ -59,7 +53,7 @@ TEST_F(MalformedMessageTest, PipelinedMessagesInOneWriteGetOneReplyEach) {
 }
 
 TEST_F(MalformedMessageTest, OpMsgWithoutDbIsRejectedButConnectionLives) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   ASSERT_TRUE(c.Send(EncodeOpMsg(7, BsonDoc::FromJson(R"({"ping": 1})"))).ok());
   std::string reply;
   ASSERT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kMessage);
@@ -75,7 +69,7 @@ TEST_F(MalformedMessageTest, OpMsgWithoutDbIsRejectedButConnectionLives) {
 
 TEST_F(MalformedMessageTest, LengthBelowHeaderSizeClosesConnection) {
   for (int32_t len : {0, 10, 15, -1}) {
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     (void)c.Send(EncodeHeader(len, 1, 0, kOpMsg) + std::string(16, '\0'));
     std::string reply;
     EXPECT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kClosed) << "length " << len;
@@ -85,7 +79,7 @@ TEST_F(MalformedMessageTest, LengthBelowHeaderSizeClosesConnection) {
 
 TEST_F(MalformedMessageTest, LengthAboveMaxMessageSizeClosesConnection) {
   for (int32_t len : {48000001, 0x7fffffff}) {
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     (void)c.Send(EncodeHeader(len, 1, 0, kOpMsg) + std::string(64, 'x'));
     std::string reply;
     EXPECT_EQ(c.ReadMessage(&reply, kReadTimeout), ReadResult::kClosed) << "length " << len;
@@ -105,7 +99,7 @@ TEST_F(MalformedMessageTest, GarbageBsonNeverSucceeds) {
     std::string payload(4, '\0');  // flagBits
     payload.push_back('\0');       // kind 0
     payload += doc;
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     ASSERT_TRUE(c.Send(EncodeHeader(static_cast<int32_t>(16 + payload.size()), ++request_id, 0,
                                     kOpMsg) +
                        payload)
@@ -128,7 +122,7 @@ TEST_F(MalformedMessageTest, GarbageBsonNeverSucceeds) {
 }
 
 TEST_F(MalformedMessageTest, TruncatedMessageDoesNotBlockOthers) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   std::string full = EncodeOpMsg(9, PingWithDb());
   ASSERT_TRUE(c.Send(full.substr(0, full.size() / 2)).ok());
   // While that connection waits for the rest, others are served.
@@ -142,11 +136,11 @@ TEST_F(MalformedMessageTest, TruncatedMessageDoesNotBlockOthers) {
 
 TEST_F(MalformedMessageTest, HeaderOnlyThenCloseIsHarmless) {
   {
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     ASSERT_TRUE(c.Send(EncodeHeader(1000, 1, 0, kOpMsg)).ok());
   }  // closed without the body
   {
-    RawConnection c = Connect();
+    RawConnection c = ConnectRaw();
     ASSERT_TRUE(c.Send(std::string("\x20\x00", 2)).ok());
   }  // closed inside the header
   ExpectServerAlive();

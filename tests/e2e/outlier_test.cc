@@ -30,13 +30,6 @@ constexpr int kThreads = 4;
 
 class OutlierE2eTest : public E2eTest {
  protected:
-  void RestartAndReconnect() {
-    client_.reset();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
-
   static std::vector<int64_t> IntArray(const BsonDoc& doc, std::string_view path) {
     std::vector<int64_t> out;
     std::optional<bson_iter_t> it = testutil::Lookup(doc, path);

@@ -24,12 +24,6 @@ constexpr auto kReadTimeout = std::chrono::milliseconds(30000);
 
 class ReadAheadTest : public E2eTest {
  protected:
-  RawConnection Connect() {
-    auto c = RawConnection::Connect(server_->port());
-    EXPECT_TRUE(c.ok()) << c.status().ToString();
-    return std::move(c).value();
-  }
-
   static BsonDoc InsertBody(const std::string& db, int64_t id, size_t filler) {
     BsonDoc body;
     bson_t docs, doc;
@@ -89,7 +83,7 @@ class ReadAheadTest : public E2eTest {
 const size_t kSizes[] = {kInbox - 1, kInbox, kInbox + 1, 3 * kInbox + 5, (1u << 20) + 1};
 
 TEST_F(ReadAheadTest, OneMessagePerWriteAroundTheInboxSize) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   int32_t rid = 1;
   for (size_t size : kSizes) {
     ASSERT_TRUE(c.Send(InsertMessage(rid, rid, size)).ok());
@@ -103,7 +97,7 @@ TEST_F(ReadAheadTest, OneMessagePerWriteAroundTheInboxSize) {
 // same write: the inbox's end falls before, inside and after the second's
 // header, and inside the first's body.
 TEST_F(ReadAheadTest, PipelinedMessagesStraddleTheInboxEnd) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   int32_t rid = 1;
   for (size_t first = kInbox - 40; first <= kInbox + 8; ++first) {
     const std::string bytes = InsertMessage(rid, rid, first) + InsertMessage(rid + 1, rid + 1, 200);
@@ -123,7 +117,7 @@ TEST_F(ReadAheadTest, PipelinedMessagesStraddleTheInboxEnd) {
 // Pieces of 1, 7, 1000 and 5000 bytes with pauses, so each recv returns a
 // fraction of a header or of a body.
 TEST_F(ReadAheadTest, TrickledMessagesAreReassembled) {
-  RawConnection c = Connect();
+  RawConnection c = ConnectRaw();
   int32_t rid = 1;
   for (size_t piece : {size_t{1}, size_t{7}, size_t{1000}, size_t{5000}}) {
     for (size_t size : {size_t{300}, kInbox - 1, kInbox + 1}) {
@@ -155,7 +149,7 @@ TEST_F(ReadAheadTest, ManyConnectionsPipelineAtOnce) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kConnections; ++t) {
     threads.emplace_back([&, t] {
-      RawConnection c = Connect();
+      RawConnection c = ConnectRaw();
       for (int round = 0; round < 3 && !HasFailure(); ++round) {
         if (round == 0) {
           EXPECT_TRUE(c.Send(batches[t]).ok());

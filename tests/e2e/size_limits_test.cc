@@ -25,16 +25,7 @@ constexpr int kShardCode = 91000002;
 // The server checks TTL indexes every second here.
 class SizeLimitsE2eTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
-    ServerProcess::Options options;
-    options.extra_args = {"--setParameter", "ttlMonitorSleepSecs=1"};
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-  }
+  static void SetUpTestSuite() { StartServer({"--setParameter", "ttlMonitorSleepSecs=1"}); }
 
   // {_id: id, p: p, pad: "xx..."} of exactly `bytes` BSON bytes.
   static BsonDoc Doc(int64_t id, const std::string& p, int bytes) {

@@ -21,22 +21,6 @@ constexpr size_t kPad = 1024 * 1024;  // 110 documents of 1 MiB: 110 MiB
 
 class SortSpillTest : public E2eTest {
  protected:
-  void FillBig() {
-    const std::string pad(kPad, 'z');
-    for (int first = 0; first < kDocs; first += 10) {
-      std::vector<BsonDoc> docs;
-      for (int i = first; i < first + 10 && i < kDocs; ++i) {
-        BsonDoc d;
-        BSON_APPEND_INT32(d.mutable_get(), "_id", i);
-        BSON_APPEND_INT32(d.mutable_get(), "r", (i * 37) % kDocs);  // a permutation
-        BSON_APPEND_UTF8(d.mutable_get(), "pad", pad.c_str());
-        docs.push_back(std::move(d));
-      }
-      BsonDoc r = client_->InsertMany(db_, "big", docs);
-      ASSERT_EQ(Integer(r, "insertedCount"), static_cast<int64_t>(docs.size())) << Json(r);
-    }
-  }
-
   // The `r` values of every batch of a cursor, in order.
   std::vector<int64_t> DrainR(BsonDoc r) {
     std::vector<int64_t> out;
@@ -54,7 +38,7 @@ class SortSpillTest : public E2eTest {
 };
 
 TEST_F(SortSpillTest, OverOneHundredMebibytesSpillsWithAllowDiskUse) {
-  FillBig();
+  InsertPadded("big", kDocs, kPad);
   BsonDoc refused = Run(R"({"find": "big", "sort": {"r": 1}, "projection": {"pad": 0}})");
   EXPECT_ERROR_REPLY(refused, 292, "QueryExceededMemoryLimitNoDiskUseAllowed");
   EXPECT_EQ(String(refused, "errmsg"),

@@ -30,11 +30,7 @@ class TlsTestBase : public E2eTest {
       const size_t at = arg.find("DIR/");
       if (at != std::string::npos) arg.replace(at, 3, cert_dir_);
     }
-    ServerProcess::Options options;
-    options.extra_args = tls_args;
-    server_ = std::make_unique<ServerProcess>(options);
-    Status st = server_->Start();
-    ASSERT_TRUE(st.ok()) << st.ToString();
+    StartServer(std::move(tls_args));
   }
   static void TearDownTestSuite() {
     E2eTest::TearDownTestSuite();

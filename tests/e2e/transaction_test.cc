@@ -33,12 +33,6 @@ std::string ReplicaSetUri(const ServerProcess& server) {
          "/?replicaSet=" + kSetName + "&serverSelectionTimeoutMS=10000";
 }
 
-ServerProcess::Options ReplicaSetOptions() {
-  ServerProcess::Options options;
-  options.extra_args = {"--replSet", kSetName};
-  return options;
-}
-
 bool HasLabel(const BsonDoc& reply, const std::string& label) {
   for (int i = 0; i < 4; ++i) {
     if (String(reply, "errorLabels." + std::to_string(i)) == label) return true;
@@ -48,14 +42,7 @@ bool HasLabel(const BsonDoc& reply, const std::string& label) {
 
 class TransactionTest : public E2eTest {
  protected:
-  static void SetUpTestSuite() {
-    server_ = std::make_unique<ServerProcess>(ReplicaSetOptions());
-    Status st = server_->Start();
-    if (!st.ok()) {
-      server_.reset();
-      GTEST_FAIL() << "could not start the server: " << st.ToString();
-    }
-  }
+  static void SetUpTestSuite() { StartServer({"--replSet", kSetName}); }
 
   void SetUp() override {
     E2eTest::SetUp();

@@ -46,13 +46,6 @@ class ValidationTest : public E2eTest {
     EXPECT_OK_REPLY(r);
     return SubDoc(r, "cursor.firstBatch.0.options");
   }
-  void RestartAndReconnect() {
-    client_.reset();
-    ASSERT_TRUE(server_->Stop().ok());
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
 };
 
 #define EXPECT_VALIDATION_WRITE_ERROR(reply, index)                                   \
@@ -262,7 +255,7 @@ TEST_F(ValidationTest, SettingsSurviveARestart) {
   CreateValidated("c");
   ASSERT_OK_REPLY(Run(R"({"collMod": "c", "validationLevel": "moderate"})"));
   const std::string before = CanonicalJson(Options("c"));
-  RestartAndReconnect();
+  RestartAndReconnect(Shutdown::kClean);
   EXPECT_EQ(CanonicalJson(Options("c")), before);
   BsonDoc r = Run(R"({"insert": "c", "documents": [{"_id": 1}]})");
   EXPECT_VALIDATION_WRITE_ERROR(r, 0);

@@ -34,14 +34,6 @@ class ViewTest : public E2eTest {
         "pipeline": [{"$match": {"year": 1}}]})"));
   }
 
-  void RestartAndReconnect() {
-    client_.reset();
-    Status stopped = server_->Stop();
-    ASSERT_TRUE(stopped.ok()) << stopped.ToString();
-    Status st = server_->Restart();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    client_ = std::make_unique<MongoClient>(server_->uri());
-  }
 };
 
 TEST_F(ViewTest, FindOnAViewFromTheManual) {
@@ -174,7 +166,7 @@ TEST_F(ViewTest, CreateErrors) {
 
 TEST_F(ViewTest, DropAndRestart) {
   ASSERT_OK_REPLY(Run(R"({"create": "names", "viewOn": "students", "pipeline": [{"$project": {"name": 1}}]})"));
-  RestartAndReconnect();
+  RestartAndReconnect(Shutdown::kClean);
   BsonDoc r = Run(R"({"count": "firstYears"})");
   EXPECT_EQ(Integer(r, "n"), 4) << Json(r);
   r = Run(R"({"find": "names", "filter": {"_id": 2}})");

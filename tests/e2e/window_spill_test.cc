@@ -20,12 +20,7 @@ class WindowSpillTest : public E2eTest {
  protected:
   void SetUp() override {
     E2eTest::SetUp();
-    std::string docs = "[";
-    const std::string pad(2048, 'p');
-    for (int i = 0; i < 60; ++i) {
-      docs += (i ? "," : "") + std::string(R"({"_id": )") + std::to_string(i) + R"(, "pad": ")" + pad + R"("})";
-    }
-    InsertJson("seed", docs + "]");
+    InsertPadded("seed", 60, 2048);
   }
 
   BsonDoc BigPartition(bool allow_disk_use) {

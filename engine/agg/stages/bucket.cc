@@ -30,9 +30,7 @@ StatusWith<StageSpecPtr> ParseBucketStage(const bson_iter_t* spec, const Express
   while (bson_iter_next(&it)) {
     std::string key = bson_iter_key(&it);
     if (key == "groupBy") {
-      bool ok = BSON_ITER_HOLDS_DOCUMENT(&it) ||
-                (BSON_ITER_HOLDS_UTF8(&it) && bson_iter_utf8(&it, nullptr)[0] == '$');
-      if (!ok) {
+      if (!IsPathOrExpressionObject(&it)) {
         return Error(40202, "The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: " +
                                 Value(&it).ToString() + ".");
       }

@@ -184,9 +184,7 @@ StatusWith<StageSpecPtr> ParseBucketAutoStage(const bson_iter_t* spec, const Exp
   while (bson_iter_next(&it)) {
     std::string key = bson_iter_key(&it);
     if (key == "groupBy") {
-      bool ok = BSON_ITER_HOLDS_DOCUMENT(&it) ||
-                (BSON_ITER_HOLDS_UTF8(&it) && bson_iter_utf8(&it, nullptr)[0] == '$');
-      if (!ok) {
+      if (!IsPathOrExpressionObject(&it)) {
         return Error(40239, "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: " +
                                 Value(&it).ToString());
       }

@@ -188,6 +188,11 @@ StagePtr MakeGroupStage(StagePtr input, const ExpressionContext* ctx, std::share
   return std::make_unique<GroupStage>(std::move(input), ctx, std::move(spec));
 }
 
+bool IsPathOrExpressionObject(const bson_iter_t* it) {
+  return BSON_ITER_HOLDS_DOCUMENT(it) ||
+         (BSON_ITER_HOLDS_UTF8(it) && bson_iter_utf8(it, nullptr)[0] == '$');
+}
+
 Status ParseAccumulatorFields(const bson_t* spec, ParseContext* ctx, const char* skip_field,
                               std::vector<AccumulationStatement>* out) {
   bson_iter_t it;

@@ -29,6 +29,11 @@ struct GroupSpec {
 // Builds the runtime stage. The stage shares `spec`.
 StagePtr MakeGroupStage(StagePtr input, const ExpressionContext* ctx, std::shared_ptr<const GroupSpec> spec);
 
+// Whether `it` is a group key as $bucket, $bucketAuto and $sortByCount take
+// one: a $-prefixed path or an expression object (each stage has its own
+// error code for anything else).
+bool IsPathOrExpressionObject(const bson_iter_t* it);
+
 // Parses the accumulator fields of a $group/$bucket `output` object,
 // skipping `skip_field` ("_id" for $group).
 Status ParseAccumulatorFields(const bson_t* spec, ParseContext* ctx, const char* skip_field,

@@ -10,9 +10,7 @@
 namespace tigerdoc::agg {
 
 StatusWith<StageSpecPtr> ParseSortByCountStage(const bson_iter_t* spec, const ExpressionContext& ctx) {
-  bool ok = BSON_ITER_HOLDS_DOCUMENT(spec) ||
-            (BSON_ITER_HOLDS_UTF8(spec) && bson_iter_utf8(spec, nullptr)[0] == '$');
-  if (!ok) {
+  if (!IsPathOrExpressionObject(spec)) {
     return Error(40148, "the sortByCount field must be defined as a $-prefixed path or an expression");
   }
   if (BSON_ITER_HOLDS_DOCUMENT(spec)) {
