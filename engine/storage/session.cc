@@ -136,7 +136,13 @@ Status Session::Commit() {
   }
   txn_state_.reset();
   in_txn_ = false;
-  kept_position_ = nullptr;
+  // A record read but not replaced (no match, a no-op update): WiredTiger
+  // would copy its value into the positioned cursor at commit
+  // (__wt_session_copy_values walks every cursor of the session).
+  if (kept_position_ != nullptr) {
+    kept_position_->reset(kept_position_);
+    kept_position_ = nullptr;
+  }
   std::vector<std::function<void()>> callbacks = std::move(on_commit_);
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_commit_.clear();
