@@ -130,6 +130,7 @@ Status Session::Begin() {
   int ret = session_->begin_transaction(session_, nullptr);
   if (ret != 0) return WtToStatus(ret, "begin transaction");
   in_txn_ = true;
+  kept_position_ = nullptr;
   return Status::OK();
 }
 
@@ -148,6 +149,13 @@ Status Session::Commit() {
   }
   txn_state_.reset();
   in_txn_ = false;
+  // A record read but not replaced (no match, a no-op update): WiredTiger
+  // would copy its value into the positioned cursor at commit
+  // (__wt_session_copy_values walks every cursor of the session).
+  if (kept_position_ != nullptr) {
+    kept_position_->reset(kept_position_);
+    kept_position_ = nullptr;
+  }
   std::vector<std::function<void()>> callbacks = std::move(on_commit_);
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_commit_.clear();
@@ -188,6 +196,7 @@ void Session::Rollback() {
   if (outer_ != nullptr) return outer_->Rollback();
   before_commit_.clear();
   txn_state_.reset();
+  kept_position_ = nullptr;
   on_commit_.clear();
   std::vector<std::function<void()>> undo = std::move(on_rollback_);
   on_rollback_.clear();
@@ -294,6 +303,75 @@ StatusWith<std::optional<std::string>> Session::Get(std::string_view table, std:
   cursor->reset(cursor);
   if (ret != 0) return WtToStatus(ret, "read from " + std::string(table));
   return value;
+}
+
+StatusWith<bool> Session::Read(std::string_view table, std::string_view key,
+                               const std::function<void(std::string_view value)>& read) {
+  Status status;
+  WT_CURSOR* cursor = CachedCursor(table, /*overwrite=*/false, &status);
+  if (cursor == nullptr) return status;
+  Session& owner = Owner();
+  if (owner.kept_position_ == cursor) owner.kept_position_ = nullptr;
+  WT_ITEM k = Item(key);
+  cursor->set_key(cursor, &k);
+  int ret = cursor->search(cursor);
+  if (ret == WT_NOTFOUND) {
+    cursor->reset(cursor);
+    return false;
+  }
+  WT_ITEM v;
+  if (ret == 0) ret = cursor->get_value(cursor, &v);
+  if (ret != 0) {
+    cursor->reset(cursor);
+    return WtToStatus(ret, "read from " + std::string(table));
+  }
+  read(std::string_view(static_cast<const char*>(v.data), v.size));
+  // Outside a transaction a positioned cursor would hold its snapshot and
+  // page until the session is returned; inside one the transaction holds
+  // the snapshot anyway.
+  if (in_transaction()) {
+    owner.kept_position_ = cursor;
+  } else {
+    cursor->reset(cursor);
+  }
+  return true;
+}
+
+namespace {
+
+// Whether `cursor` (a point cursor of some table) stands on `key` of `table`:
+// its key points into the tree (a search found it and nothing moved it
+// since) and is `key`.
+bool PositionedOn(WT_CURSOR* cursor, std::string_view table, std::string_view key) {
+  std::string_view uri = cursor->uri;
+  constexpr std::string_view kPrefix = "table:";
+  if (uri.size() != kPrefix.size() + table.size() || uri.substr(kPrefix.size()) != table) {
+    return false;
+  }
+  if ((cursor->flags & WT_CURSTD_KEY_INT) == 0) return false;
+  WT_ITEM k;
+  if (cursor->get_key(cursor, &k) != 0) return false;
+  return k.size == key.size() && std::memcmp(k.data, key.data(), key.size()) == 0;
+}
+
+}  // namespace
+
+Status Session::Replace(std::string_view table, std::string_view key, std::string_view value) {
+  Session& owner = Owner();
+  WT_CURSOR* cursor = owner.kept_position_;
+  owner.kept_position_ = nullptr;
+  if (cursor == nullptr || !in_transaction() || !PositionedOn(cursor, table, key)) {
+    return Put(table, key, value);
+  }
+  RETURN_IF_ERROR(engine_->CheckSpaceForWrite());
+  // The update checks for write conflicts as a searched one does
+  // (__wt_row_modify), so a concurrent committed change is WriteConflict.
+  WT_ITEM v = Item(value);
+  cursor->set_value(cursor, &v);
+  int ret = cursor->update(cursor);
+  cursor->reset(cursor);
+  if (ret == 0) return Status::OK();
+  return WtToStatus(ret, "put into " + std::string(table));
 }
 
 StatusWith<Cursor> Session::Scan(std::string_view table, std::string_view lower,

@@ -338,7 +338,8 @@ Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
   }
   const int64_t old_bytes = old_doc->len, new_bytes = new_doc->len;
   if (from.record_key == to.record_key) {
-    RETURN_IF_ERROR(session.Put(TableName(to.shard), to.record_key, Bytes(new_doc)));
+    // Through the cursor FindById left on the record when nothing moved it.
+    RETURN_IF_ERROR(session.Replace(TableName(to.shard), to.record_key, Bytes(new_doc)));
     const int shard = to.shard;
     AfterCommit(session,
                 [this, shard, old_bytes, new_bytes] { AddStats(shard, 0, new_bytes - old_bytes); });
@@ -391,12 +392,16 @@ StatusWith<std::optional<bson::BsonDoc>> ShardedRecordStore::FindById(Session& s
     shard = ShardForEncodedKey(
         std::string_view(record_key).substr(0, record_key.size() - id_key.size()), num_shards_);
   }
-  ASSIGN_OR_RETURN(std::optional<std::string> value, session.Get(TableName(shard), record_key));
+  // One copy, straight out of WiredTiger's page; inside a transaction the
+  // cursor stays on the record for an Update of it (Session::Replace).
+  std::optional<bson::BsonDoc> doc;
+  ASSIGN_OR_RETURN(bool found, session.Read(TableName(shard), record_key, [&](std::string_view value) {
+    doc.emplace(bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(value.data()), value.size()));
+  }));
   // Outside a transaction the two reads above are separate snapshots; a
   // document removed in between is simply absent.
-  if (!value) return std::optional<bson::BsonDoc>();
-  return std::optional<bson::BsonDoc>(
-      bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(value->data()), value->size()));
+  if (!found) return std::optional<bson::BsonDoc>();
+  return doc;
 }
 
 ShardStats ShardedRecordStore::StatsOf(int shard) const {

@@ -206,6 +206,17 @@ class Session {
   Status RemoveAll(std::string_view table);
   // Returns nullopt when the key is absent.
   StatusWith<std::optional<std::string>> Get(std::string_view table, std::string_view key);
+  // Point read that hands the stored value to `read` (valid during the call
+  // only: no copy is made here) and returns whether the key was found.
+  // Inside a transaction the table's point cursor stays on the record, so
+  // that a Replace of that key in the same transaction updates the pinned
+  // page without a second B-tree search (WT_CURSOR::update on a positioned
+  // cursor); any other use of the table's cursors moves it off.
+  StatusWith<bool> Read(std::string_view table, std::string_view key,
+                        const std::function<void(std::string_view value)>& read);
+  // Overwrites `key` (as Put) where the latest Read of this transaction
+  // left the cursor on it; otherwise exactly Put.
+  Status Replace(std::string_view table, std::string_view key, std::string_view value);
 
   // A forward range cursor over keys in [lower, upper) (upper empty = no
   // bound). Cached per table inside the session; reset when returned.
@@ -223,9 +234,15 @@ class Session {
   Status Write(std::string_view table, std::string_view key, std::string_view value,
                bool overwrite);
   __wt_cursor* CachedCursor(std::string_view table, bool overwrite, Status* status);
+  // The session whose transaction this one runs in: itself, or the outer.
+  Session& Owner() { return outer_ != nullptr ? *outer_ : *this; }
   StorageEngine* engine_;
   __wt_session* session_;
   bool in_txn_ = false;
+  // The point cursor the latest Read of the running transaction left on its
+  // record (Replace checks its table and key); cleared when the transaction
+  // begins or ends.
+  __wt_cursor* kept_position_ = nullptr;
   Session* outer_ = nullptr;  // set for a view of a bound transaction
   std::vector<std::function<void()>> on_commit_;
   std::vector<std::function<void()>> on_rollback_;

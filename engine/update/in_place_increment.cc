@@ -65,6 +65,10 @@ std::optional<InPlaceIncrement> InPlaceIncrement::Plan(const bson_t* update) {
         plan.fields_.size() == kMaxFields) {
       return std::nullopt;
     }
+    // A repeated name is a parse error (a conflict) the general path reports.
+    for (const Field& earlier : plan.fields_) {
+      if (earlier.name == name) return std::nullopt;
+    }
     plan.fields_.push_back(Field{name, query::OwnedValue(&field)});
   }
   if (plan.fields_.empty()) return std::nullopt;

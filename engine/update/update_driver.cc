@@ -115,18 +115,23 @@ StatusWith<UpdateDriver> UpdateDriver::Parse(const bson_t* update, const bson_t*
   // value. Its update tree is built only if a document declines the
   // in-place path (ApplyModifiers): building and destroying it was about
   // 3,000 instructions of each YCSB update.
+  // The same holds for an $inc of distinct plain top-level names with
+  // int32, int64 or double increments (in_place_increment.h): 2,400
+  // instructions of each $inc by _id.
   if (driver.array_filters_->identifiers().empty()) {
     if (std::optional<InPlaceSet> set = InPlaceSet::Plan(update)) {
       driver.in_place_set_ = std::make_shared<const InPlaceSet>(std::move(*set));
       driver.deferred_update_ = std::make_shared<const bson::BsonDoc>(bson::BsonDoc::CopyOf(update));
       return driver;
     }
+    if (std::optional<InPlaceIncrement> plan = InPlaceIncrement::Plan(update)) {
+      driver.in_place_ = std::make_shared<const InPlaceIncrement>(std::move(*plan));
+      driver.deferred_update_ = std::make_shared<const bson::BsonDoc>(bson::BsonDoc::CopyOf(update));
+      return driver;
+    }
   }
+  // With array filters a plain $inc leaves them unused: the parse fails.
   RETURN_IF_ERROR(driver.ParseOperators(update));
-  // Its paths hold no positional operator, so no array filter is left.
-  if (std::optional<InPlaceIncrement> plan = InPlaceIncrement::Plan(update)) {
-    driver.in_place_ = std::make_shared<const InPlaceIncrement>(std::move(*plan));
-  }
   return driver;
 }
 

@@ -122,7 +122,7 @@ class UpdateDriver {
   std::shared_ptr<const InPlaceIncrement> in_place_;
   // Set when the update is only $set of top-level fields (in_place_set.h).
   std::shared_ptr<const InPlaceSet> in_place_set_;
-  // With in_place_set_: the update, whose tree is built only when a
+  // With in_place_set_ or in_place_: the update, whose tree is built only when a
   // document declines the in-place path (root_ is null until then).
   std::shared_ptr<const bson::BsonDoc> deferred_update_;
   std::vector<std::string> rename_sources_;

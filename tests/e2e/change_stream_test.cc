@@ -140,6 +140,53 @@ TEST_F(ChangeStreamTest, LaterStagesAndFullDocumentOptionsApply) {
   mongoc_change_stream_destroy(lookup);
 }
 
+// Updates by _id that patch the stored bytes ($inc in place, $set spliced)
+// and write through the cursor of their point read: every event still
+// carries the whole documents before and after, in order, also when
+// several connections update one record at once.
+TEST_F(ChangeStreamTest, FastUpdatesByIdCarryWholeDocumentsBeforeAndAfter) {
+  ASSERT_OK_REPLY(Run(R"({"create": "c", "changeStreamPreAndPostImages": {"enabled": true}})"));
+  const std::string pad(100, 'p');
+  InsertJson("c", R"([{"_id": "k", "n": 0, "s": ")" + pad + R"(", "t": "tail"}])");
+  mongoc_change_stream_t* stream =
+      Watch("c", R"({"maxAwaitTimeMS": 200, "fullDocument": "required", "fullDocumentBeforeChange": "required"})");
+  constexpr int kThreads = 4, kPerThread = 10;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      for (int i = 0; i < kPerThread; ++i) {
+        const std::string u = i % 2 == 0
+                                  ? R"({"$inc": {"n": 1}})"
+                                  : R"({"$set": {"s": ")" + std::to_string(t) + std::string(90 + i, 'a' + t) + R"("}})";
+        BsonDoc r = client.RunCommand(db_, R"({"update": "c", "updates": [{"q": {"_id": "k"}, "u": )" + u + "}]}");
+        EXPECT_EQ(Integer(r, "nModified"), 1) << Json(r);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::vector<BsonDoc> events = Next(stream, kThreads * kPerThread);
+  ASSERT_EQ(events.size(), static_cast<size_t>(kThreads * kPerThread));
+  // Each event's before image is the previous event's after image; the
+  // first one's is the inserted document, the last one's after is stored.
+  std::string previous = Json(BsonDoc::FromJson(R"({"_id": "k", "n": 0, "s": ")" + pad + R"(", "t": "tail"})"));
+  int64_t incs = 0;
+  for (const BsonDoc& e : events) {
+    ASSERT_EQ(Op(e), "update") << Json(e);
+    EXPECT_EQ(Json(testutil::SubDoc(e, "fullDocumentBeforeChange")), previous);
+    previous = Json(testutil::SubDoc(e, "fullDocument"));
+    EXPECT_EQ(String(e, "fullDocument.t"), std::string("tail")) << Json(e);
+    if (testutil::Has(e, "updateDescription.updatedFields.n")) {
+      ++incs;
+      EXPECT_EQ(Integer(e, "fullDocument.n"), incs) << Json(e);
+    }
+  }
+  EXPECT_EQ(incs, kThreads * kPerThread / 2);
+  BsonDoc now = Run(R"({"find": "c", "filter": {"_id": "k"}})");
+  EXPECT_EQ(Json(testutil::DocArray(now, "cursor.firstBatch").at(0)), previous);
+  mongoc_change_stream_destroy(stream);
+}
+
 TEST_F(ChangeStreamTest, DatabaseAndClusterStreamsSeeEveryCollection) {
   mongoc_database_t* database = mongoc_client_get_database(client_->get(), db_.c_str());
   BsonDoc empty = BsonDoc::FromJson(R"({"pipeline": []})");

@@ -200,5 +200,142 @@ TEST_F(UpdateByIdTest, ConcurrentSetsOfOneFieldEachFromSeveralConnectionsAllLand
   }
 }
 
+// Eight connections read-modify-write one record at once: each update runs
+// through the cursor its point read left on the record, and a conflicting
+// commit between the read and the write must be retried, not lost.
+TEST_F(UpdateByIdTest, IncrementsOfOneIdFromEightConnectionsAreExact) {
+  InsertJson("c", "[" + YcsbRecord("hot") + "]");
+  ASSERT_OK_REPLY(Run(R"({"update": "c", "updates": [{"q": {"_id": "hot"}, "u": {"$set": {"n": 0}}}]})"));
+  constexpr int kThreads = 8, kPerThread = 100;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      for (int i = 0; i < kPerThread; ++i) {
+        // Every other update also rewrites a 100-byte field in place.
+        const std::string u = i % 2 == 0 ? R"({"$inc": {"n": 1}})"
+                                         : R"({"$inc": {"n": 1}, "$set": {"field)" + std::to_string(t) +
+                                               R"(": ")" + std::string(100, 'a' + t) + R"("}})";
+        BsonDoc r = client.RunCommand(
+            db_, R"({"update": "c", "updates": [{"q": {"_id": "hot"}, "u": )" + u + "}]}");
+        EXPECT_EQ(Integer(r, "nModified"), 1) << Json(r);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(FieldOf("c", R"({"_id": "hot"})", "n"), kThreads * kPerThread);
+}
+
+// The collection's byte count follows updates that change a record's size
+// (spliced $set) and ones that keep it ($inc in place), then a restart.
+TEST_F(UpdateByIdTest, CollectionSizeFollowsFastUpdatesAndRestarts) {
+  InsertJson("c", "[" + YcsbRecord("user1") + "," + YcsbRecord("user2") + "]");
+  EXPECT_EQ(Update("c", R"({"_id": "user1"})", R"({"$set": {"field4": "short"}})"), std::make_pair(1L, 1L));
+  EXPECT_EQ(Update("c", R"({"_id": "user2"})", R"({"$set": {"field4": ")" + std::string(300, 'L') + R"("}})"),
+            std::make_pair(1L, 1L));
+  EXPECT_EQ(Update("c", R"({"_id": "user2"})", R"({"$set": {"n": 1}})"), std::make_pair(1L, 1L));
+  EXPECT_EQ(Update("c", R"({"_id": "user2"})", R"({"$inc": {"n": 5}})"), std::make_pair(1L, 1L));
+  auto stored_bytes = [&] {
+    int64_t total = 0;
+    BsonDoc r = Run(R"({"find": "c", "filter": {}})");
+    for (const auto& doc : DocArray(r, "cursor.firstBatch")) total += doc.get()->len;
+    return total;
+  };
+  const int64_t expected = stored_bytes();
+  EXPECT_EQ(Integer(Run(R"({"collStats": "c"})"), "size"), expected);
+  client_.reset();
+  server_->Kill9();
+  ASSERT_TRUE(server_->Restart().ok());
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  EXPECT_EQ(stored_bytes(), expected);
+  EXPECT_EQ(Integer(Run(R"({"collStats": "c"})"), "size"), expected);
+  EXPECT_EQ(FieldOf("c", R"({"_id": "user2"})", "n"), 6);
+}
+
+// The same updates through the _id fast path (point read, in-place apply,
+// write through the read's cursor) and through the planner ({_id: {$in}}:
+// a scan, the general apply, a searched write) store the same bytes, also
+// after kill -9 and recovery.
+TEST_F(UpdateByIdTest, FastAndPlannedUpdatesStoreTheSameBytesAcrossKillNine) {
+  auto record = [](const std::string& id) {
+    std::string doc = R"({"_id": ")" + id + R"(", "n": 0, "d": 1.5, "l": {"$numberLong": "7"})";
+    for (int f = 0; f < 10; ++f) {
+      doc += R"(, "field)" + std::to_string(f) + R"(": ")" + std::string(100, 'a' + f) + R"(")";
+    }
+    return doc + "}";
+  };
+  InsertJson("c", "[" + record("fast") + "," + record("planned") + "]");
+  const std::vector<std::string> updates = {
+      R"({"$inc": {"n": 1}})",
+      R"({"$set": {"field3": "short"}})",
+      R"({"$inc": {"n": 2, "d": 0.25, "l": 3}})",
+      R"({"$set": {"field0": ")" + std::string(150, 'Z') + R"(", "field9": {"a": [1, 2]}}})",
+      R"({"$set": {"field5": 5}})",
+      R"({"$inc": {"n": -3}})",
+      R"({"$set": {"field5": 5}})",  // a no-op: matched, not modified
+  };
+  for (const std::string& u : updates) {
+    const auto fast = Update("c", R"({"_id": "fast"})", u);
+    const auto planned = Update("c", R"({"_id": {"$in": ["planned"]}})", u);
+    EXPECT_EQ(fast, planned) << u;
+  }
+  auto without_id = [&](const std::string& id) {
+    BsonDoc r = Run(R"({"find": "c", "filter": {"_id": ")" + id + R"("}})");
+    auto docs = DocArray(r, "cursor.firstBatch");
+    EXPECT_EQ(docs.size(), 1u) << Json(r);
+    if (docs.empty()) return std::string();
+    std::string json = testutil::CanonicalJson(docs[0]);
+    return json.substr(json.find(','));  // the _id is the first field
+  };
+  const std::string before = without_id("fast");
+  EXPECT_EQ(before, without_id("planned"));
+  client_.reset();
+  server_->Kill9();
+  ASSERT_TRUE(server_->Restart().ok());
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  EXPECT_EQ(without_id("fast"), before);
+  EXPECT_EQ(without_id("planned"), before);
+}
+
+// Acknowledged fast updates from several connections survive kill -9: the
+// positioned write is journaled by the commit like any other.
+TEST_F(UpdateByIdTest, AcknowledgedFastUpdatesFromSeveralConnectionsSurviveKillNine) {
+  constexpr int kThreads = 6, kPerThread = 60;
+  std::string records = "[";
+  for (int t = 0; t < kThreads; ++t) {
+    records += (t ? "," : "") + YcsbRecord("user" + std::to_string(t));
+  }
+  InsertJson("c", records + "]");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      const std::string q = R"({"_id": "user)" + std::to_string(t) + R"("})";
+      for (int i = 1; i <= kPerThread; ++i) {
+        const std::string u = i % 2 == 0 ? R"({"$inc": {"n": 1}})"
+                                         : R"({"$set": {"field7": "v)" + std::to_string(i) + R"("}, "$inc": {"n": 1}})";
+        BsonDoc r = client.RunCommand(db_, R"({"update": "c", "updates": [{"q": )" + q +
+                                               R"(, "u": )" + u + "}]}");
+        EXPECT_EQ(Integer(r, "nModified"), 1) << Json(r);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  client_.reset();
+  server_->Kill9();
+  ASSERT_TRUE(server_->Restart().ok());
+  client_ = std::make_unique<MongoClient>(server_->uri());
+  for (int t = 0; t < kThreads; ++t) {
+    const std::string id = "user" + std::to_string(t);
+    BsonDoc r = Run(R"({"find": "c", "filter": {"_id": ")" + id + R"("}})");
+    auto docs = DocArray(r, "cursor.firstBatch");
+    ASSERT_EQ(docs.size(), 1u) << Json(r);
+    EXPECT_EQ(Integer(docs[0], "n"), kPerThread) << Json(r);
+    EXPECT_EQ(testutil::String(docs[0], "field7").value_or(""), "v" + std::to_string(kPerThread - 1)) << Json(r);
+  }
+  BsonDoc valid = Run(R"({"validate": "c", "full": true})");
+  EXPECT_EQ(testutil::Number(valid, "valid"), 1.0) << Json(valid);
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

@@ -183,6 +183,42 @@ TEST(InPlaceIncrementTest, PlansOnlyPlainTopLevelIncrements) {
   EXPECT_FALSE(plan(R"({"$inc": {"n": 1}, "$set": {"m": 1}})"));
   EXPECT_FALSE(plan(R"({"$set": {"n": 1}})"));
   EXPECT_FALSE(plan(R"({"$inc": {"a": 1, "b": 1, "c": 1, "d": 1, "e": 1, "f": 1, "g": 1, "h": 1, "i": 1}})"));
+  EXPECT_FALSE(plan(R"({"$inc": {"n": 1, "m": 1, "n": 2}})"));
+}
+
+// A planned $inc defers its update tree (update_driver.cc): what the parse
+// alone used to reject must still be rejected at parse time, with the
+// general path's answer, and a declining document must meet the same
+// errors as before.
+TEST(InPlaceIncrementTest, DeferredTreeKeepsParseErrorsAndDeclinedAnswers) {
+  auto parse = [](const char* json, const char* filters = nullptr) {
+    BsonDoc update = BsonDoc::FromJson(json);
+    if (filters == nullptr) return UpdateDriver::Parse(update.get()).status();
+    BsonDoc array_filters = BsonDoc::FromJson(filters);
+    return UpdateDriver::Parse(update.get(), array_filters.get()).status();
+  };
+  Status repeated = parse(R"({"$inc": {"n": 1, "n": 2}})");
+  EXPECT_EQ(repeated.code(), ErrorCode::kConflictingUpdateOperators) << repeated.ToString();
+  Status unused_filter = parse(R"({"$inc": {"n": 1}})", R"({"0": {"x": 1}})");
+  EXPECT_EQ(unused_filter.code(), ErrorCode::kFailedToParse) << unused_filter.ToString();
+  EXPECT_NE(unused_filter.ToString().find("was not used"), std::string::npos) << unused_filter.ToString();
+
+  auto driver = UpdateDriver::Parse(BsonDoc::FromJson(R"({"$inc": {"n": 1}})").get());
+  ASSERT_TRUE(driver.ok());
+  // A string is not incremented: the deferred tree reports it as before.
+  auto on_string = driver.value().Apply(BsonDoc::FromJson(R"({"_id": 1, "n": "x"})").get(), false);
+  ASSERT_FALSE(on_string.ok());
+  EXPECT_EQ(on_string.status().code(), ErrorCode::kTypeMismatch) << on_string.status().ToString();
+  EXPECT_NE(on_string.status().ToString().find("_id: 1"), std::string::npos) << on_string.status().ToString();
+  // A missing field is created, an upsert's insert takes the tree, twice.
+  for (int round = 0; round < 2; ++round) {
+    auto missing = driver.value().Apply(BsonDoc::FromJson(R"({"_id": 1})").get(), false);
+    ASSERT_TRUE(missing.ok());
+    EXPECT_EQ(missing.value().doc.ToJson(), BsonDoc::FromJson(R"({"_id": 1, "n": 1})").ToJson());
+    auto upsert = driver.value().Apply(BsonDoc::FromJson(R"({"_id": 2})").get(), true);
+    ASSERT_TRUE(upsert.ok());
+    EXPECT_EQ(upsert.value().doc.ToJson(), BsonDoc::FromJson(R"({"_id": 2, "n": 1})").ToJson());
+  }
 }
 
 }  // namespace
