@@ -87,6 +87,11 @@ bool IsLoopback(const std::string& remote_address) {
 }  // namespace
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
+  return HandleRequest(conn, request).reply;
+}
+
+RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& conn,
+                                                         const CommandRequest& request) {
   SetLogContext(conn);
   ActiveRequest active;
   const auto start = std::chrono::steady_clock::now();
@@ -101,11 +106,13 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
     const std::string user = session != nullptr && session->user ? session->user->FullName() : "";
     ProfileIfWanted(*engine_, profiling_level, conn, request, user, info, stats, duration, reply);
   }
+  // The counters read the reply's facts; the cursor id among them is what
+  // ReplyHoldsState would walk the reply again for.
   bson_iter_t first;
-  if (bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)) {
-    RecordCommand(bson_iter_key(&first), request, reply, duration);
-  }
-  return reply;
+  const ReplyFacts facts = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)
+                               ? RecordCommand(bson_iter_key(&first), request, reply, duration)
+                               : ReadReplyFacts(reply.get());
+  return HandledRequest{std::move(reply), facts.cursor_id != 0};
 }
 
 bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request,

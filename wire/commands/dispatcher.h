@@ -22,6 +22,9 @@ class Dispatcher : public RequestHandler {
   Dispatcher(engine::Engine* engine, ServerInfo* server)
       : engine_(engine), server_(server), auth_(engine, server->auth) {}
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
+  // Handle() and ReplyHoldsState() from the one walk of the reply that the
+  // serverStatus counters make.
+  HandledRequest HandleRequest(const ConnectionInfo& conn, const CommandRequest& request) override;
   void OnConnectionOpened(const ConnectionInfo& conn) override {
     conn.handler_state = std::make_shared<auth::AuthSession>();
     LogConnectionAccepted(conn, server_->current_connections.fetch_add(1) + 1);

@@ -214,6 +214,7 @@ bool Connection::Process() {
 
   const ParsedRequest& request = parsed.value();
   bson::BsonDoc body;
+  bool holds_state = true;
   try {
     ExecutionGate::Ticket ticket;  // execution_gate.h: document commands wait their turn
     bson_iter_t first;
@@ -221,15 +222,19 @@ bool Connection::Process() {
         ExecutionGate::TakesTicket(bson_iter_key(&first))) {
       ticket = ExecutionGate::Global().Enter(&gate_usage_);
     }
-    body = handler_->Handle(info_, request.request);
+    RequestHandler::HandledRequest handled = handler_->HandleRequest(info_, request.request);
+    body = std::move(handled.reply);
+    holds_state = handled.holds_state;
   } catch (const std::exception& e) {
     body = ErrorReply(Status(ErrorCode::kInternalError,
                              std::string("unhandled exception in command: ") + e.what()));
+    holds_state = handler_->ReplyHoldsState(body);
   } catch (...) {
     body = ErrorReply(Status(ErrorCode::kInternalError, "unhandled exception in command"));
+    holds_state = handler_->ReplyHoldsState(body);
   }
   if (request.request.more_to_come) return true;
-  if (shutting_down_.load() || (handler_->ReplyHoldsState(body) && PeerClosed())) {
+  if (shutting_down_.load() || (holds_state && PeerClosed())) {
     // The client left mid-command (no one reads while a command runs, so
     // this is the first chance to notice), or the server is stopping: what
     // the reply would have handed over, such as an open cursor, must not
