@@ -29,6 +29,10 @@ namespace tigerdoc::engine {
 // {_id: v} when `filter` is exactly that with v of the types above, else
 // nullopt.
 std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter);
+// The same recognition without a copy: true and *id on v inside `filter`
+// (valid while its bytes live) when `filter` is exactly {_id: v} with v of
+// the types above.
+bool FindIdEquality(const bson_t* filter, bson_iter_t* id);
 
 // The answer of `params` as a point read: the document (or none) whose _id
 // the filter names. nullopt when the find needs the planner: an option
