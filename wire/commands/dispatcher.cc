@@ -98,7 +98,8 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
   engine::OperationInfo info;
   engine::OperationStats stats;
   const int profiling_level = ProfilingLevelOf(request.db);
-  bson::BsonDoc reply = Dispatch(conn, request, &info, &stats);
+  HandledRequest out{Dispatch(conn, request, &info, &stats)};
+  const bson::BsonDoc& reply = out.reply;
   const auto duration = std::chrono::steady_clock::now() - start;
   LogIfSlow(request, stats, duration, reply);
   if (profiling_level > 0 && !info.ns.empty()) {
@@ -112,7 +113,8 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
   const ReplyFacts facts = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)
                                ? RecordCommand(bson_iter_key(&first), request, reply, duration)
                                : ReadReplyFacts(reply.get());
-  return HandledRequest{std::move(reply), facts.cursor_id != 0};
+  out.holds_state = facts.cursor_id != 0;
+  return out;
 }
 
 bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
@@ -160,14 +162,9 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   ScopedOperation op(engine_->operations(),
                      OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get()));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
-  bson::BsonDoc reply;
-  if (!replica_set) {
-    reply = RunCommandReply(*spec, ctx);
-  } else {
-    engine::repl::LogicalClock::ResetThreadTick();
-    reply = RunInSession(*spec, ctx);
-    AppendClusterTime(ctx, reply.mutable_get());
-  }
+  if (replica_set) engine::repl::LogicalClock::ResetThreadTick();
+  bson::BsonDoc reply = replica_set ? RunInSession(*spec, ctx) : RunCommandReply(*spec, ctx);
+  if (replica_set) AppendClusterTime(ctx, reply.mutable_get());
   *info = op.operation().info();
   info->command = nullptr;  // borrowed from the request
   *stats = op.operation().stats();
@@ -181,7 +178,9 @@ bson::BsonDoc RunCommandReply(const CommandSpec& spec, CommandContext& ctx) {
     if (ctx.auth != nullptr && ctx.session != nullptr) {
       ctx.auth->OnReply(*ctx.session, ctx.name, ctx.request, result.value().get());
     }
-    return OkReply(std::move(result).value());
+    // OkReply's append, without moving the reply into and out of it.
+    BSON_APPEND_DOUBLE(result.value().mutable_get(), "ok", 1.0);
+    return std::move(result).value();
   } catch (const std::bad_alloc&) {
     return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(ctx.name)));
   } catch (const std::exception& e) {
