@@ -8,6 +8,23 @@
 
 namespace tigerdoc::engine {
 
+namespace {
+// This thread's spare batch vector (RecycleBatch); empty, with capacity
+// when there is one.
+thread_local std::vector<bson::BsonDoc> t_spare_batch;
+constexpr size_t kMaxRecycledCapacity = 4;
+}  // namespace
+
+void RecycleBatch(std::vector<bson::BsonDoc>* docs) {
+  docs->clear();
+  if (docs->capacity() == 0 || docs->capacity() > kMaxRecycledCapacity ||
+      t_spare_batch.capacity() != 0) {
+    std::vector<bson::BsonDoc>().swap(*docs);
+    return;
+  }
+  t_spare_batch.swap(*docs);
+}
+
 bool FindIdEquality(const bson_t* filter, bson_iter_t* id) {
   if (!bson_iter_init(id, filter) || !bson_iter_next(id) ||
       std::string_view(bson_iter_key(id)) != "_id") {
@@ -55,6 +72,7 @@ StatusWith<std::optional<std::vector<bson::BsonDoc>>> FindByIdWithoutPlan(
   storage::Session session = storage.NewSession();
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, coll.store->FindById(session, bson_iter_value(&id_it)));
   std::vector<bson::BsonDoc> docs;
+  docs.swap(t_spare_batch);  // empty; its storage, if any, is reused
   // The record key is the _id's keystring, so the stored _id equals v as
   // $eq compares (1, 1.0 and NumberLong(1) alike); checked all the same,
   // as the plan's filter would.

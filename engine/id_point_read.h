@@ -44,4 +44,12 @@ StatusWith<std::optional<std::vector<bson::BsonDoc>>> FindByIdWithoutPlan(
     storage::StorageEngine& storage, const catalog::CollectionEntry& coll, const FindParams& params,
     const bson::Collator* collator);
 
+// Gives a finished batch's vector back for this thread's next point read:
+// a vector of BsonDoc allocates 128-byte-aligned storage (a memalign and
+// its free, about 1,000 instructions of a find by _id; issue #18,
+// bench/README.md "CPU per find, round 5"). Kept only when it holds room
+// for a few documents and this thread keeps none yet, so an idle thread
+// holds at most half a kilobyte; *docs is left empty either way.
+void RecycleBatch(std::vector<bson::BsonDoc>* docs);
+
 }  // namespace tigerdoc::engine

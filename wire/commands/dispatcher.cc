@@ -1,5 +1,6 @@
 #include "wire/commands/dispatcher.h"
 
+#include <charconv>
 #include <exception>
 #include <string>
 
@@ -49,6 +50,12 @@ Status CheckStandaloneWriteConcern(const CommandSpec& spec, std::string_view nam
 using engine::OperationInfo;
 using engine::ScopedOperation;
 
+std::string_view Utf8At(const bson_iter_t* it) {
+  uint32_t len = 0;
+  const char* s = bson_iter_utf8(it, &len);
+  return {s, len};
+}
+
 // What currentOp shows of a request: ns is "<db>.<collection>" when the
 // first field names one, else "<db>.$cmd"; the deadline of a valid
 // maxTimeMS (each command reports a bad one itself).
@@ -60,17 +67,23 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
   info.command = shown_command;
   info.client = conn.remote_address;
   info.connection_id = conn.connection_id;
-  info.desc = "conn" + std::to_string(conn.connection_id);
+  // Appended in place: the temporaries of `"conn" + to_string(id)` and
+  // `db + "." + coll` were a tenth of this function (issue #18).
+  char id_digits[24];
+  const char* id_end = std::to_chars(id_digits, id_digits + sizeof id_digits, conn.connection_id).ptr;
+  const std::string_view id(id_digits, static_cast<size_t>(id_end - id_digits));
+  info.desc.assign("conn").append(id);
   bson_iter_t it;
-  std::string coll = "$cmd";
+  std::string_view coll = "$cmd";
   if (bson_iter_init(&it, request.body.get()) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it) &&
       name != "getMore") {
-    coll = bson_iter_utf8(&it, nullptr);
+    coll = Utf8At(&it);
   } else if (name == "getMore" && bson_iter_init_find(&it, request.body.get(), "collection") &&
              BSON_ITER_HOLDS_UTF8(&it)) {
-    coll = bson_iter_utf8(&it, nullptr);
+    coll = Utf8At(&it);
   }
-  info.ns = request.db + "." + coll;
+  info.ns.reserve(request.db.size() + 1 + coll.size());
+  info.ns.append(request.db).append(1, '.').append(coll);
   StatusWith<std::optional<int64_t>> max_time_ms = GetMaxTimeMS(request.body.get());
   if (max_time_ms.ok() && max_time_ms.value()) {
     info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());

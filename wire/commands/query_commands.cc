@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/id_point_read.h"
 #include "wire/commands/collation_option.h"
 #include "wire/commands/change_stream_commands.h"
 #include "wire/commands/command_args.h"
@@ -248,7 +249,9 @@ StatusWith<bson::BsonDoc> RunFind(CommandContext& ctx) {
   engine::FindParams params;
   RETURN_IF_ERROR(ParseFind(ctx.body(), ctx.db(), &params));
   ASSIGN_OR_RETURN(engine::CursorBatch batch, ctx.engine->Find(params));
-  return CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
+  bson::BsonDoc reply = CursorFields("firstBatch", batch.cursor_id, batch.ns, batch.docs);
+  engine::RecycleBatch(&batch.docs);
+  return reply;
 }
 
 StatusWith<bson::BsonDoc> RunGetMore(CommandContext& ctx) {
