@@ -111,7 +111,9 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
   engine::OperationInfo info;
   engine::OperationStats stats;
   const int profiling_level = ProfilingLevelOf(request.db);
-  HandledRequest out{Dispatch(conn, request, &info, &stats)};
+  // What the operation showed is read only to profile it (a copy of its
+  // strings otherwise, issue #18).
+  HandledRequest out{Dispatch(conn, request, profiling_level > 0 ? &info : nullptr, &stats)};
   const bson::BsonDoc& reply = out.reply;
   const auto duration = std::chrono::steady_clock::now() - start;
   LogIfSlow(request, stats, duration, reply);
@@ -178,8 +180,10 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   if (replica_set) engine::repl::LogicalClock::ResetThreadTick();
   bson::BsonDoc reply = replica_set ? RunInSession(*spec, ctx) : RunCommandReply(*spec, ctx);
   if (replica_set) AppendClusterTime(ctx, reply.mutable_get());
-  *info = op.operation().info();
-  info->command = nullptr;  // borrowed from the request
+  if (info != nullptr) {
+    *info = op.operation().info();
+    info->command = nullptr;  // borrowed from the request
+  }
   *stats = op.operation().stats();
   return reply;
 }

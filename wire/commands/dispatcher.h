@@ -45,7 +45,8 @@ class Dispatcher : public RequestHandler {
 
  private:
   // Handle() without its log lines; fills what the command's operation
-  // showed and did (empty when it was refused before it ran).
+  // showed (when `info` is not null) and did (empty when it was refused
+  // before it ran).
   bson::BsonDoc Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
                          engine::OperationInfo* info, engine::OperationStats* stats);
 
