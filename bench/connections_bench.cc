@@ -7,12 +7,14 @@
 //      both, with the idle connections still open. --active-work read: the
 //      crowd reads by _id too; scan: each of its requests is a find that
 //      examines all 1,000 documents (no index on `v`) and returns none.
+// Every connection is one of tigerdoc_load's (server_backend.h) through
+// --client: libmongoc, or the thin wire client, whose crowd costs the
+// shared cores a fraction of the driver's CPU; with both, the whole
+// measurement runs once per client, one after the other.
 // The server must run on this machine (its pid is read from /proc).
 //   tigerdoc_connections_bench --uri URI --server-pid PID
 //       [--idle 1000] [--active 200] [--active-work read|scan] [--probes 8]
-//       [--probe-ms 10] [--seconds 5]
-#include <bson/bson.h>
-#include <mongoc/mongoc.h>
+//       [--probe-ms 10] [--seconds 5] [--client libmongoc,wire]
 #include <sys/resource.h>
 
 #include <atomic>
@@ -26,7 +28,7 @@
 #include <vector>
 
 #include "bench/latency_summary.h"
-#include "bench/mongo_connect.h"
+#include "bench/server_backend.h"
 
 namespace tigerdoc::bench {
 namespace {
@@ -44,6 +46,7 @@ struct Flags {
   int probe_ms = 10;
   double seconds = 5;
   bool active_scans = false;  // --active-work scan
+  std::vector<LoadClient> clients = {LoadClient::kLibmongoc};
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -51,7 +54,7 @@ struct Flags {
   std::fprintf(stderr,
                "usage: tigerdoc_connections_bench --uri URI --server-pid PID [--idle N]\n"
                "           [--active N] [--active-work read|scan] [--probes N] [--probe-ms MS]\n"
-               "           [--seconds S]\n");
+               "           [--seconds S] [--client libmongoc,wire]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -81,6 +84,8 @@ Flags ParseFlags(int argc, char** argv) {
       f.probe_ms = std::stoi(value());
     } else if (a == "--seconds") {
       f.seconds = std::stod(value());
+    } else if (a == "--client") {
+      if (!ParseLoadClients(value(), &f.clients)) Usage("--client takes libmongoc, wire or both");
     } else if (a == "--help" || a == "-h") {
       Usage(nullptr);
     } else {
@@ -118,66 +123,13 @@ void RaiseFileLimit() {
   setrlimit(RLIMIT_NOFILE, &limit);
 }
 
-mongoc_client_t* ConnectOrDie(const std::string& uri) {
-  auto client = ConnectMongo(uri);
-  if (!client.ok()) {
-    std::fprintf(stderr, "%s\n", client.status().ToString().c_str());
+std::unique_ptr<ServerConnection> ConnectOrDie(LoadClient client, const std::string& uri) {
+  auto conn = ConnectServer(client, uri, kDb, kColl, /*journaled=*/false);
+  if (!conn.ok()) {
+    std::fprintf(stderr, "%s\n", conn.status().ToString().c_str());
     std::exit(1);
   }
-  return client.value();
-}
-
-bool ReadById(mongoc_collection_t* coll, int64_t id) {
-  bson_t filter = BSON_INITIALIZER;
-  BSON_APPEND_INT64(&filter, "_id", id);
-  bson_t opts = BSON_INITIALIZER;
-  BSON_APPEND_INT64(&opts, "limit", 1);
-  BSON_APPEND_BOOL(&opts, "singleBatch", true);
-  mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll, &filter, &opts, nullptr);
-  const bson_t* doc = nullptr;
-  bool ok = mongoc_cursor_next(cursor, &doc) && !mongoc_cursor_error(cursor, nullptr);
-  mongoc_cursor_destroy(cursor);
-  bson_destroy(&opts);
-  bson_destroy(&filter);
-  return ok;
-}
-
-// A find that examines every document (`v` has no index) and matches none.
-bool ScanAll(mongoc_collection_t* coll) {
-  bson_t filter = BSON_INITIALIZER;
-  BSON_APPEND_UTF8(&filter, "v", "no such value");
-  mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll, &filter, nullptr, nullptr);
-  const bson_t* doc = nullptr;
-  while (mongoc_cursor_next(cursor, &doc)) {
-  }
-  bool ok = !mongoc_cursor_error(cursor, nullptr);
-  mongoc_cursor_destroy(cursor);
-  bson_destroy(&filter);
-  return ok;
-}
-
-void Preload(const std::string& uri) {
-  mongoc_client_t* client = ConnectOrDie(uri);
-  mongoc_collection_t* coll = mongoc_client_get_collection(client, kDb, kColl);
-  bson_error_t error;
-  mongoc_collection_drop(coll, &error);
-  // A plain array: bson_t is over-aligned, so std::vector<bson_t*> draws
-  // -Wignored-attributes.
-  const bson_t** docs = new const bson_t*[kDocs];
-  for (int64_t id = 0; id < kDocs; ++id) {
-    bson_t* doc = bson_new();
-    BSON_APPEND_INT64(doc, "_id", id);
-    BSON_APPEND_UTF8(doc, "v", std::string(100, 'x').c_str());
-    docs[id] = doc;
-  }
-  if (!mongoc_collection_insert_many(coll, docs, kDocs, nullptr, nullptr, &error)) {
-    std::fprintf(stderr, "preload: %s\n", error.message);
-    std::exit(1);
-  }
-  for (int64_t id = 0; id < kDocs; ++id) bson_destroy(const_cast<bson_t*>(docs[id]));
-  delete[] docs;
-  mongoc_collection_destroy(coll);
-  mongoc_client_destroy(client);
+  return std::move(conn).value();
 }
 
 struct Group {
@@ -185,7 +137,7 @@ struct Group {
   std::atomic<int64_t> errors{0};
 };
 
-void Report(const char* name, int connections, Group& group, double seconds) {
+void Report(LoadClient client, const char* name, int connections, Group& group, double seconds) {
   std::vector<uint32_t> all;
   uint32_t max_ns = 0;
   for (const auto& l : group.latencies_ns) {
@@ -193,30 +145,37 @@ void Report(const char* name, int connections, Group& group, double seconds) {
     for (uint32_t v : l) max_ns = std::max(max_ns, v);
   }
   LatencySummary s = Summarize(all, seconds);
-  std::printf("%-8s %6d | %10.0f %9.1f %9.1f %9.1f | %6lld\n", name, connections, s.ops_per_sec,
+  std::printf("%-8s %-9s %6d | %10.0f %9.1f %9.1f %9.1f | %6lld\n", name, LoadClientName(client),
+              connections, s.ops_per_sec,
               s.p50_us, s.p99_us, max_ns / 1000.0, static_cast<long long>(group.errors.load()));
 }
 
-int Main(int argc, char** argv) {
-  Flags f = ParseFlags(argc, argv);
-  RaiseFileLimit();
-  Preload(f.uri);
+// The whole measurement through one client; returns its failed requests.
+int64_t Measure(const Flags& f, LoadClient client) {
+  // 1,000 documents of tigerdoc_load's shape (a 100-byte `v`), preloaded
+  // afresh for each client.
+  ServerBackend backend(f.uri, kDb, kColl, "", f.server_pid, client);
+  if (Status st = backend.Reset(kDocs); !st.ok()) {
+    std::fprintf(stderr, "preload: %s\n", st.ToString().c_str());
+    std::exit(1);
+  }
 
-  // 1. Memory per idle connection (each has done one ping: its thread and
-  // buffers exist).
+  // 1. Memory per idle connection (each has done its handshake and, through
+  // libmongoc, one ping: its thread and buffers exist).
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const int64_t rss_before = RssKib(f.server_pid);
-  std::vector<mongoc_client_t*> idle;
-  for (int i = 0; i < f.idle; ++i) idle.push_back(ConnectOrDie(f.uri));
+  std::vector<std::unique_ptr<ServerConnection>> idle;
+  for (int i = 0; i < f.idle; ++i) idle.push_back(ConnectOrDie(client, f.uri));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const int64_t rss_after = RssKib(f.server_pid);
-  std::printf("server VmRSS: %lld KiB before, %lld KiB with %d idle connections: %.1f KiB each\n",
-              static_cast<long long>(rss_before), static_cast<long long>(rss_after), f.idle,
+  std::printf("server VmRSS (%s): %lld KiB before, %lld KiB with %d idle connections: %.1f KiB each\n",
+              LoadClientName(client), static_cast<long long>(rss_before),
+              static_cast<long long>(rss_after), f.idle,
               f.idle > 0 ? static_cast<double>(rss_after - rss_before) / f.idle : 0.0);
 
   // 2. Active crowd and paced probes, at once.
-  std::vector<mongoc_client_t*> clients;
-  for (int i = 0; i < f.active + f.probes; ++i) clients.push_back(ConnectOrDie(f.uri));
+  std::vector<std::unique_ptr<ServerConnection>> conns;
+  for (int i = 0; i < f.active + f.probes; ++i) conns.push_back(ConnectOrDie(client, f.uri));
   Group active, probes;
   active.latencies_ns.resize(f.active);
   probes.latencies_ns.resize(f.probes);
@@ -230,7 +189,7 @@ int Main(int argc, char** argv) {
     Group& group = is_probe ? probes : active;
     std::vector<uint32_t>& lat = group.latencies_ns[is_probe ? i - f.active : i];
     threads.emplace_back([&, i, is_probe] {
-      mongoc_collection_t* coll = mongoc_client_get_collection(clients[i], kDb, kColl);
+      ServerConnection& conn = *conns[i];
       std::mt19937_64 rng(i + 1);
       std::uniform_int_distribution<int64_t> pick(0, kDocs - 1);
       while (!go.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -243,7 +202,7 @@ int Main(int argc, char** argv) {
         }
         const Clock::time_point t0 = Clock::now();
         if (t0 >= deadline) break;
-        const bool ok = is_probe || !f.active_scans ? ReadById(coll, pick(rng)) : ScanAll(coll);
+        const bool ok = is_probe || !f.active_scans ? conn.ReadById(pick(rng)) : conn.FindNone();
         if (ok) {
           lat.push_back(static_cast<uint32_t>(std::min<int64_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count(),
@@ -252,7 +211,6 @@ int Main(int argc, char** argv) {
           group.errors.fetch_add(1);
         }
       }
-      mongoc_collection_destroy(coll);
     });
   }
   start = Clock::now() + std::chrono::milliseconds(50);
@@ -260,18 +218,24 @@ int Main(int argc, char** argv) {
   for (auto& t : threads) t.join();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
-  std::printf("\n%-8s %6s | %10s %9s %9s %9s | %6s\n", "group", "conns", "ops/s", "p50 us",
-              "p99 us", "max us", "errors");
-  std::printf("%s\n", std::string(70, '-').c_str());
-  Report("active", f.active, active, seconds);
-  Report("probes", f.probes, probes, seconds);
+  std::printf("\n%-8s %-9s %6s | %10s %9s %9s %9s | %6s\n", "group", "client", "conns", "ops/s",
+              "p50 us", "p99 us", "max us", "errors");
+  std::printf("%s\n", std::string(80, '-').c_str());
+  Report(client, "active", f.active, active, seconds);
+  Report(client, "probes", f.probes, probes, seconds);
   std::printf("\n%d idle connections open throughout; active: closed loop of %s; probes: one "
-              "read every %d ms each; %.1f s\n", f.idle,
-              f.active_scans ? "scans of 1,000 documents" : "reads by _id", f.probe_ms, f.seconds);
+              "read every %d ms each; %.1f s; client %s\n", f.idle,
+              f.active_scans ? "scans of 1,000 documents" : "reads by _id", f.probe_ms, f.seconds,
+              LoadClientName(client));
+  return active.errors.load() + probes.errors.load();
+}
 
-  for (mongoc_client_t* c : clients) mongoc_client_destroy(c);
-  for (mongoc_client_t* c : idle) mongoc_client_destroy(c);
-  return active.errors.load() + probes.errors.load() > 0 ? 1 : 0;
+int Main(int argc, char** argv) {
+  Flags f = ParseFlags(argc, argv);
+  RaiseFileLimit();
+  int64_t errors = 0;
+  for (LoadClient client : f.clients) errors += Measure(f, client);
+  return errors > 0 ? 1 : 0;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // tigerdoc_load: throughput and latency of insert, point read by _id and
-// $inc by _id against a running server (libmongoc, one connection per
-// thread), next to the same operations done directly on WiredTiger
-// in-process as the ceiling. See bench/README.md.
+// $inc by _id against a running server (one connection per thread, through
+// libmongoc and/or the thin wire client: --client), next to the same
+// operations done directly on WiredTiger in-process as the ceiling. See
+// bench/README.md.
 #include <unistd.h>
 
 #include <atomic>
@@ -40,6 +41,9 @@ struct Flags {
   int batch = 1;           // --batch N: inserts are insertMany of N documents
   // --ops insert,read,inc: the operations measured (default all three).
   std::vector<LoadOp> ops = {LoadOp::kInsert, LoadOp::kReadById, LoadOp::kIncrementById};
+  // --client libmongoc,wire: the clients the server is measured through,
+  // one after the other in this run (server_backend.h).
+  std::vector<LoadClient> clients = {LoadClient::kLibmongoc};
 };
 
 [[noreturn]] void Usage(const char* error) {
@@ -49,7 +53,8 @@ struct Flags {
                "                     [--wt-cache-mb MB] [--server-only | --wt-only]\n"
                "                     [--create '{\"maxPartitionBytes\": 1e9}' [--vs-plain ROUNDS]]\n"
                "                     [--server-pid PID] [--json FILE]\n"
-               "                     [--j] [--batch N] [--ops insert,read,inc]\n");
+               "                     [--j] [--batch N] [--ops insert,read,inc]\n"
+               "                     [--client libmongoc,wire]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -97,6 +102,8 @@ Flags ParseFlags(int argc, char** argv) {
           Usage(("unknown operation " + item).c_str());
         }
       }
+    } else if (a == "--client") {
+      if (!ParseLoadClients(value(), &f.clients)) Usage("--client takes libmongoc, wire or both");
     } else if (a == "--batch") {
       f.batch = std::stoi(value());
     } else if (a == "--server-only") {
@@ -149,7 +156,8 @@ std::map<Key, LoadResult> RunAll(Backend& backend, const Flags& f) {
   return out;
 }
 
-// which: 0 op/s, 1 p50, 2 p99, 3 server CPU us per operation, 4 busy share.
+// which: 0 op/s, 1 p50, 2 p99, 3 server CPU us per operation, 4 busy share,
+// 5 client CPU us per operation.
 std::string Cell(const std::map<Key, LoadResult>& m, Key k, int which) {
   auto it = m.find(k);
   if (it == m.end() || !it->second.error.empty()) return "-";
@@ -157,41 +165,56 @@ std::string Cell(const std::map<Key, LoadResult>& m, Key k, int which) {
   const LoadResult& r = it->second;
   if (which == 3 && r.server_cpu_us_per_op < 0) return "-";
   if (which == 4 && r.server_busy < 0) return "-";
+  if (which == 5 && r.client_cpu_us_per_op < 0) return "-";
   double v = which == 0 ? r.ops_per_sec : which == 1 ? r.p50_us : which == 2 ? r.p99_us
-             : which == 3 ? r.server_cpu_us_per_op : r.server_busy * 100;
+             : which == 3 ? r.server_cpu_us_per_op : which == 4 ? r.server_busy * 100
+             : r.client_cpu_us_per_op;
   std::snprintf(buf, sizeof(buf), which == 0 ? "%.0f" : which == 4 ? "%.0f%%" : "%.1f", v);
   return buf;
 }
 
-void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
+// The server's cells through one client.
+struct ClientResults {
+  LoadClient client;
+  std::string backend;  // "tigerdoc" / "tigerdoc-wire" (the JSON's backend)
+  std::map<Key, LoadResult> cells;
+};
+
+void PrintTable(const Flags& f, const std::vector<ClientResults>& servers,
                 const std::map<Key, LoadResult>& wt) {
   // CPU columns: the server process's utime+stime over the cell per
   // operation (per document for batched inserts; with --server-pid), and
   // this process's for WiredTiger. busy: that CPU time over the cell's wall
   // time (100% = one core throughout): well under the cores the server may
-  // use means the client, not the server, set the rate.
-  std::printf("\n%-9s %5s | %12s %9s %9s %8s %6s %6s | %12s %9s %9s %8s | %9s\n", "operation",
-              "conns", "server op/s", "p50 us", "p99 us", "CPU us", "busy", "errors", "WT op/s",
-              "p50 us", "p99 us", "CPU us", "server/WT");
-  std::printf("%s\n", std::string(130, '-').c_str());
+  // use means the client, not the server, set the rate. client: this
+  // process's CPU per operation, the load's own share of the same cores.
+  std::printf("\n%-9s %5s %-9s | %12s %9s %9s %8s %6s %8s %6s | %12s %9s %9s %8s | %9s\n",
+              "operation", "conns", "client", "server op/s", "p50 us", "p99 us", "CPU us", "busy",
+              "client us", "errors", "WT op/s", "p50 us", "p99 us", "CPU us", "server/WT");
+  std::printf("%s\n", std::string(150, '-').c_str());
+  const std::vector<ClientResults> wt_only = {{LoadClient::kLibmongoc, "", {}}};
   for (int threads : f.threads) {
     for (LoadOp op : f.ops) {
       Key k{op, threads};
-      std::string ratio = "-";
-      auto s = server.find(k);
-      auto w = wt.find(k);
-      if (s != server.end() && w != wt.end() && w->second.ops_per_sec > 0 && s->second.error.empty()) {
-        char buf[32];
-        std::snprintf(buf, sizeof(buf), "%.1f%%", 100.0 * s->second.ops_per_sec / w->second.ops_per_sec);
-        ratio = buf;
+      for (const ClientResults& c : servers.empty() ? wt_only : servers) {
+        const std::map<Key, LoadResult>& server = c.cells;
+        std::string ratio = "-";
+        auto s = server.find(k);
+        auto w = wt.find(k);
+        if (s != server.end() && w != wt.end() && w->second.ops_per_sec > 0 && s->second.error.empty()) {
+          char buf[32];
+          std::snprintf(buf, sizeof(buf), "%.1f%%", 100.0 * s->second.ops_per_sec / w->second.ops_per_sec);
+          ratio = buf;
+        }
+        std::string errs = s != server.end() ? std::to_string(s->second.errors) : "-";
+        std::printf("%-9s %5d %-9s | %12s %9s %9s %8s %6s %8s %6s | %12s %9s %9s %8s | %9s\n",
+                    LoadOpName(op), threads, servers.empty() ? "-" : LoadClientName(c.client),
+                    Cell(server, k, 0).c_str(), Cell(server, k, 1).c_str(),
+                    Cell(server, k, 2).c_str(), Cell(server, k, 3).c_str(),
+                    Cell(server, k, 4).c_str(), Cell(server, k, 5).c_str(), errs.c_str(),
+                    Cell(wt, k, 0).c_str(), Cell(wt, k, 1).c_str(), Cell(wt, k, 2).c_str(),
+                    Cell(wt, k, 3).c_str(), ratio.c_str());
       }
-      std::string errs = s != server.end() ? std::to_string(s->second.errors) : "-";
-      std::printf("%-9s %5d | %12s %9s %9s %8s %6s %6s | %12s %9s %9s %8s | %9s\n", LoadOpName(op),
-                  threads, Cell(server, k, 0).c_str(), Cell(server, k, 1).c_str(),
-                  Cell(server, k, 2).c_str(), Cell(server, k, 3).c_str(),
-                  Cell(server, k, 4).c_str(), errs.c_str(), Cell(wt, k, 0).c_str(),
-                  Cell(wt, k, 1).c_str(), Cell(wt, k, 2).c_str(), Cell(wt, k, 3).c_str(),
-                  ratio.c_str());
     }
   }
   std::printf("\n%lld preloaded documents of %d-byte payload, %.1f s per cell; "
@@ -199,8 +222,8 @@ void PrintTable(const Flags& f, const std::map<Key, LoadResult>& server,
               static_cast<long long>(f.docs), kPayloadBytes, f.seconds, f.uri.c_str());
   if (f.batch > 1) {
     std::printf("inserts: insertMany of %d documents per request (built once, fresh _ids, "
-                "libmongoc's validate: false); op/s and CPU us count documents, p50/p99 "
-                "requests\n", f.batch);
+                "libmongoc's validate: false; the wire client splits as libmongoc does); op/s "
+                "and CPU us count documents, p50/p99 requests\n", f.batch);
   }
   if (f.journaled) std::printf("server writes: writeConcern {j: true}\n");
 }
@@ -220,18 +243,20 @@ void AppendResults(bson_t* rows, int* row, const char* backend, const std::map<K
     BSON_APPEND_DOUBLE(&doc, "p99Us", r.p99_us);
     if (r.server_cpu_us_per_op >= 0) BSON_APPEND_DOUBLE(&doc, "serverCpuUsPerOp", r.server_cpu_us_per_op);
     if (r.server_busy >= 0) BSON_APPEND_DOUBLE(&doc, "serverBusy", r.server_busy);
+    if (r.client_cpu_us_per_op >= 0) BSON_APPEND_DOUBLE(&doc, "clientCpuUsPerOp", r.client_cpu_us_per_op);
     bson_append_document_end(rows, &doc);
   }
 }
 
-bool WriteJson(const Flags& f, const std::map<Key, LoadResult>& server, const std::map<Key, LoadResult>& wt) {
+bool WriteJson(const Flags& f, const std::vector<ClientResults>& servers,
+               const std::map<Key, LoadResult>& wt) {
   bson_t doc = BSON_INITIALIZER, rows;
   BSON_APPEND_UTF8(&doc, "benchmark", "load");
   BSON_APPEND_INT64(&doc, "docs", f.docs);
   BSON_APPEND_DOUBLE(&doc, "secondsPerCell", f.seconds);
   BSON_APPEND_ARRAY_BEGIN(&doc, "results", &rows);
   int row = 0;
-  AppendResults(&rows, &row, "tigerdoc", server);
+  for (const ClientResults& c : servers) AppendResults(&rows, &row, c.backend.c_str(), c.cells);
   AppendResults(&rows, &row, "wiredtiger", wt);
   bson_append_array_end(&doc, &rows);
   bool ok = WriteJsonReport(f.json, &doc);
@@ -253,7 +278,7 @@ int ComparePatternsWithPlain(const Flags& f) {
       LoadResult results[2];
       for (int with_options = 0; with_options < 2; ++with_options) {
         ServerBackend backend(f.uri, "tigerdoc_load", "load", with_options ? f.create_options : "",
-                              f.server_pid);
+                              f.server_pid, f.clients.front());
         Status st = backend.Reset(0);
         if (!st.ok()) {
           std::fprintf(stderr, "[%s] %s\n", backend.name().c_str(), st.ToString().c_str());
@@ -279,13 +304,14 @@ int ComparePatternsWithPlain(const Flags& f) {
 int Main(int argc, char** argv) {
   Flags f = ParseFlags(argc, argv);
   if (f.vs_plain_rounds > 0) return ComparePatternsWithPlain(f);
-  std::map<Key, LoadResult> server, wt;
+  std::vector<ClientResults> servers;
+  std::map<Key, LoadResult> wt;
   bool failed = false;
-  if (f.server) {
-    ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options, f.server_pid);
+  for (LoadClient client : f.server ? f.clients : std::vector<LoadClient>{}) {
+    ServerBackend backend(f.uri, "tigerdoc_load", "load", f.create_options, f.server_pid, client);
     backend.SetJournaled(f.journaled);
-    server = RunAll(backend, f);
-    failed |= server.empty();
+    servers.push_back({client, backend.name(), RunAll(backend, f)});
+    failed |= servers.back().cells.empty();
   }
   if (f.wiredtiger) {
     std::string home_template =
@@ -307,8 +333,8 @@ int Main(int argc, char** argv) {
     std::error_code ec;
     std::filesystem::remove_all(home_template, ec);
   }
-  PrintTable(f, server, wt);
-  if (!f.json.empty()) failed |= !WriteJson(f, server, wt);
+  PrintTable(f, servers, wt);
+  if (!f.json.empty()) failed |= !WriteJson(f, servers, wt);
   return failed ? 1 : 0;
 }
 

@@ -1,6 +1,7 @@
 #include "bench/load_runner.h"
 
 #include "bench/latency_summary.h"
+#include "bench/process_cpu.h"
 
 #include <algorithm>
 #include <memory>
@@ -81,11 +82,13 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
   }
   while (ready.load() < threads) std::this_thread::yield();
   const double cpu0 = backend.ServerCpuSeconds();
+  const double client0 = SelfCpuSeconds();
   start = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto& th : pool) th.join();
   end = Clock::now();
   const double cpu1 = backend.ServerCpuSeconds();
+  const double client1 = SelfCpuSeconds();
 
   std::vector<uint32_t> all;
   for (const auto& l : latencies_ns) all.insert(all.end(), l.begin(), l.end());
@@ -96,8 +99,12 @@ LoadResult RunLoad(Backend& backend, LoadOp op, int threads, std::chrono::millis
   result.ops_per_sec = summary.ops_per_sec * (op == LoadOp::kInsert ? insert_batch : 1);
   result.p50_us = summary.p50_us;
   result.p99_us = summary.p99_us;
+  const double per_request = op == LoadOp::kInsert ? insert_batch : 1;
+  if (client0 >= 0 && client1 >= 0 && summary.ops > 0) {
+    result.client_cpu_us_per_op =
+        (client1 - client0) * 1e6 / (static_cast<double>(summary.ops) * per_request);
+  }
   if (cpu0 >= 0 && cpu1 >= 0 && summary.ops > 0) {
-    const double per_request = op == LoadOp::kInsert ? insert_batch : 1;
     result.server_cpu_us_per_op =
         (cpu1 - cpu0) * 1e6 / (static_cast<double>(summary.ops) * per_request);
     if (summary.seconds > 0) result.server_busy = (cpu1 - cpu0) / summary.seconds;

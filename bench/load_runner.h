@@ -30,6 +30,10 @@ struct LoadResult {
   // Share of the run the server was busy: its CPU seconds over the wall
   // seconds (1.0 = one core all the time); -1: unknown.
   double server_busy = -1;
+  // This process's CPU (the load threads: the client's side; for an
+  // in-process engine, client and engine) per operation, counted as
+  // server_cpu_us_per_op; -1: unknown.
+  double client_cpu_us_per_op = -1;
   std::string error;   // set when the run could not start
 };
 

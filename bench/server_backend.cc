@@ -5,13 +5,13 @@
 
 #include <mongoc/mongoc.h>
 
-#include <mutex>
+#include <sstream>
 #include <vector>
 
 namespace tigerdoc::bench {
 namespace {
 
-class ServerWorker : public Worker {
+class ServerWorker : public ServerConnection {
  public:
   ServerWorker(mongoc_client_t* client, const std::string& db, const std::string& coll,
                bool journaled)
@@ -43,7 +43,12 @@ class ServerWorker : public Worker {
 
   bool Insert(int64_t id) override {
     bson::BsonDoc doc = MakeLoadDoc(id);
-    return mongoc_collection_insert_one(coll_, doc.get(), &write_opts_, nullptr, nullptr);
+    bson_t reply;
+    bool ok = mongoc_collection_insert_one(coll_, doc.get(), &write_opts_, &reply, nullptr);
+    bson_iter_t it;
+    ok = ok && bson_iter_init_find(&it, &reply, "insertedCount") && bson_iter_as_int64(&it) == 1;
+    bson_destroy(&reply);
+    return ok;
   }
 
   // The documents are built once per worker and only their _ids change
@@ -71,7 +76,7 @@ class ServerWorker : public Worker {
     bool ok = mongoc_collection_insert_many(coll_, batch_ptrs_, count, &insert_many_opts_,
                                             &reply, nullptr);
     bson_iter_t it;
-    if (ok && bson_iter_init_find(&it, &reply, "insertedCount")) ok = bson_iter_as_int64(&it) == count;
+    ok = ok && bson_iter_init_find(&it, &reply, "insertedCount") && bson_iter_as_int64(&it) == count;
     bson_destroy(&reply);
     return ok;
   }
@@ -81,7 +86,7 @@ class ServerWorker : public Worker {
     BSON_APPEND_INT64(&filter, "_id", id);
     mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll_, &filter, &find_opts_, nullptr);
     const bson_t* doc = nullptr;
-    bool found = mongoc_cursor_next(cursor, &doc);
+    bool found = mongoc_cursor_next(cursor, &doc) && HasLoadId(doc, id);
     bool ok = found && !mongoc_cursor_error(cursor, nullptr);
     mongoc_cursor_destroy(cursor);
     bson_destroy(&filter);
@@ -93,10 +98,25 @@ class ServerWorker : public Worker {
     BSON_APPEND_INT64(&filter, "_id", id);
     bson_t reply;
     bool ok = mongoc_collection_update_one(coll_, &filter, &update_, &write_opts_, &reply, nullptr);
-    // A miss is an error for the benchmark: every id it updates exists.
+    // A miss is an error for the benchmark: every id it updates exists, and
+    // $inc always changes the document it matched.
     bson_iter_t it;
-    if (ok && bson_iter_init_find(&it, &reply, "matchedCount")) ok = bson_iter_as_int64(&it) == 1;
+    ok = ok && bson_iter_init_find(&it, &reply, "matchedCount") && bson_iter_as_int64(&it) == 1 &&
+         bson_iter_init_find(&it, &reply, "modifiedCount") && bson_iter_as_int64(&it) == 1;
     bson_destroy(&reply);
+    bson_destroy(&filter);
+    return ok;
+  }
+
+  bool FindNone() override {
+    bson_t filter = BSON_INITIALIZER;
+    BSON_APPEND_UTF8(&filter, "v", kNoSuchValue);
+    mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll_, &filter, nullptr, nullptr);
+    const bson_t* doc = nullptr;
+    int64_t found = 0;
+    while (mongoc_cursor_next(cursor, &doc)) ++found;
+    bool ok = found == 0 && !mongoc_cursor_error(cursor, nullptr);
+    mongoc_cursor_destroy(cursor);
     bson_destroy(&filter);
     return ok;
   }
@@ -114,13 +134,51 @@ class ServerWorker : public Worker {
 
 }  // namespace
 
+const char* LoadClientName(LoadClient client) {
+  return client == LoadClient::kWire ? "wire" : "libmongoc";
+}
+
+bool ParseLoadClients(const std::string& list, std::vector<LoadClient>* out) {
+  out->clear();
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item == "libmongoc") {
+      out->push_back(LoadClient::kLibmongoc);
+    } else if (item == "wire") {
+      out->push_back(LoadClient::kWire);
+    } else {
+      return false;
+    }
+  }
+  return !out->empty();
+}
+
+bool HasLoadId(const bson_t* doc, int64_t id) {
+  bson_iter_t it;
+  return doc != nullptr && bson_iter_init_find(&it, doc, "_id") && BSON_ITER_HOLDS_INT64(&it) &&
+         bson_iter_int64(&it) == id;
+}
+
+StatusWith<std::unique_ptr<ServerConnection>> ConnectServer(LoadClient client, const std::string& uri,
+                                                            const std::string& db,
+                                                            const std::string& coll, bool journaled) {
+  if (client == LoadClient::kWire) return ConnectWireLoad(uri, db, coll, journaled);
+  ASSIGN_OR_RETURN(mongoc_client_t* mongo, ConnectMongo(uri));
+  return std::unique_ptr<ServerConnection>(new ServerWorker(mongo, db, coll, journaled));
+}
+
 ServerBackend::ServerBackend(std::string uri, std::string db, std::string coll,
-                             std::string create_options, pid_t server_pid)
+                             std::string create_options, pid_t server_pid, LoadClient client)
     : uri_(std::move(uri)),
       db_(std::move(db)),
       coll_(std::move(coll)),
       create_options_(std::move(create_options)),
-      server_pid_(server_pid) {}
+      server_pid_(server_pid),
+      client_(client) {}
+
+std::string ServerBackend::name() const {
+  return client_ == LoadClient::kWire ? "tigerdoc-wire" : "tigerdoc";
+}
 
 double ServerBackend::ServerCpuSeconds() {
   return server_pid_ > 0 ? ProcessCpuSeconds(server_pid_) : -1;
@@ -163,8 +221,9 @@ Status ServerBackend::Reset(int64_t count) {
 }
 
 StatusWith<std::unique_ptr<Worker>> ServerBackend::NewWorker() {
-  ASSIGN_OR_RETURN(mongoc_client_t* client, ConnectMongo(uri_));
-  return std::unique_ptr<Worker>(new ServerWorker(client, db_, coll_, journaled_));
+  ASSIGN_OR_RETURN(std::unique_ptr<ServerConnection> conn,
+                   ConnectServer(client_, uri_, db_, coll_, journaled_));
+  return std::unique_ptr<Worker>(std::move(conn));
 }
 
 }  // namespace tigerdoc::bench

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <mongoc/mongoc.h>
+
 #include "wire/protocol/crc32c.h"
 #include "wire/protocol/msg_header.h"
 #include "wire/protocol/op_msg.h"
@@ -73,6 +75,18 @@ Status ServerError(const bson_t* reply) {
 
 }  // namespace
 
+Status FirstHostOfUri(const std::string& uri, std::string* host, int* port) {
+  bson_error_t error;
+  mongoc_uri_t* parsed = mongoc_uri_new_with_error(uri.c_str(), &error);
+  if (parsed == nullptr) return Status(ErrorCode::kBadValue, std::string("bad --uri: ") + error.message);
+  const mongoc_host_list_t* hosts = mongoc_uri_get_hosts(parsed);
+  *host = hosts ? hosts->host : "";
+  *port = hosts ? hosts->port : 0;
+  mongoc_uri_destroy(parsed);
+  if (host->empty()) return Status(ErrorCode::kBadValue, "--uri names no host: " + uri);
+  return Status::OK();
+}
+
 StatusWith<std::unique_ptr<WireClient>> WireClient::Connect(const std::string& host, int port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -130,12 +144,15 @@ Status WireClient::Handshake() {
   }
   const int32_t max_message = Int32Field(&reply, "maxMessageSizeBytes", max_message_bytes_);
   const int32_t max_object = Int32Field(&reply, "maxBsonObjectSize", max_bson_object_bytes_);
-  if (max_message < static_cast<int32_t>(kMinReplyBytes) || max_object < 5) {
+  const int32_t max_batch = Int32Field(&reply, "maxWriteBatchSize", max_write_batch_size_);
+  if (max_message < static_cast<int32_t>(kMinReplyBytes) || max_object < 5 || max_batch < 1) {
     return Fail(ProtocolError("hello: maxMessageSizeBytes " + std::to_string(max_message) +
-                              ", maxBsonObjectSize " + std::to_string(max_object)));
+                              ", maxBsonObjectSize " + std::to_string(max_object) +
+                              ", maxWriteBatchSize " + std::to_string(max_batch)));
   }
   max_message_bytes_ = max_message;
   max_bson_object_bytes_ = max_object;
+  max_write_batch_size_ = max_batch;
   return Status::OK();
 }
 
@@ -144,12 +161,13 @@ Status WireClient::Fail(Status status) {
   return status;
 }
 
-Status WireClient::Run(bson_t* command, std::string_view db, bson_t* reply) {
+Status WireClient::Run(bson_t* command, std::string_view db, bson_t* reply,
+                       const WireSequence* sequence) {
   if (!broken_.ok()) return broken_;
   bson_append_utf8(command, "$db", 3, db.data(), static_cast<int>(db.size()));
   const int32_t request_id = next_request_id_;
   next_request_id_ = next_request_id_ == INT32_MAX ? 1 : next_request_id_ + 1;
-  RETURN_IF_ERROR(Send(request_id, command));
+  RETURN_IF_ERROR(Send(request_id, command, sequence));
   ASSIGN_OR_RETURN(size_t len, ReadMessage());
   RETURN_IF_ERROR(ParseReply(len, request_id, reply));
   // `ok` is a double in mongod's replies; an int or a bool means the same.
@@ -161,8 +179,12 @@ Status WireClient::Run(bson_t* command, std::string_view db, bson_t* reply) {
   return ServerError(reply);
 }
 
-Status WireClient::Send(int32_t request_id, const bson_t* body) {
-  const size_t total = kHeaderBytes + kFlagBytes + 1 + body->len;
+Status WireClient::Send(int32_t request_id, const bson_t* body, const WireSequence* sequence) {
+  // A kind-1 section: its kind byte, then its size, which counts itself,
+  // the identifier and its NUL, and the documents.
+  const size_t sequence_size =
+      sequence ? 4 + sequence->identifier.size() + 1 + sequence->bytes : 0;
+  const size_t total = kHeaderBytes + kFlagBytes + 1 + body->len + (sequence ? 1 + sequence_size : 0);
   if (total > static_cast<size_t>(max_message_bytes_)) {
     // Nothing was sent: the connection stays usable.
     return Status(ErrorCode::kBSONObjectTooLarge,
@@ -178,6 +200,16 @@ Status WireClient::Send(int32_t request_id, const bson_t* body) {
   StoreInt32(p + 16, 0);                       // flagBits: no checksum, expect a reply
   p[20] = kBodySection;
   std::memcpy(p + 21, bson_get_data(body), body->len);
+  if (sequence) {
+    uint8_t* q = p + 21 + body->len;
+    *q++ = kSequenceSection;
+    StoreInt32(q, static_cast<int32_t>(sequence_size));
+    q += 4;
+    std::memcpy(q, sequence->identifier.data(), sequence->identifier.size());
+    q += sequence->identifier.size();
+    *q++ = 0;
+    if (sequence->bytes > 0) std::memcpy(q, sequence->documents, sequence->bytes);
+  }
   size_t sent = 0;
   while (sent < total) {
     ssize_t n = send(fd_, out_.data() + sent, total - sent, MSG_NOSIGNAL);

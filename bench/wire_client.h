@@ -5,7 +5,9 @@
 // each command is one OP_MSG request and one OP_MSG reply:
 //
 //   request := header(messageLength, requestID, responseTo 0, opCode 2013)
-//              flagBits 0, section kind 0 = the command with $db appended
+//              flagBits 0, section kind 0 = the command with $db appended,
+//              optionally one kind-1 section (a document sequence, as
+//              drivers send a write's documents/updates)
 //   reply   := checked to answer that request (responseTo == requestID,
 //              opCode 2013, messageLength within the handshake's
 //              maxMessageSizeBytes, no unknown required flag bit, no
@@ -36,6 +38,19 @@
 
 namespace tigerdoc::bench {
 
+// A document sequence (OP_MSG section kind 1) sent after the command: the
+// documents back to back, each a whole BSON document. Views: the caller
+// keeps the bytes alive for the Run.
+struct WireSequence {
+  std::string_view identifier;  // "documents", "updates", ...
+  const uint8_t* documents = nullptr;
+  size_t bytes = 0;
+};
+
+// The host and port of the first host of a MongoDB connection string
+// (mongodb://host:port/...): the server a WireClient talks to.
+Status FirstHostOfUri(const std::string& uri, std::string* host, int* port);
+
 class WireClient {
  public:
   // Connects to host:port (a numeric address or a name), runs
@@ -53,11 +68,14 @@ class WireClient {
   // *reply is set (bson_init_static over this client's buffer) whenever a
   // well-formed reply arrived, ok or not, and stays valid until the next
   // Run or the client's destruction; it must not be modified.
-  Status Run(bson_t* command, std::string_view db, bson_t* reply);
+  // With `sequence`, its documents follow the command in a kind-1 section.
+  Status Run(bson_t* command, std::string_view db, bson_t* reply,
+             const WireSequence* sequence = nullptr);
 
   // From the handshake.
   int32_t max_message_bytes() const { return max_message_bytes_; }
   int32_t max_bson_object_bytes() const { return max_bson_object_bytes_; }
+  int32_t max_write_batch_size() const { return max_write_batch_size_; }
   // Replies read so far that took more than one recv() (for tests: a large
   // reply must be assembled, not truncated).
   int64_t multi_read_replies() const { return multi_read_replies_; }
@@ -65,7 +83,7 @@ class WireClient {
  private:
   explicit WireClient(int fd) : fd_(fd) {}
   Status Handshake();
-  Status Send(int32_t request_id, const bson_t* body);
+  Status Send(int32_t request_id, const bson_t* body, const WireSequence* sequence);
   // Reads one whole message into in_ and returns its length.
   StatusWith<size_t> ReadMessage();
   // Checks the framing of the message in in_[0, len) and points *body at
@@ -78,6 +96,7 @@ class WireClient {
   // Until the handshake says otherwise: MongoDB's defaults.
   int32_t max_message_bytes_ = 48000000;
   int32_t max_bson_object_bytes_ = 16 * 1024 * 1024;
+  int32_t max_write_batch_size_ = 100000;
   int64_t multi_read_replies_ = 0;
   Status broken_;                // set by the first socket/protocol error
   std::vector<uint8_t> out_;     // the request being sent

@@ -66,7 +66,7 @@ void BuildScanCommand(bson_t* cmd, const std::string& collection, const std::str
   BSON_APPEND_INT64(cmd, "limit", count);
 }
 
-int64_t FirstBatchCount(const bson_t* reply) {
+int64_t FirstBatchCount(const bson_t* reply, bson_t* first) {
   bson_iter_t it, cursor, batch;
   if (!bson_iter_init_find(&it, reply, "cursor") || !BSON_ITER_HOLDS_DOCUMENT(&it) ||
       !bson_iter_recurse(&it, &cursor)) {
@@ -81,7 +81,15 @@ int64_t FirstBatchCount(const bson_t* reply) {
     } else if (std::strcmp(key, "firstBatch") == 0 && BSON_ITER_HOLDS_ARRAY(&cursor) &&
                bson_iter_recurse(&cursor, &batch)) {
       n = 0;
-      while (bson_iter_next(&batch)) ++n;
+      while (bson_iter_next(&batch)) {
+        if (n++ == 0 && first != nullptr) {
+          const uint8_t* data = nullptr;
+          uint32_t len = 0;
+          if (!BSON_ITER_HOLDS_DOCUMENT(&batch)) return -1;
+          bson_iter_document(&batch, &len, &data);
+          if (!bson_init_static(first, data, len)) return -1;
+        }
+      }
     }
   }
   return exhausted ? n : -1;

@@ -34,8 +34,10 @@ void BuildScanCommand(bson_t* cmd, const std::string& collection, const std::str
                       int count);
 
 // Documents in reply.cursor.firstBatch; -1 unless the cursor is exhausted
-// (id 0): every find here asks for a single batch.
-int64_t FirstBatchCount(const bson_t* reply);
+// (id 0): every find here asks for a single batch. With `first`, it is set
+// (bson_init_static, a view into the reply) to the batch's first document
+// when there is one.
+int64_t FirstBatchCount(const bson_t* reply, bson_t* first = nullptr);
 // Documents a find returned (a read's: 1 when it found its record), or -1
 // when the reply is not an exhausted cursor of at most `count` documents.
 int64_t ScanLength(const bson_t* reply, int count);

@@ -1,7 +1,5 @@
 #include "bench/ycsb/ycsb_mongo_wire.h"
 
-#include <mongoc/mongoc.h>
-
 #include <cstdio>
 
 #include "bench/process_cpu.h"
@@ -98,14 +96,9 @@ StatusWith<std::unique_ptr<Client>> NewMongoWireClient(const std::string& host, 
 
 StatusWith<std::unique_ptr<MongoWireYcsb>> MongoWireYcsb::Connect(const std::string& uri,
                                                                   pid_t server_pid) {
-  bson_error_t error;
-  mongoc_uri_t* parsed = mongoc_uri_new_with_error(uri.c_str(), &error);
-  if (parsed == nullptr) return Status(ErrorCode::kBadValue, std::string("bad --uri: ") + error.message);
-  const mongoc_host_list_t* hosts = mongoc_uri_get_hosts(parsed);
-  std::string host = hosts ? hosts->host : "";
-  int port = hosts ? hosts->port : 0;
-  mongoc_uri_destroy(parsed);
-  if (host.empty()) return Status(ErrorCode::kBadValue, "--uri names no host: " + uri);
+  std::string host;
+  int port = 0;
+  RETURN_IF_ERROR(FirstHostOfUri(uri, &host, &port));
   // One handshake now, so that a missing server fails before any measurement.
   ASSIGN_OR_RETURN(std::unique_ptr<WireClient> probe, WireClient::Connect(host, port));
   return std::unique_ptr<MongoWireYcsb>(new MongoWireYcsb(host, port, server_pid));

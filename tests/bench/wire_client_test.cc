@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/bench/scripted_peer.h"
 #include "tests/e2e/e2e_test_base.h"
 #include "wire/protocol/msg_header.h"
 #include "wire/protocol/op_msg.h"
@@ -62,6 +63,7 @@ TEST_F(WireClientTest, HandshakeLearnsTheServersLimits) {
   ASSERT_NE(wire, nullptr);
   EXPECT_EQ(wire->max_message_bytes(), 48000000);
   EXPECT_EQ(wire->max_bson_object_bytes(), 16 * 1024 * 1024);
+  EXPECT_EQ(wire->max_write_batch_size(), 100000);
   BsonDoc reply;
   ASSERT_TRUE(RunJson(*wire, "admin", R"({"ping": 1})", &reply).ok());
   EXPECT_OK_REPLY(reply);
@@ -159,6 +161,36 @@ TEST_F(WireClientTest, ARequestAboveTheServersLimitIsRefusedBeforeSending) {
   EXPECT_EQ(testutil::Integer(Run(R"({"count": "c"})"), "n"), 0);
 }
 
+// A write's documents in a kind-1 section after the command, as drivers
+// send them (tigerdoc_load's wire client does): the server inserts them all;
+// a sequence that would take the message over maxMessageSizeBytes is
+// refused before anything is sent.
+TEST_F(WireClientTest, ADocumentSequenceFollowsTheCommand) {
+  auto wire = ConnectWire();
+  ASSERT_NE(wire, nullptr);
+  const std::string docs = std::string(BsonDoc::FromJson(R"({"_id": 1, "s": "a"})").bytes()) +
+                           std::string(BsonDoc::FromJson(R"({"_id": 2, "s": "b"})").bytes());
+  const WireSequence two{"documents", reinterpret_cast<const uint8_t*>(docs.data()), docs.size()};
+  BsonDoc cmd = BsonDoc::FromJson(R"({"insert": "c"})");
+  bson_t reply;
+  ASSERT_TRUE(wire->Run(cmd.mutable_get(), db_, &reply, &two).ok());
+  EXPECT_EQ(testutil::Integer(Copy(reply), "n"), 2) << testutil::Json(Copy(reply));
+  EXPECT_EQ(testutil::String(Run(R"({"find": "c", "filter": {"_id": 2}})"), "cursor.firstBatch.0.s"), "b");
+
+  BsonDoc big;
+  const std::string value(16 * 1000 * 1000, 'x');
+  bson_append_utf8(big.mutable_get(), "s", 1, value.data(), static_cast<int>(value.size()));
+  const std::string one(big.bytes());
+  const std::string three = one + one + one;
+  const WireSequence too_big{"documents", reinterpret_cast<const uint8_t*>(three.data()), three.size()};
+  BsonDoc again = BsonDoc::FromJson(R"({"insert": "c"})");
+  Status status = wire->Run(again.mutable_get(), db_, &reply, &too_big);
+  EXPECT_EQ(status.code(), ErrorCode::kBSONObjectTooLarge) << status.ToString();
+  BsonDoc ping;
+  EXPECT_TRUE(RunJson(*wire, "admin", R"({"ping": 1})", &ping).ok());
+  EXPECT_EQ(testutil::Integer(Run(R"({"count": "c"})"), "n"), 2);
+}
+
 // ---- Against a scripted peer ----------------------------------------------
 
 const BsonDoc kOk = BsonDoc::FromJson(R"({"ok": 1.0})");
@@ -171,117 +203,6 @@ std::vector<wire::DocumentSequence> Sequence(int count) {
   const std::string_view ok(reinterpret_cast<const char*>(bson_get_data(kOk.get())), kOk.get()->len);
   for (int i = 0; i < count; ++i) out[0].documents.push_back(ok);
   return out;
-}
-
-// Accepts one connection on a loopback port and answers each request with
-// the chunks `answer` returns for it (sent apart, 20 ms between them); no
-// chunks: close the connection. Every request is parsed with the server's
-// OP_MSG parser and kept for the test to check.
-class ScriptedPeer {
- public:
-  struct Request {
-    wire::MsgHeader header;
-    wire::OpMsg msg;
-  };
-  using Answer = std::function<std::vector<std::string>(size_t index, const Request&)>;
-
-  explicit ScriptedPeer(Answer answer) : answer_(std::move(answer)) {
-    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    EXPECT_EQ(listen(listen_fd_, 1), 0);
-    socklen_t len = sizeof addr;
-    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-    thread_ = std::thread([this] { Serve(); });
-  }
-  ~ScriptedPeer() {
-    shutdown(listen_fd_, SHUT_RDWR);  // unblocks an accept still waiting
-    if (thread_.joinable()) thread_.join();
-    close(listen_fd_);
-  }
-  int port() const { return port_; }
-  // Waits for the peer to finish (the client closed, or the script did).
-  std::vector<Request> Finish() {
-    if (thread_.joinable()) thread_.join();
-    std::lock_guard<std::mutex> lock(mu_);
-    return std::move(requests_);
-  }
-
- private:
-  bool ReadFull(int fd, uint8_t* out, size_t n) {
-    size_t have = 0;
-    while (have < n) {
-      ssize_t r = recv(fd, out + have, n - have, 0);
-      if (r <= 0) return false;
-      have += static_cast<size_t>(r);
-    }
-    return true;
-  }
-
-  void Serve() {
-    int fd = accept(listen_fd_, nullptr, nullptr);
-    if (fd < 0) return;
-    for (size_t index = 0;; ++index) {
-      std::vector<uint8_t> message(wire::kHeaderBytes);
-      if (!ReadFull(fd, message.data(), message.size())) break;
-      auto header = wire::ParseHeader(message.data(), message.size());
-      if (!header.ok()) {
-        ADD_FAILURE() << "bad request header: " << header.status().ToString();
-        break;
-      }
-      message.resize(static_cast<size_t>(header.value().message_length));
-      if (!ReadFull(fd, message.data() + wire::kHeaderBytes, message.size() - wire::kHeaderBytes)) break;
-      auto msg = wire::ParseOpMsg(message.data(), message.size());
-      if (!msg.ok()) {
-        ADD_FAILURE() << "bad request: " << msg.status().ToString();
-        break;
-      }
-      Request request{header.value(), std::move(msg).value()};
-      std::vector<std::string> chunks = answer_(index, request);
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        requests_.push_back(std::move(request));
-      }
-      if (chunks.empty()) break;
-      for (size_t i = 0; i < chunks.size(); ++i) {
-        if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        send(fd, chunks[i].data(), chunks[i].size(), MSG_NOSIGNAL);
-      }
-    }
-    close(fd);
-  }
-
-  Answer answer_;
-  int listen_fd_ = -1;
-  int port_ = 0;
-  std::thread thread_;
-  std::mutex mu_;
-  std::vector<Request> requests_;
-};
-
-BsonDoc HelloBody(int max_wire_version = 21) {
-  return BsonDoc::FromJson(R"({"isWritablePrimary": true, "maxBsonObjectSize": 16777216,
-      "maxMessageSizeBytes": 48000000, "minWireVersion": 0, "maxWireVersion": )" +
-                           std::to_string(max_wire_version) + R"(, "ok": 1.0})");
-}
-
-std::string Reply(const ScriptedPeer::Request& request, const BsonDoc& body, uint32_t flags = 0,
-                  const std::vector<wire::DocumentSequence>& sequences = {}) {
-  // requestIDs of the peer's own, far from the client's.
-  return wire::SerializeOpMsg(7000 + request.header.request_id, request.header.request_id, flags,
-                              body, sequences);
-}
-
-// A peer that answers the handshake, then answers request 1 with `second`.
-ScriptedPeer::Answer AfterHello(std::function<std::vector<std::string>(const ScriptedPeer::Request&)> second) {
-  return [second](size_t index, const ScriptedPeer::Request& request) -> std::vector<std::string> {
-    if (index == 0) return {Reply(request, HelloBody())};
-    if (index == 1) return second(request);
-    return {Reply(request, BsonDoc::FromJson(R"({"ok": 1.0})"))};
-  };
 }
 
 std::unique_ptr<WireClient> ConnectTo(const ScriptedPeer& peer) {
