@@ -189,7 +189,7 @@ StatusWith<CursorBatch> Engine::Find(const FindParams& params) {
     if (by_id) {
       RecordIdPointReadStats(static_cast<int64_t>(by_id->size()));
       CursorBatch batch;
-      batch.ns = ns;
+      batch.ns = std::move(ns);  // not read again on this path
       batch.docs = std::move(*by_id);
       return batch;  // at most one document: no cursor
     }

@@ -3,34 +3,54 @@
 #include <cmath>
 #include <string_view>
 
-#include "engine/base/invariant.h"
 #include "engine/bson/compare.h"
 #include "engine/index/index_spec.h"
 
 namespace tigerdoc::engine {
 
-std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, filter) || !bson_iter_next(&it) ||
-      std::string_view(bson_iter_key(&it)) != "_id") {
-    return std::nullopt;
+namespace {
+// This thread's spare batch vector (RecycleBatch); empty, with capacity
+// when there is one.
+thread_local std::vector<bson::BsonDoc> t_spare_batch;
+constexpr size_t kMaxRecycledCapacity = 4;
+}  // namespace
+
+void RecycleBatch(std::vector<bson::BsonDoc>* docs) {
+  docs->clear();
+  if (docs->capacity() == 0 || docs->capacity() > kMaxRecycledCapacity ||
+      t_spare_batch.capacity() != 0) {
+    std::vector<bson::BsonDoc>().swap(*docs);
+    return;
   }
-  const bson_value_t* value = bson_iter_value(&it);
-  switch (value->value_type) {
+  t_spare_batch.swap(*docs);
+}
+
+bool FindIdEquality(const bson_t* filter, bson_iter_t* id) {
+  if (!bson_iter_init(id, filter) || !bson_iter_next(id) ||
+      std::string_view(bson_iter_key(id)) != "_id") {
+    return false;
+  }
+  switch (bson_iter_type(id)) {
     case BSON_TYPE_UTF8:
     case BSON_TYPE_INT32:
     case BSON_TYPE_INT64:
     case BSON_TYPE_OID:
       break;
     case BSON_TYPE_DOUBLE:
-      if (!std::isfinite(value->value.v_double)) return std::nullopt;
+      if (!std::isfinite(bson_iter_double(id))) return false;
       break;
     default:
-      return std::nullopt;
+      return false;
   }
-  if (bson_iter_next(&it)) return std::nullopt;  // more than _id
+  bson_iter_t after = *id;
+  return !bson_iter_next(&after);  // more than _id: not a point read
+}
+
+std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter) {
+  bson_iter_t it;
+  if (!FindIdEquality(filter, &it)) return std::nullopt;
   bson::BsonDoc id;
-  bson_append_value(id.mutable_get(), "_id", 3, value);
+  bson_append_value(id.mutable_get(), "_id", 3, bson_iter_value(&it));
   return id;
 }
 
@@ -44,14 +64,15 @@ StatusWith<std::optional<std::vector<bson::BsonDoc>>> FindByIdWithoutPlan(
       params.max.empty() && params.let.empty() && !params.return_key && !params.show_record_id &&
       !params.tailable && params.max_time_ms == 0 && params.explained == ExplainedCommand::kFind;
   if (!plain_options || collator != nullptr || !coll.store->shard_key_is_id()) return NoFastPath();
-  std::optional<bson::BsonDoc> id = IdEqualityOf(params.filter.get());
-  if (!id || !coll.indexes()->specs.empty()) return NoFastPath();
+  bson_iter_t id_it;  // on v inside params.filter
+  if (!FindIdEquality(params.filter.get(), &id_it) || !coll.indexes()->specs.empty()) {
+    return NoFastPath();
+  }
   coll.id_index_usage->Record();
-  bson_iter_t id_it;
-  INVARIANT(bson_iter_init(&id_it, id->get()) && bson_iter_next(&id_it));
   storage::Session session = storage.NewSession();
   ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> doc, coll.store->FindById(session, bson_iter_value(&id_it)));
   std::vector<bson::BsonDoc> docs;
+  docs.swap(t_spare_batch);  // empty; its storage, if any, is reused
   // The record key is the _id's keystring, so the stored _id equals v as
   // $eq compares (1, 1.0 and NumberLong(1) alike); checked all the same,
   // as the plan's filter would.

@@ -29,6 +29,10 @@ namespace tigerdoc::engine {
 // {_id: v} when `filter` is exactly that with v of the types above, else
 // nullopt.
 std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter);
+// The same recognition without a copy: true and *id on v inside `filter`
+// (valid while its bytes live) when `filter` is exactly {_id: v} with v of
+// the types above.
+bool FindIdEquality(const bson_t* filter, bson_iter_t* id);
 
 // The answer of `params` as a point read: the document (or none) whose _id
 // the filter names. nullopt when the find needs the planner: an option
@@ -39,5 +43,13 @@ std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter);
 StatusWith<std::optional<std::vector<bson::BsonDoc>>> FindByIdWithoutPlan(
     storage::StorageEngine& storage, const catalog::CollectionEntry& coll, const FindParams& params,
     const bson::Collator* collator);
+
+// Gives a finished batch's vector back for this thread's next point read:
+// a vector of BsonDoc allocates 128-byte-aligned storage (a memalign and
+// its free, about 1,000 instructions of a find by _id; issue #18,
+// bench/README.md "CPU per find, round 5"). Kept only when it holds room
+// for a few documents and this thread keeps none yet, so an idle thread
+// holds at most half a kilobyte; *docs is left empty either way.
+void RecycleBatch(std::vector<bson::BsonDoc>* docs);
 
 }  // namespace tigerdoc::engine

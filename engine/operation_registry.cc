@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "engine/base/thread_recycled_allocator.h"
 #include "engine/query/interrupt.h"
 
 namespace tigerdoc::engine {
@@ -103,7 +104,9 @@ std::shared_ptr<Operation> OperationRegistry::Start(OperationInfo info) {
     if (next_opid_ > INT32_MAX) next_opid_ = 1;
     opid = next_opid_++;
   }
-  auto op = std::make_shared<Operation>(opid, std::move(info));
+  // Allocated per command: a recycled block spares the 128-byte-aligned
+  // allocation an Operation (it holds a BsonDoc) needs.
+  auto op = std::allocate_shared<Operation>(ThreadRecycledAllocator<Operation>(), opid, std::move(info));
   std::map<int64_t, std::shared_ptr<Operation>> staging;
   auto node = staging.extract(staging.emplace(opid, op).first);
   std::lock_guard<std::mutex> lock(mutex_);

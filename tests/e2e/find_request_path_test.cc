@@ -3,7 +3,8 @@
 // and no poll(2) unless the reply hands over a cursor; the counters
 // (opcounters, metrics.document.returned, top) are read from the reply in
 // one walk; the operation registry and the session pool do their
-// allocations and cursor resets outside their mutexes. Each case runs 8
+// allocations and cursor resets outside their mutexes; round 5 reuses the
+// Operation block and the point read's vector per thread. Each case runs 8
 // connections at once where that is what could break.
 
 #include <atomic>
@@ -211,6 +212,87 @@ TEST_F(FindRequestPathTest, MaxTimeMSStillEndsALongFind) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(expired.load(), kConnections);
   EXPECT_EQ(found.load(), kConnections);
+}
+
+// Round 5 (bench/README.md "CPU per find, round 5") reuses per thread what
+// a find by _id allocates: the registry's Operation block and the batch
+// vector a point read fills (RecycleBatch). Each of 8 connections mixes
+// point reads that hit and miss with finds whose batches are small (a
+// vector kept for reuse), large (freed) or leave a cursor that getMore
+// drains or killCursors ends, and a projection find that takes the planner;
+// every reply must be right, and opcounters and metrics.document.returned
+// must count each command and document once.
+TEST_F(FindRequestPathTest, ReusedObjectsAcrossMixedFindsOnEightConnections) {
+  constexpr int kRounds = 40;
+  const int64_t query_before = ServerStatusAt("opcounters.query");
+  const int64_t getmore_before = ServerStatusAt("opcounters.getmore");
+  const int64_t returned_before = ServerStatusAt("metrics.document.returned");
+  std::atomic<int> wrong{0};
+  std::atomic<int64_t> returned{0}, getmores{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kConnections; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient client(server_->uri());
+      auto batch_of = [&](const BsonDoc& r, const char* field) {
+        auto batch = DocArray(r, field);
+        returned += static_cast<int64_t>(batch.size());
+        return batch;
+      };
+      auto expect_id = [&](int id) {
+        BsonDoc r = client.RunCommand(db_, R"({"find": "c", "filter": {"_id": )" + std::to_string(id) +
+                                               R"(}, "limit": 1, "singleBatch": true})");
+        const auto batch = batch_of(r, "cursor.firstBatch");
+        if (batch.size() != 1 || Integer(batch[0], "_id") != id || Integer(batch[0], "v") != id * 3 ||
+            Integer(r, "cursor.id") != 0) {
+          ++wrong;
+        }
+      };
+      for (int round = 0; round < kRounds; ++round) {
+        const int id = (t * 13 + round * 7) % kDocs;
+        expect_id(id);
+        // A miss: an empty batch, no cursor.
+        BsonDoc miss = client.RunCommand(db_, R"({"find": "c", "filter": {"_id": 100000}})");
+        if (!batch_of(miss, "cursor.firstBatch").empty() || Integer(miss, "cursor.id") != 0) ++wrong;
+        // Large then small batches, then point reads again.
+        const int size = round % 2 == 0 ? kDocs : 1 + round % 4;
+        BsonDoc all = client.RunCommand(
+            db_, R"({"find": "c", "filter": {}, "sort": {"_id": 1}, "batchSize": )" + std::to_string(size) + "}");
+        auto first = batch_of(all, "cursor.firstBatch");
+        int next = 0;
+        for (const BsonDoc& doc : first) next += Integer(doc, "_id") == next ? 1 : kDocs * 2;
+        const int64_t cursor = Integer(all, "cursor.id").value_or(0);
+        if (cursor != 0 && round % 3 == 0) {
+          BsonDoc killed = client.RunCommand(
+              db_, R"({"killCursors": "c", "cursors": [{"$numberLong": ")" + std::to_string(cursor) + R"("}]})");
+          if (Integer(killed, "cursorsKilled.0") != cursor || Integer(killed, "cursorsKilled.1")) ++wrong;
+        } else if (cursor != 0) {
+          ++getmores;
+          BsonDoc more = client.RunCommand(
+              db_, R"({"getMore": {"$numberLong": ")" + std::to_string(cursor) + R"("}, "collection": "c"})");
+          for (const BsonDoc& doc : batch_of(more, "cursor.nextBatch")) {
+            next += Integer(doc, "_id") == next ? 1 : kDocs * 2;
+          }
+          if (next != kDocs || Integer(more, "cursor.id") != 0) ++wrong;
+        } else if (next != kDocs) {
+          ++wrong;
+        }
+        expect_id((id + 1) % kDocs);
+        // Not a point read (a projection): the planner, its own vector.
+        BsonDoc projected = client.RunCommand(
+            db_, R"({"find": "c", "filter": {"_id": )" + std::to_string(id) + R"(}, "projection": {"v": 0}})");
+        const auto p = batch_of(projected, "cursor.firstBatch");
+        if (p.size() != 1 || Integer(p[0], "_id") != id || Integer(p[0], "v").has_value()) ++wrong;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  // Per round: five finds, and a getMore when a cursor was left and not killed.
+  EXPECT_GE(getmores.load(), kConnections * kRounds / 4);
+  EXPECT_EQ(ServerStatusAt("opcounters.query") - query_before, kConnections * kRounds * 5);
+  EXPECT_EQ(ServerStatusAt("opcounters.getmore") - getmore_before, getmores.load());
+  EXPECT_EQ(ServerStatusAt("metrics.document.returned") - returned_before, returned.load());
+  EXPECT_EQ(ServerStatusAt("metrics.cursor.open.total"), 0);
 }
 
 }  // namespace

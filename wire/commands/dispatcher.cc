@@ -1,5 +1,6 @@
 #include "wire/commands/dispatcher.h"
 
+#include <charconv>
 #include <exception>
 #include <string>
 
@@ -49,6 +50,12 @@ Status CheckStandaloneWriteConcern(const CommandSpec& spec, std::string_view nam
 using engine::OperationInfo;
 using engine::ScopedOperation;
 
+std::string_view Utf8At(const bson_iter_t* it) {
+  uint32_t len = 0;
+  const char* s = bson_iter_utf8(it, &len);
+  return {s, len};
+}
+
 // What currentOp shows of a request: ns is "<db>.<collection>" when the
 // first field names one, else "<db>.$cmd"; the deadline of a valid
 // maxTimeMS (each command reports a bad one itself).
@@ -60,17 +67,23 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
   info.command = shown_command;
   info.client = conn.remote_address;
   info.connection_id = conn.connection_id;
-  info.desc = "conn" + std::to_string(conn.connection_id);
+  // Appended in place: the temporaries of `"conn" + to_string(id)` and
+  // `db + "." + coll` were a tenth of this function (issue #18).
+  char id_digits[24];
+  const char* id_end = std::to_chars(id_digits, id_digits + sizeof id_digits, conn.connection_id).ptr;
+  const std::string_view id(id_digits, static_cast<size_t>(id_end - id_digits));
+  info.desc.assign("conn").append(id);
   bson_iter_t it;
-  std::string coll = "$cmd";
+  std::string_view coll = "$cmd";
   if (bson_iter_init(&it, request.body.get()) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it) &&
       name != "getMore") {
-    coll = bson_iter_utf8(&it, nullptr);
+    coll = Utf8At(&it);
   } else if (name == "getMore" && bson_iter_init_find(&it, request.body.get(), "collection") &&
              BSON_ITER_HOLDS_UTF8(&it)) {
-    coll = bson_iter_utf8(&it, nullptr);
+    coll = Utf8At(&it);
   }
-  info.ns = request.db + "." + coll;
+  info.ns.reserve(request.db.size() + 1 + coll.size());
+  info.ns.append(request.db).append(1, '.').append(coll);
   StatusWith<std::optional<int64_t>> max_time_ms = GetMaxTimeMS(request.body.get());
   if (max_time_ms.ok() && max_time_ms.value()) {
     info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());
@@ -87,13 +100,21 @@ bool IsLoopback(const std::string& remote_address) {
 }  // namespace
 
 bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandRequest& request) {
+  return HandleRequest(conn, request).reply;
+}
+
+RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& conn,
+                                                         const CommandRequest& request) {
   SetLogContext(conn);
   ActiveRequest active;
   const auto start = std::chrono::steady_clock::now();
   engine::OperationInfo info;
   engine::OperationStats stats;
   const int profiling_level = ProfilingLevelOf(request.db);
-  bson::BsonDoc reply = Dispatch(conn, request, &info, &stats);
+  // What the operation showed is read only to profile it (a copy of its
+  // strings otherwise, issue #18).
+  HandledRequest out{Dispatch(conn, request, profiling_level > 0 ? &info : nullptr, &stats)};
+  const bson::BsonDoc& reply = out.reply;
   const auto duration = std::chrono::steady_clock::now() - start;
   LogIfSlow(request, stats, duration, reply);
   if (profiling_level > 0 && !info.ns.empty()) {
@@ -101,11 +122,14 @@ bson::BsonDoc Dispatcher::Handle(const ConnectionInfo& conn, const CommandReques
     const std::string user = session != nullptr && session->user ? session->user->FullName() : "";
     ProfileIfWanted(*engine_, profiling_level, conn, request, user, info, stats, duration, reply);
   }
+  // The counters read the reply's facts; the cursor id among them is what
+  // ReplyHoldsState would walk the reply again for.
   bson_iter_t first;
-  if (bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)) {
-    RecordCommand(bson_iter_key(&first), request, reply, duration);
-  }
-  return reply;
+  const ReplyFacts facts = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)
+                               ? RecordCommand(bson_iter_key(&first), request, reply, duration)
+                               : ReadReplyFacts(reply.get());
+  out.holds_state = facts.cursor_id != 0;
+  return out;
 }
 
 bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
@@ -153,16 +177,13 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   ScopedOperation op(engine_->operations(),
                      OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get()));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
-  bson::BsonDoc reply;
-  if (!replica_set) {
-    reply = RunCommandReply(*spec, ctx);
-  } else {
-    engine::repl::LogicalClock::ResetThreadTick();
-    reply = RunInSession(*spec, ctx);
-    AppendClusterTime(ctx, reply.mutable_get());
+  if (replica_set) engine::repl::LogicalClock::ResetThreadTick();
+  bson::BsonDoc reply = replica_set ? RunInSession(*spec, ctx) : RunCommandReply(*spec, ctx);
+  if (replica_set) AppendClusterTime(ctx, reply.mutable_get());
+  if (info != nullptr) {
+    *info = op.operation().info();
+    info->command = nullptr;  // borrowed from the request
   }
-  *info = op.operation().info();
-  info->command = nullptr;  // borrowed from the request
   *stats = op.operation().stats();
   return reply;
 }
@@ -174,7 +195,9 @@ bson::BsonDoc RunCommandReply(const CommandSpec& spec, CommandContext& ctx) {
     if (ctx.auth != nullptr && ctx.session != nullptr) {
       ctx.auth->OnReply(*ctx.session, ctx.name, ctx.request, result.value().get());
     }
-    return OkReply(std::move(result).value());
+    // OkReply's append, without moving the reply into and out of it.
+    BSON_APPEND_DOUBLE(result.value().mutable_get(), "ok", 1.0);
+    return std::move(result).value();
   } catch (const std::bad_alloc&) {
     return ErrorReply(Status(ErrorCode::kExceededMemoryLimit, "out of memory running " + std::string(ctx.name)));
   } catch (const std::exception& e) {

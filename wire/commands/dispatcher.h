@@ -22,6 +22,9 @@ class Dispatcher : public RequestHandler {
   Dispatcher(engine::Engine* engine, ServerInfo* server)
       : engine_(engine), server_(server), auth_(engine, server->auth) {}
   bson::BsonDoc Handle(const ConnectionInfo& conn, const CommandRequest& request) override;
+  // Handle() and ReplyHoldsState() from the one walk of the reply that the
+  // serverStatus counters make.
+  HandledRequest HandleRequest(const ConnectionInfo& conn, const CommandRequest& request) override;
   void OnConnectionOpened(const ConnectionInfo& conn) override {
     conn.handler_state = std::make_shared<auth::AuthSession>();
     LogConnectionAccepted(conn, server_->current_connections.fetch_add(1) + 1);
@@ -42,7 +45,8 @@ class Dispatcher : public RequestHandler {
 
  private:
   // Handle() without its log lines; fills what the command's operation
-  // showed and did (empty when it was refused before it ran).
+  // showed (when `info` is not null) and did (empty when it was refused
+  // before it ran).
   bson::BsonDoc Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
                          engine::OperationInfo* info, engine::OperationStats* stats);
 

@@ -209,7 +209,7 @@ void AppendWiredTigerMetrics(storage::StorageEngine& storage, bson_t* out) {
   bson_append_document_end(out, &wired_tiger);
 }
 
-void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
+ReplyFacts RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
                    std::chrono::steady_clock::duration duration) {
   Counters& c = C();
   const ReplyFacts facts = ReadReplyFacts(reply.get());
@@ -271,6 +271,7 @@ void RecordCommand(std::string_view name, const CommandRequest& request, const b
       Add(c.command_ops, 1);
       break;
   }
+  return facts;
 }
 
 void AppendServerMetrics(bson_t* out) {

@@ -15,13 +15,15 @@
 #include "engine/bson/bson_doc.h"
 #include "engine/query/cursor_manager.h"
 #include "engine/storage/storage_engine.h"
+#include "wire/commands/reply_facts.h"
 #include "wire/protocol/message.h"
 
 namespace tigerdoc::wire {
 
 // Counts one command and its reply (also in the per-collection totals of
-// `top`).
-void RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
+// `top`). Returns what it read of the reply, so the caller need not walk it
+// again.
+ReplyFacts RecordCommand(std::string_view name, const CommandRequest& request, const bson::BsonDoc& reply,
                    std::chrono::steady_clock::duration duration);
 
 // Counts a request while it runs, for connections.active (a connection runs

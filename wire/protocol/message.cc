@@ -64,8 +64,9 @@ const char* BsonTypeName(bson_type_t type) {
 
 Status EmptyDb() { return Status(ErrorCode::kInvalidNamespace, "Invalid database name: ''"); }
 
-StatusWith<CommandRequest> FromOpMsg(OpMsg msg) {
-  CommandRequest out;
+// Fills *out in place: the body moved through a returned CommandRequest
+// three more times (issue #18, bench/README.md "CPU per find, round 5").
+Status FromOpMsg(OpMsg&& msg, CommandRequest* out) {
   bson_iter_t iter;
   if (!bson::FindTopLevel(msg.body.get(), "$db", &iter)) {
     return Status(static_cast<ErrorCode>(40571), "OP_MSG requests require a $db argument");
@@ -77,13 +78,13 @@ StatusWith<CommandRequest> FromOpMsg(OpMsg msg) {
   }
   uint32_t db_len = 0;
   const char* db = bson_iter_utf8(&iter, &db_len);
-  out.db.assign(db, db_len);
-  if (out.db.empty()) return EmptyDb();
-  out.body = std::move(msg.body);
-  out.sequences = std::move(msg.sequences);
-  out.more_to_come = (msg.flag_bits & kMoreToCome) != 0;
-  out.exhaust_allowed = (msg.flag_bits & kExhaustAllowed) != 0;
-  return out;
+  out->db.assign(db, db_len);
+  if (out->db.empty()) return EmptyDb();
+  out->body = std::move(msg.body);
+  out->sequences = std::move(msg.sequences);
+  out->more_to_come = (msg.flag_bits & kMoreToCome) != 0;
+  out->exhaust_allowed = (msg.flag_bits & kExhaustAllowed) != 0;
+  return Status::OK();
 }
 
 // Legacy drivers put read preference beside the command by nesting the
@@ -148,7 +149,7 @@ StatusWith<ParsedRequest> ParseRequest(const uint8_t* data, size_t len) {
   switch (header.op_code) {
     case kOpMsg: {
       ASSIGN_OR_RETURN(OpMsg msg, ParseOpMsg(data, len));
-      ASSIGN_OR_RETURN(out.request, FromOpMsg(std::move(msg)));
+      RETURN_IF_ERROR(FromOpMsg(std::move(msg), &out.request));
       return out;
     }
     case kOpQuery: {

@@ -213,23 +213,33 @@ bool Connection::Process() {
   }
 
   const ParsedRequest& request = parsed.value();
-  bson::BsonDoc body;
-  try {
-    ExecutionGate::Ticket ticket;  // execution_gate.h: document commands wait their turn
-    bson_iter_t first;
-    if (bson_iter_init(&first, request.request.body.get()) && bson_iter_next(&first) &&
-        ExecutionGate::TakesTicket(bson_iter_key(&first))) {
-      ticket = ExecutionGate::Global().Enter(&gate_usage_);
+  auto error_handled = [this](const Status& status) {
+    RequestHandler::HandledRequest out{ErrorReply(status)};
+    out.holds_state = handler_->ReplyHoldsState(out.reply);
+    return out;
+  };
+  // Built in place (the lambda's returns are prvalues): the reply is not
+  // moved on its way here.
+  RequestHandler::HandledRequest handled = [&]() -> RequestHandler::HandledRequest {
+    try {
+      ExecutionGate::Ticket ticket;  // execution_gate.h: document commands wait their turn
+      bson_iter_t first;
+      if (bson_iter_init(&first, request.request.body.get()) && bson_iter_next(&first) &&
+          ExecutionGate::TakesTicket(bson_iter_key(&first))) {
+        ticket = ExecutionGate::Global().Enter(&gate_usage_);
+      }
+      return handler_->HandleRequest(info_, request.request);
+    } catch (const std::exception& e) {
+      return error_handled(Status(ErrorCode::kInternalError,
+                                 std::string("unhandled exception in command: ") + e.what()));
+    } catch (...) {
+      return error_handled(Status(ErrorCode::kInternalError, "unhandled exception in command"));
     }
-    body = handler_->Handle(info_, request.request);
-  } catch (const std::exception& e) {
-    body = ErrorReply(Status(ErrorCode::kInternalError,
-                             std::string("unhandled exception in command: ") + e.what()));
-  } catch (...) {
-    body = ErrorReply(Status(ErrorCode::kInternalError, "unhandled exception in command"));
-  }
+  }();
+  const bson::BsonDoc& body = handled.reply;
+  const bool holds_state = handled.holds_state;
   if (request.request.more_to_come) return true;
-  if (shutting_down_.load() || (handler_->ReplyHoldsState(body) && PeerClosed())) {
+  if (shutting_down_.load() || (holds_state && PeerClosed())) {
     // The client left mid-command (no one reads while a command runs, so
     // this is the first chance to notice), or the server is stopping: what
     // the reply would have handed over, such as an open cursor, must not
