@@ -53,22 +53,31 @@ StorageOptions DiskOptions(const std::string& dir) {
   }
 }
 
-TEST(DurabilityTest, AcknowledgedCommitsSurviveKillMinus9) {
-  TempDir dir("tigerdoc-dur");
+// Forks a child that runs `writer` (which never returns) with the write end
+// of a pipe; returns the child's pid and puts the read end in *report_fd.
+pid_t ForkWriter(void (*writer)(const std::string&, int), const std::string& dir, int* report_fd) {
   int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
+  if (pipe(fds) != 0) return -1;
   pid_t child = fork();
-  ASSERT_GE(child, 0);
   if (child == 0) {
     close(fds[0]);
-    RunWriter(dir.path(), fds[1]);
+    writer(dir, fds[1]);
   }
   close(fds[1]);
+  *report_fd = fds[0];
+  return child;
+}
+
+TEST(DurabilityTest, AcknowledgedCommitsSurviveKillMinus9) {
+  TempDir dir("tigerdoc-dur");
+  int report_fd = -1;
+  pid_t child = ForkWriter(RunWriter, dir.path(), &report_fd);
+  ASSERT_GE(child, 0);
 
   // Kill the writer mid-stream, after a few thousand commits.
   constexpr uint64_t kKillAfter = 3000;
   uint64_t acked = 0, report = 0;
-  while (acked < kKillAfter && read(fds[0], &report, sizeof(report)) == sizeof(report)) {
+  while (acked < kKillAfter && read(report_fd, &report, sizeof(report)) == sizeof(report)) {
     acked = report;
   }
   ASSERT_EQ(kill(child, SIGKILL), 0);
@@ -76,8 +85,8 @@ TEST(DurabilityTest, AcknowledgedCommitsSurviveKillMinus9) {
   ASSERT_EQ(waitpid(child, &wstatus, 0), child);
   ASSERT_TRUE(WIFSIGNALED(wstatus)) << "writer exited early with " << WEXITSTATUS(wstatus);
   // Reports written before the kill are acknowledgements too.
-  while (read(fds[0], &report, sizeof(report)) == sizeof(report)) acked = report;
-  close(fds[0]);
+  while (read(report_fd, &report, sizeof(report)) == sizeof(report)) acked = report;
+  close(report_fd);
   ASSERT_GE(acked, kKillAfter);
 
   auto engine = StorageEngine::Open(DiskOptions(dir.path()));
@@ -131,20 +140,14 @@ std::string WriterKeyOf(uint64_t writer, uint64_t i) { return KeyOf(writer << 48
 
 TEST(DurabilityTest, AcknowledgedCommitsOfConcurrentWritersSurviveKillMinus9) {
   TempDir dir("tigerdoc-dur");
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
-  pid_t child = fork();
+  int report_fd = -1;
+  pid_t child = ForkWriter(RunConcurrentWriters, dir.path(), &report_fd);
   ASSERT_GE(child, 0);
-  if (child == 0) {
-    close(fds[0]);
-    RunConcurrentWriters(dir.path(), fds[1]);
-  }
-  close(fds[1]);
 
   constexpr uint64_t kKillAfter = 4000;  // commits, all writers together
   uint64_t acked[kWriters] = {};
   uint64_t total = 0, report[2];
-  while (total < kKillAfter && read(fds[0], report, sizeof(report)) == sizeof(report)) {
+  while (total < kKillAfter && read(report_fd, report, sizeof(report)) == sizeof(report)) {
     ASSERT_LT(report[0], static_cast<uint64_t>(kWriters));
     acked[report[0]] = report[1];
     ++total;
@@ -153,8 +156,8 @@ TEST(DurabilityTest, AcknowledgedCommitsOfConcurrentWritersSurviveKillMinus9) {
   int wstatus = 0;
   ASSERT_EQ(waitpid(child, &wstatus, 0), child);
   ASSERT_TRUE(WIFSIGNALED(wstatus)) << "writers exited early with " << WEXITSTATUS(wstatus);
-  while (read(fds[0], report, sizeof(report)) == sizeof(report)) acked[report[0]] = report[1];
-  close(fds[0]);
+  while (read(report_fd, report, sizeof(report)) == sizeof(report)) acked[report[0]] = report[1];
+  close(report_fd);
   ASSERT_GE(total, kKillAfter);
 
   auto engine = StorageEngine::Open(DiskOptions(dir.path()));
