@@ -258,6 +258,70 @@ TEST_F(FindOptionsTest, EveryOptionOfTheWrongTypeIsRefusedByName) {
   EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 3u) << Json(r);
 }
 
+// find reads its options in one walk of the command (issue #18): every
+// type the getters take, the first of a repeated name, a field that walk
+// leaves to libbson, names it must not take for an option, and the errors
+// in the order they always came.
+TEST_F(FindOptionsTest, OneWalkReadsEveryTypeAndKeepsTheErrorOrder) {
+  Fill("c", 10);
+  auto returned = [&](const std::string& options) {
+    BsonDoc r = Run(R"({"find": "c", "sort": {"_id": 1})" + options + "}");
+    EXPECT_OK_REPLY(r) << options;
+    return ArrayLength(r, "cursor.firstBatch");
+  };
+  for (const char* limit : {"3", R"({"$numberLong": "3"})", "3.0", R"({"$numberDouble": "3.7"})",
+                            R"({"$numberDecimal": "3"})"}) {
+    EXPECT_EQ(returned(std::string(R"(, "limit": )") + limit), 3u) << limit;
+  }
+  EXPECT_EQ(returned(R"(, "skip": {"$numberLong": "8"})"), 2u);
+  // singleBatch as a number and as false; batchSize as a long.
+  BsonDoc r = Run(R"({"find": "c", "batchSize": {"$numberLong": "2"}, "singleBatch": 1})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(Integer(r, "cursor.id"), 0) << Json(r);
+  EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 2u) << Json(r);
+  r = Run(R"({"find": "c", "batchSize": 2, "singleBatch": false})");
+  ASSERT_OK_REPLY(r);
+  EXPECT_NE(Integer(r, "cursor.id"), 0) << Json(r);
+  r = Run(R"({"find": "c", "batchSize": 2, "singleBatch": 0.0})");
+  EXPECT_NE(Integer(r, "cursor.id"), 0) << Json(r);
+  // Negative longs and doubles are refused like negative ints.
+  r = Run(R"({"find": "c", "limit": {"$numberLong": "-2"}})");
+  EXPECT_ERROR_REPLY(r, 51024, "Location51024");
+  EXPECT_EQ(String(r, "errmsg"), "BSON field 'limit' value must be >= 0, actual value '-2'");
+  EXPECT_ERROR_REPLY(Run(R"({"find": "c", "skip": -1.5})"), 51024, "Location51024");
+  // A repeated name: the first one counts, as bson_iter_find's.
+  BsonDoc twice;
+  BSON_APPEND_UTF8(twice.mutable_get(), "find", "c");
+  BSON_APPEND_INT32(twice.mutable_get(), "limit", 4);
+  BSON_APPEND_INT32(twice.mutable_get(), "limit", -1);
+  r = Run(twice);
+  ASSERT_OK_REPLY(r);
+  EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 4u) << Json(r);
+  // A regex (left to libbson by the raw walk) before the options.
+  EXPECT_EQ(returned(R"(, "comment": {"$regularExpression": {"pattern": "x", "options": ""}}, "limit": 4)"),
+            4u);
+  r = Run(R"({"find": "c", "comment": {"$regularExpression": {"pattern": "x", "options": ""}}, "bogus": 1})");
+  EXPECT_ERROR_REPLY(r, 40415, "Location40415");
+  EXPECT_EQ(String(r, "errmsg"), "BSON field 'find.bogus' is an unknown field.");
+  // An unknown field answers before an option of the wrong type ahead of it.
+  r = Run(R"({"find": "c", "sort": 1, "bogus": 1})");
+  EXPECT_EQ(String(r, "errmsg"), "BSON field 'find.bogus' is an unknown field.");
+  // Names of an option's length that are not options; the empty name.
+  for (const char* name : {"limiT", "lim", "filters", "allowPartialResultsX", "", "sor"}) {
+    r = Run(std::string(R"({"find": "c", ")") + name + R"(": 1})");
+    EXPECT_ERROR_REPLY(r, 40415, "Location40415");
+    EXPECT_EQ(String(r, "errmsg"), std::string("BSON field 'find.") + name + "' is an unknown field.");
+  }
+  // Options find accepts and ignores.
+  EXPECT_EQ(returned(R"(, "readOnce": true, "term": 1, "allowPartialResults": true, "oplogReplay": 1)"),
+            10u);
+  // The collection name is checked first.
+  r = Run(R"({"find": 1, "bogus": 1})");
+  EXPECT_ERROR_REPLY(r, 73, "InvalidNamespace");
+  EXPECT_EQ(String(r, "errmsg"), "collection name has invalid type int");
+  EXPECT_ERROR_REPLY(Run(R"({"find": "", "bogus": 1})"), 73, "InvalidNamespace");
+}
+
 TEST_F(FindOptionsTest, BatchSizeZeroOnAMissingCollectionHasNoCursor) {
   BsonDoc r = Run(R"({"find": "nothing_here", "batchSize": 0})");
   ASSERT_OK_REPLY(r);

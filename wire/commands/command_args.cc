@@ -1,5 +1,7 @@
 #include "wire/commands/command_args.h"
 
+#include "wire/commands/command_arg_values.h"
+
 #include <array>
 #include <cmath>
 
@@ -96,9 +98,8 @@ Status CheckFields(const PresentFields& fields, std::string_view command,
   return Status::OK();
 }
 
-namespace {
-
-// Each getter's checks on the element `it` points at (nullptr: absent).
+// Each getter's checks on the element `it` points at (nullptr: absent),
+// command_arg_values.h.
 StatusWith<std::optional<bson::BsonDoc>> ObjectAt(const bson_iter_t* found,
                                                    std::string_view command, const char* field) {
   if (found == nullptr) return std::optional<bson::BsonDoc>();
@@ -109,8 +110,6 @@ StatusWith<std::optional<bson::BsonDoc>> ObjectAt(const bson_iter_t* found,
   bson_iter_document(&it, &len, &data);
   return std::optional<bson::BsonDoc>(bson::BsonDoc::CopyOf(data, len));
 }
-
-}  // namespace
 
 StatusWith<std::optional<bson::BsonDoc>> GetObject(const bson_t* body, std::string_view command,
                                                     const char* field) {
@@ -164,6 +163,8 @@ StatusWith<std::optional<int64_t>> Int64At(const bson_iter_t* found, std::string
   }
 }
 
+}  // namespace
+
 StatusWith<std::optional<int64_t>> NonNegativeAt(const bson_iter_t* found,
                                                  std::string_view command, const char* field) {
   ASSIGN_OR_RETURN(std::optional<int64_t> value, Int64At(found, command, field));
@@ -174,8 +175,6 @@ StatusWith<std::optional<int64_t>> NonNegativeAt(const bson_iter_t* found,
   }
   return value;
 }
-
-}  // namespace
 
 StatusWith<std::optional<int64_t>> GetInt64(const bson_t* body, std::string_view command,
                                             const char* field) {
@@ -195,8 +194,6 @@ StatusWith<std::optional<int64_t>> GetNonNegative(const PresentFields& fields,
   return NonNegativeAt(fields.Find(field, &it) ? &it : nullptr, command, field);
 }
 
-namespace {
-
 StatusWith<std::optional<bool>> BoolAt(const bson_iter_t* found, std::string_view command,
                                        const char* field) {
   if (found == nullptr) return std::optional<bool>();
@@ -212,8 +209,6 @@ StatusWith<std::optional<bool>> BoolAt(const bson_iter_t* found, std::string_vie
       return WrongType(command, field, bson_iter_type(&it), "bool");
   }
 }
-
-}  // namespace
 
 StatusWith<std::optional<bool>> GetBool(const bson_t* body, std::string_view command,
                                         const char* field) {
@@ -254,8 +249,6 @@ StatusWith<std::string> CollectionArgument(const bson_t* body, std::string_view 
 // maxTimeMS, as MongoDB's parseMaxTimeMS: a number (a whole double is
 // fine) in [0, INT_MAX]; 0 means no limit. Generic arguments are skipped by
 // CheckFields, so each command that honours it reads it here.
-namespace {
-
 StatusWith<std::optional<int64_t>> MaxTimeMSAt(const bson_iter_t* found) {
   if (found == nullptr) return std::optional<int64_t>();
   bson_iter_t it = *found;
@@ -282,8 +275,6 @@ StatusWith<std::optional<int64_t>> MaxTimeMSAt(const bson_iter_t* found) {
   }
   return std::optional<int64_t>(value);
 }
-
-}  // namespace
 
 StatusWith<std::optional<int64_t>> GetMaxTimeMS(const bson_t* body) {
   bson_iter_t it;

@@ -7,16 +7,19 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "engine/bson/raw_fields.h"
 #include "engine/id_point_read.h"
 #include "wire/commands/collation_option.h"
 #include "wire/commands/change_stream_commands.h"
+#include "wire/commands/command_arg_values.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_registry.h"
-#include "wire/commands/present_fields.h"
 #include "wire/commands/server_facts.h"
+#include "wire/protocol/msg_header.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
@@ -80,31 +83,169 @@ static_assert(kFindOptions[kFilter] == "filter" && kFindOptions[kBatchSize] == "
               kFindOptions[kLet] == "let" && kFindOptions[kMax] == "max" &&
               kFindOptions[kResumeAfter] == "$_resumeAfter");
 
+// find's options by the length of their names (at most four share one),
+// -1 after the last: a field's name is compared with those only.
+constexpr size_t kLongestFindOption = 20;
+constexpr auto kFindOptionsByLength = [] {
+  std::array<std::array<int8_t, 4>, kLongestFindOption + 1> by_length{};
+  for (auto& names : by_length) names.fill(-1);
+  for (size_t i = 0; i < kFindOptions.size(); ++i) {
+    for (int8_t& slot : by_length[kFindOptions[i].size()]) {
+      if (slot < 0) {
+        slot = static_cast<int8_t>(i);
+        break;
+      }
+    }
+  }
+  return by_length;
+}();
+static_assert(kFindOptions[kRequestResumeToken].size() == kLongestFindOption);
+
+// The index of find's own option `key` in kFindOptions, -1 for any other name.
+int FindOptionOf(std::string_view key) {
+  if (key.size() > kLongestFindOption) return -1;
+  for (const int8_t option : kFindOptionsByLength[key.size()]) {
+    if (option < 0) break;
+    if (key == kFindOptions[static_cast<size_t>(option)]) return option;
+  }
+  return -1;
+}
+
+// Where each of find's options sits in the command (the first occurrence,
+// as bson_iter_find's), from one walk of it; the first field that is
+// neither an option nor a generic argument (CheckFields' 40415); the
+// command name's element. What ParseFind's PresentFields, CheckFields and
+// getters found with a scan of the command each (issue #18: 4,500
+// instructions of a find by _id).
+struct FindFields {
+  struct At {
+    uint32_t offset = 0;  // of the element's type byte; 0: absent
+    uint32_t key_len = 0;
+    bson_type_t type = BSON_TYPE_EOD;
+    // Where the value starts.
+    uint32_t value() const { return offset + key_len + 2; }
+  };
+  std::array<At, kFindOptionCount> options;
+  At max_time_ms;
+  At name;  // the first field: {find: "<collection>"}
+  std::string_view unknown;
+  bool has_unknown = false;
+
+  void Add(std::string_view key, uint32_t offset, bson_type_t type) {
+    const int option = FindOptionOf(key);
+    At* at = option >= 0 ? &options[static_cast<size_t>(option)]
+             : key == "maxTimeMS" ? &max_time_ms
+                                  : nullptr;
+    if (at == nullptr) {
+      if (!has_unknown && !IsGenericArgument(key)) {
+        has_unknown = true;
+        unknown = key;
+      }
+      return;
+    }
+    if (at->offset == 0) *at = {offset, static_cast<uint32_t>(key.size()), type};
+  }
+  bool has(FindOption o) const { return options[o].offset != 0; }
+};
+
+// Fills *fields from the command: the raw walk, or libbson's iteration for
+// a command the walk leaves to libbson (both see the same fields).
+void CollectFindFields(const bson_t* body, FindFields* fields) {
+  bson::RawFields raw(body);
+  if (raw.Next()) {
+    fields->name = {raw.offset(), static_cast<uint32_t>(raw.key().size()), raw.type()};
+    while (raw.Next()) fields->Add(raw.key(), raw.offset(), raw.type());
+  }
+  if (!raw.broken()) return;
+  *fields = FindFields();
+  bson_iter_t it;
+  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return;
+  fields->name = {bson_iter_offset(&it), bson_iter_key_len(&it), bson_iter_type(&it)};
+  while (bson_iter_next(&it)) {
+    fields->Add({bson_iter_key(&it), bson_iter_key_len(&it)}, bson_iter_offset(&it),
+                bson_iter_type(&it));
+  }
+}
+
 // Fills *out (a fresh FindParams) in place: a FindParams is about a dozen
 // documents and strings, and returning it through a StatusWith moved it
 // twice per find (about 900 instructions, bench/README.md "CPU per find,
-// round 5").
+// round 5"). Errors come in the order they always did: the collection name,
+// an unknown field, then each option's type in the order below. Values of
+// the usual types are read from the bytes the walk framed; any other type
+// goes through the getters' own checks (command_arg_values.h), which
+// answer its value or its error.
 Status ParseFind(const bson_t* body, const std::string& db, engine::FindParams* out) {
   const std::string_view cmd = "find";
-  ASSIGN_OR_RETURN(std::string coll, CollectionArgument(body, cmd));
+  FindFields fields;
+  CollectFindFields(body, &fields);
+  const uint8_t* data = bson_get_data(body);
+  std::string coll;
+  if (fields.name.type == BSON_TYPE_UTF8) {  // int32 length with the NUL, chars
+    const uint32_t at = fields.name.value();
+    coll.assign(reinterpret_cast<const char*>(data + at + 4),
+                static_cast<size_t>(LoadInt32(data + at)) - 1);
+  } else {
+    ASSIGN_OR_RETURN(coll, CollectionArgument(body, cmd));
+  }
   RETURN_IF_ERROR(CheckCollectionNamespace(db, coll));
-  // One pass over the command; the checks and getters look through its names,
-  // and only the options it holds are read (a find by _id gives two of them).
-  const PresentFields present(body);
-  uint32_t given = 0;
-  RETURN_IF_ERROR(CheckFields(present, cmd, kFindOptions, &given));
-  auto has = [&](FindOption option) { return (given >> option & 1) != 0; };
-  using Object = StatusWith<std::optional<bson::BsonDoc>>;
-  auto object = [&](FindOption o) {
-    return has(o) ? GetObject(present, cmd, kFindOptions[o].data()) : Object(std::nullopt);
+  if (fields.has_unknown) {
+    return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(cmd) + "." +
+                                                 std::string(fields.unknown) + "' is an unknown field.");
+  }
+  // An iterator on a present option, as bson_iter_find leaves it.
+  auto iter_at = [&](const FindFields::At& at, bson_iter_t* it) -> const bson_iter_t* {
+    if (at.offset == 0 ||
+        !bson_iter_init_from_data_at_offset(it, data, body->len, at.offset, at.key_len)) {
+      return nullptr;
+    }
+    return it;
   };
-  using Number = StatusWith<std::optional<int64_t>>;
-  auto non_negative = [&](FindOption o) {
-    return has(o) ? GetNonNegative(present, cmd, kFindOptions[o].data()) : Number(std::nullopt);
+  auto has = [&](FindOption option) { return fields.has(option); };
+  // A present object option straight into *doc (one copy, no optional).
+  auto object = [&](FindOption o, bson::BsonDoc* doc) -> Status {
+    const FindFields::At& at = fields.options[o];
+    if (at.offset == 0) return Status::OK();
+    if (at.type != BSON_TYPE_DOCUMENT) {
+      bson_iter_t it;
+      return ObjectAt(iter_at(at, &it), cmd, kFindOptions[o].data()).status();
+    }
+    const uint32_t value = at.value();
+    *doc = bson::BsonDoc::CopyOf(data + value, static_cast<size_t>(LoadInt32(data + value)));
+    return Status::OK();
   };
-  using Bool = StatusWith<std::optional<bool>>;
-  auto boolean = [&](FindOption o) {
-    return has(o) ? GetBool(present, cmd, kFindOptions[o].data()) : Bool(std::nullopt);
+  // A present number option into *n; absent leaves *n as it is.
+  auto non_negative = [&](FindOption o, auto* n) -> Status {
+    const FindFields::At& at = fields.options[o];
+    if (at.offset == 0) return Status::OK();
+    int64_t value = -1;
+    if (at.type == BSON_TYPE_INT32) value = LoadInt32(data + at.value());
+    if (at.type == BSON_TYPE_INT64) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, data + at.value(), sizeof raw);
+      value = static_cast<int64_t>(BSON_UINT64_FROM_LE(raw));
+    }
+    if (value < 0) {  // another type, or negative: the getter's value or error
+      bson_iter_t it;
+      ASSIGN_OR_RETURN(std::optional<int64_t> got,
+                       NonNegativeAt(iter_at(at, &it), cmd, kFindOptions[o].data()));
+      value = got.value_or(0);
+    }
+    *n = value;
+    return Status::OK();
+  };
+  // A present bool option into *b; absent leaves *b as it is (false).
+  auto boolean = [&](FindOption o, bool* b) -> Status {
+    const FindFields::At& at = fields.options[o];
+    if (at.offset == 0) return Status::OK();
+    if (at.type == BSON_TYPE_BOOL) {
+      *b = data[at.value()] != 0;
+      return Status::OK();
+    }
+    bson_iter_t it;
+    ASSIGN_OR_RETURN(std::optional<bool> got, BoolAt(iter_at(at, &it), cmd, kFindOptions[o].data()));
+    *b = got.value_or(false);
+    return Status::OK();
   };
   engine::FindParams& params = *out;
   params.db = db;
@@ -112,65 +253,53 @@ Status ParseFind(const bson_t* body, const std::string& db, engine::FindParams* 
   if (has(kCollation)) {
     ASSIGN_OR_RETURN(params.collation, GetCollation(body, cmd));
   }
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> filter, object(kFilter));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> sort, object(kSort));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> projection, object(kProjection));
-  ASSIGN_OR_RETURN(std::optional<int64_t> skip, non_negative(kSkip));
-  ASSIGN_OR_RETURN(std::optional<int64_t> limit, non_negative(kLimit));
-  ASSIGN_OR_RETURN(std::optional<int64_t> batch_size, non_negative(kBatchSize));
-  ASSIGN_OR_RETURN(std::optional<bool> single_batch, boolean(kSingleBatch));
-  ASSIGN_OR_RETURN(std::optional<bool> allow_disk_use, boolean(kAllowDiskUse));
-  ASSIGN_OR_RETURN(std::optional<bool> no_timeout, boolean(kNoCursorTimeout));
-  ASSIGN_OR_RETURN(std::optional<bool> return_key, boolean(kReturnKey));
-  ASSIGN_OR_RETURN(std::optional<bool> show_record_id, boolean(kShowRecordId));
-  ASSIGN_OR_RETURN(std::optional<bool> tailable, boolean(kTailable));
-  ASSIGN_OR_RETURN(std::optional<bool> await_data, boolean(kAwaitData));
+  RETURN_IF_ERROR(object(kFilter, &params.filter));
+  RETURN_IF_ERROR(object(kSort, &params.sort));
+  RETURN_IF_ERROR(object(kProjection, &params.projection));
+  RETURN_IF_ERROR(non_negative(kSkip, &params.skip));
+  RETURN_IF_ERROR(non_negative(kLimit, &params.limit));
+  RETURN_IF_ERROR(non_negative(kBatchSize, &params.batch_size));
+  RETURN_IF_ERROR(boolean(kSingleBatch, &params.single_batch));
+  RETURN_IF_ERROR(boolean(kAllowDiskUse, &params.allow_disk_use));
+  RETURN_IF_ERROR(boolean(kNoCursorTimeout, &params.no_cursor_timeout));
+  RETURN_IF_ERROR(boolean(kReturnKey, &params.return_key));
+  RETURN_IF_ERROR(boolean(kShowRecordId, &params.show_record_id));
+  RETURN_IF_ERROR(boolean(kTailable, &params.tailable));
+  RETURN_IF_ERROR(boolean(kAwaitData, &params.await_data));
   // oplogReplay is deprecated and ignored by MongoDB 4.4+; so it is here.
-  ASSIGN_OR_RETURN(std::optional<bool> oplog_replay, boolean(kOplogReplay));
-  static_cast<void>(oplog_replay);
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> min, object(kMin));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> max, object(kMax));
-  ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> let, object(kLet));
-  ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, GetMaxTimeMS(present));
-  if (await_data.value_or(false) && !tailable.value_or(false)) {
+  bool oplog_replay = false;
+  RETURN_IF_ERROR(boolean(kOplogReplay, &oplog_replay));
+  RETURN_IF_ERROR(object(kMin, &params.min));
+  RETURN_IF_ERROR(object(kMax, &params.max));
+  RETURN_IF_ERROR(object(kLet, &params.let));
+  if (fields.max_time_ms.offset != 0) {
+    bson_iter_t it;
+    ASSIGN_OR_RETURN(std::optional<int64_t> max_time_ms, MaxTimeMSAt(iter_at(fields.max_time_ms, &it)));
+    params.max_time_ms = max_time_ms.value_or(0);
+  }
+  if (params.await_data && !params.tailable) {
     return Status(ErrorCode::kFailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
   }
-  if (tailable.value_or(false)) {
+  if (params.tailable) {
     // MongoDB's validateFindCommandRequest: refused when parsed, whatever
     // the collection is.
     bson_iter_t natural;
+    const bson_t* sort = params.sort.get();
     const bool natural_forward =
-        !sort || sort->empty() ||
-        (bson_count_keys(sort->get()) == 1 && bson_iter_init_find(&natural, sort->get(), "$natural") &&
+        bson_empty(sort) ||
+        (bson_count_keys(sort) == 1 && bson_iter_init_find(&natural, sort, "$natural") &&
          BSON_ITER_HOLDS_NUMBER(&natural) && bson_iter_as_double(&natural) == 1);
     if (!natural_forward) {
       return Status(ErrorCode::kBadValue,
                     "cannot use tailable option with a sort other than {$natural: 1}");
     }
-    if (single_batch.value_or(false)) {
+    if (params.single_batch) {
       return Status(ErrorCode::kBadValue, "cannot use tailable option with the 'singleBatch' option");
     }
   }
   if (has(kHint)) {
     ASSIGN_OR_RETURN(params.hint, ParseFindHint(body, cmd, &params.hint_index));
   }
-  if (filter) params.filter = std::move(*filter);
-  if (sort) params.sort = std::move(*sort);
-  if (projection) params.projection = std::move(*projection);
-  if (min) params.min = std::move(*min);
-  if (max) params.max = std::move(*max);
-  if (let) params.let = std::move(*let);
-  params.skip = skip.value_or(0);
-  params.limit = limit.value_or(0);
-  params.batch_size = batch_size;
-  params.single_batch = single_batch.value_or(false);
-  params.allow_disk_use = allow_disk_use.value_or(false);
-  params.no_cursor_timeout = no_timeout.value_or(false);
-  params.return_key = return_key.value_or(false);
-  params.show_record_id = show_record_id.value_or(false);
-  params.tailable = tailable.value_or(false);
-  params.await_data = await_data.value_or(false);
-  params.max_time_ms = max_time_ms.value_or(0);
   // A limit smaller than the first batch fills it; MongoDB closes the cursor
   // once `limit` documents were returned.
   if (params.limit > 0 && (!params.batch_size || *params.batch_size > params.limit)) {
