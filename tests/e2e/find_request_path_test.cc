@@ -295,5 +295,37 @@ TEST_F(FindRequestPathTest, ReusedObjectsAcrossMixedFindsOnEightConnections) {
   EXPECT_EQ(ServerStatusAt("metrics.cursor.open.total"), 0);
 }
 
+// The dispatcher reads the transaction fields, maxTimeMS and currentOp's
+// ns in one raw walk of the command; a command that walk leaves to libbson
+// (a regex in it) gets the same answers from libbson's helpers.
+TEST_F(FindRequestPathTest, CommandsTheRawWalkLeavesToLibbsonAnswerAlike) {
+  const std::string regex = R"({"$regularExpression": {"pattern": "probe", "options": ""}})";
+  for (const std::string& comment : {std::string(R"("plain")"), regex}) {
+    // Transaction fields are refused wherever they sit.
+    for (const char* field : {R"("txnNumber": {"$numberLong": "3"})", R"("autocommit": false)",
+                              R"("startTransaction": true)"}) {
+      BsonDoc r = Run(R"({"find": "c", "comment": )" + comment + ", " + field + "}");
+      EXPECT_ERROR_REPLY(r, 20, "IllegalOperation");
+      EXPECT_EQ(testutil::String(r, "errmsg"),
+                "Transaction numbers are only allowed on a replica set member or mongos");
+    }
+    // maxTimeMS: a valid one is taken, a bad one answered by find.
+    BsonDoc r = Run(R"({"find": "c", "comment": )" + comment + R"(, "maxTimeMS": 60000, "filter": {"_id": 5}})");
+    ASSERT_OK_REPLY(r);
+    EXPECT_EQ(DocArray(r, "cursor.firstBatch").size(), 1u) << Json(r);
+    r = Run(R"({"find": "c", "comment": )" + comment + R"(, "maxTimeMS": "x"})");
+    EXPECT_ERROR_REPLY(r, 2, "BadValue");
+    // currentOp shows the running command itself: ns "<db>.$cmd" for a
+    // first field that is not a string, its comment as sent.
+    r = RunAdmin(R"({"aggregate": 1, "comment": )" + comment +
+                 R"(, "pipeline": [{"$currentOp": {}}, {"$match": {"command.aggregate": 1, "command.pipeline.0.$currentOp": {"$exists": true}}}], "cursor": {}})");
+    ASSERT_OK_REPLY(r);
+    const auto ops = DocArray(r, "cursor.firstBatch");
+    ASSERT_EQ(ops.size(), 1u) << Json(r);
+    EXPECT_EQ(testutil::String(ops[0], "ns"), "admin.$cmd") << Json(r);
+    EXPECT_TRUE(testutil::Has(ops[0], "command.comment")) << Json(r);
+  }
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

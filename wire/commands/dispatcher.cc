@@ -4,13 +4,16 @@
 #include <exception>
 #include <string>
 
+#include "engine/bson/raw_fields.h"
 #include "engine/query/deadline.h"
+#include "wire/commands/command_arg_values.h"
 #include "wire/commands/command_args.h"
 #include "wire/commands/command_redaction.h"
 #include "wire/commands/command_registry.h"
 #include "wire/commands/profiler.h"
 #include "wire/commands/reply_facts.h"
 #include "wire/commands/server_metrics.h"
+#include "wire/protocol/msg_header.h"
 #include "wire/reply/reply_builder.h"
 
 namespace tigerdoc::wire {
@@ -56,11 +59,64 @@ std::string_view Utf8At(const bson_iter_t* it) {
   return {s, len};
 }
 
+// What the dispatcher's own checks read of a command's top-level fields,
+// from one walk of it: the transaction-field check and the maxTimeMS look
+// each walked the whole command, and currentOp's ns read its first field
+// with libbson (about 1,000 instructions of a find by _id, issue #18).
+struct CommandShape {
+  bool walked = false;             // false: the raw walk broke; libbson's helpers answer
+  bool transaction_field = false;  // txnNumber, autocommit or startTransaction
+  uint32_t max_time_ms_at = 0;     // offset of the first maxTimeMS; 0: absent
+  std::optional<std::string_view> first_utf8;  // the first field's value when a string
+};
+
+CommandShape ShapeOf(const bson_t* body) {
+  CommandShape shape;
+  bson::RawFields fields(body);
+  bool first = true;
+  while (fields.Next()) {
+    const std::string_view key = fields.key();
+    if (first && fields.type() == BSON_TYPE_UTF8) {  // int32 length with the NUL, chars
+      const uint8_t* value = bson_get_data(body) + fields.offset() + key.size() + 2;
+      shape.first_utf8.emplace(reinterpret_cast<const char*>(value + 4),
+                               static_cast<size_t>(LoadInt32(value)) - 1);
+    }
+    first = false;
+    if (key == "txnNumber" || key == "autocommit" || key == "startTransaction") {
+      shape.transaction_field = true;
+    } else if (key == "maxTimeMS" && shape.max_time_ms_at == 0) {
+      shape.max_time_ms_at = fields.offset();
+    }
+  }
+  shape.walked = !fields.broken();
+  return shape;
+}
+
+// RefuseTransactionFields' verdict, which only a command holding one of
+// those fields (or one the walk left to libbson) needs asked.
+Status RefuseTransactionFieldsOf(const bson_t* body, const CommandShape& shape) {
+  if (shape.walked && !shape.transaction_field) return Status::OK();
+  return RefuseTransactionFields(body);
+}
+
+// GetMaxTimeMS(body), from where the walk saw maxTimeMS.
+StatusWith<std::optional<int64_t>> MaxTimeMSOf(const bson_t* body, const CommandShape& shape) {
+  if (!shape.walked) return GetMaxTimeMS(body);
+  if (shape.max_time_ms_at == 0) return std::optional<int64_t>();
+  bson_iter_t it;
+  if (!bson_iter_init_from_data_at_offset(&it, bson_get_data(body), body->len, shape.max_time_ms_at,
+                                          sizeof "maxTimeMS" - 1)) {
+    return GetMaxTimeMS(body);
+  }
+  return MaxTimeMSAt(&it);
+}
+
 // What currentOp shows of a request: ns is "<db>.<collection>" when the
 // first field names one, else "<db>.$cmd"; the deadline of a valid
 // maxTimeMS (each command reports a bad one itself).
 OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& request,
-                              const CommandSpec& spec, const bson_t* shown_command) {
+                              const CommandSpec& spec, const bson_t* shown_command,
+                              const CommandShape& shape) {
   const std::string_view name = spec.name;
   OperationInfo info;
   info.op = LogicalOpName(spec.traits.op);
@@ -75,16 +131,19 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
   info.desc.assign("conn").append(id);
   bson_iter_t it;
   std::string_view coll = "$cmd";
-  if (bson_iter_init(&it, request.body.get()) && bson_iter_next(&it) && BSON_ITER_HOLDS_UTF8(&it) &&
-      name != "getMore") {
-    coll = Utf8At(&it);
-  } else if (name == "getMore" && bson_iter_init_find(&it, request.body.get(), "collection") &&
+  if (name == "getMore") {
+    if (bson_iter_init_find(&it, request.body.get(), "collection") && BSON_ITER_HOLDS_UTF8(&it)) {
+      coll = Utf8At(&it);
+    }
+  } else if (shape.walked) {
+    if (shape.first_utf8) coll = *shape.first_utf8;
+  } else if (bson_iter_init(&it, request.body.get()) && bson_iter_next(&it) &&
              BSON_ITER_HOLDS_UTF8(&it)) {
     coll = Utf8At(&it);
   }
   info.ns.reserve(request.db.size() + 1 + coll.size());
   info.ns.append(request.db).append(1, '.').append(coll);
-  StatusWith<std::optional<int64_t>> max_time_ms = GetMaxTimeMS(request.body.get());
+  StatusWith<std::optional<int64_t>> max_time_ms = MaxTimeMSOf(request.body.get(), shape);
   if (max_time_ms.ok() && max_time_ms.value()) {
     info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());
   }
@@ -164,8 +223,9 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
     }
   }
   const bool replica_set = !server_->repl_set_name.empty();
+  const CommandShape shape = ShapeOf(request.body.get());
   if (!replica_set) {
-    if (Status refused = RefuseTransactionFields(request.body.get()); !refused.ok()) {
+    if (Status refused = RefuseTransactionFieldsOf(request.body.get(), shape); !refused.ok()) {
       return ErrorReply(refused);
     }
     if (Status refused = CheckStandaloneWriteConcern(*spec, name, request.body.get());
@@ -175,7 +235,8 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
   }
   const std::optional<bson::BsonDoc> redacted = RedactSecrets(*spec, request.body.get());
   ScopedOperation op(engine_->operations(),
-                     OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get()));
+                     OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get(),
+                                     shape));
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
   if (replica_set) engine::repl::LogicalClock::ResetThreadTick();
   bson::BsonDoc reply = replica_set ? RunInSession(*spec, ctx) : RunCommandReply(*spec, ctx);
