@@ -24,6 +24,12 @@ std::string IsoTime(std::chrono::system_clock::time_point t) {
 
 thread_local Operation* t_current_operation = nullptr;
 
+using RunningMap = std::map<int64_t, std::shared_ptr<Operation>>;
+// The map node of this thread's last finished operation, kept for its next
+// Start: a command then allocates and frees no node (about 300
+// instructions of a find by _id, issue #18).
+thread_local RunningMap::node_type t_spare_node;
+
 }  // namespace
 
 Operation* CurrentOperation() { return t_current_operation; }
@@ -107,17 +113,28 @@ std::shared_ptr<Operation> OperationRegistry::Start(OperationInfo info) {
   // Allocated per command: a recycled block spares the 128-byte-aligned
   // allocation an Operation (it holds a BsonDoc) needs.
   auto op = std::allocate_shared<Operation>(ThreadRecycledAllocator<Operation>(), opid, std::move(info));
-  std::map<int64_t, std::shared_ptr<Operation>> staging;
-  auto node = staging.extract(staging.emplace(opid, op).first);
+  RunningMap::node_type node = std::move(t_spare_node);
+  if (node.empty()) {
+    RunningMap staging;
+    node = staging.extract(staging.emplace(opid, op).first);
+  } else {
+    node.key() = opid;
+    node.mapped() = op;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   running_.insert(std::move(node));
   return op;
 }
 
 void OperationRegistry::Finish(int64_t opid) {
-  std::map<int64_t, std::shared_ptr<Operation>>::node_type node;
-  std::lock_guard<std::mutex> lock(mutex_);
-  node = running_.extract(opid);
+  RunningMap::node_type node;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    node = running_.extract(opid);
+  }
+  if (node.empty() || !t_spare_node.empty()) return;  // freed outside the mutex
+  node.mapped().reset();
+  t_spare_node = std::move(node);
 }
 
 std::vector<bson::BsonDoc> OperationRegistry::CurrentOps(const std::string& host) const {
