@@ -151,13 +151,18 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth, bool* con
     }
     if (pos > end) return Malformed(pos, "element overruns its document");
     const uint8_t type = doc[pos++];
-    const void* key_nul = std::memchr(doc + pos, 0, end - pos);
-    if (key_nul == nullptr) return Malformed(pos, "unterminated field name");
+    // The key's NUL and whether it is ASCII, in one pass over its bytes
+    // (keys are short: a memchr call and a second pass for UTF-8 cost more,
+    // issue #18); a key with other bytes is left to bson_utf8_validate.
     const size_t key_at = pos;
-    pos = static_cast<const uint8_t*>(key_nul) - doc + 1;
-    if (content_ok && !Utf8Valid(doc + key_at, pos - 1 - key_at, /*allow_nul=*/false)) {
+    uint8_t key_bits = 0;
+    while (pos != end && doc[pos] != 0) key_bits |= doc[pos++];
+    if (pos == end) return Malformed(key_at, "unterminated field name");
+    if (content_ok && (key_bits & 0x80) != 0 &&
+        !bson_utf8_validate(reinterpret_cast<const char*>(doc + key_at), pos - key_at, false)) {
       content_ok = false;
     }
+    ++pos;  // the key's NUL
 
     size_t fixed = 0;  // Size of a fixed-width value, 0 when handled below.
     int32_t n = 0;
