@@ -84,7 +84,7 @@ size_t ByteReader::CountDocuments() const {
   return count;
 }
 
-StatusWith<std::string_view> ByteReader::ReadDocumentBytes() {
+StatusWith<std::string_view> ByteReader::ReadDocumentBytes(TopLevelProbe* probe) {
   if (remaining() < 4) return Truncated(4);
   const int32_t size = LoadInt32(data_ + pos_);
   if (size < 5 || size > kMaxBsonObjectBytes) {
@@ -103,7 +103,7 @@ StatusWith<std::string_view> ByteReader::ReadDocumentBytes() {
   }
   bool content_valid = false;
   RETURN_IF_ERROR(CheckBsonNesting(data_ + pos_, static_cast<size_t>(size), kMaxBsonNestingDepth,
-                                   &content_valid));
+                                   &content_valid, probe));
   // Otherwise libbson's verdict (and its error offset) is the reference;
   // the copy FromBytes makes is dropped (only documents the walk leaves to
   // libbson come here).
@@ -115,8 +115,8 @@ StatusWith<std::string_view> ByteReader::ReadDocumentBytes() {
   return bytes;
 }
 
-StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
-  ASSIGN_OR_RETURN(std::string_view bytes, ReadDocumentBytes());
+StatusWith<bson::BsonDoc> ByteReader::ReadDocument(TopLevelProbe* probe) {
+  ASSIGN_OR_RETURN(std::string_view bytes, ReadDocumentBytes(probe));
   return bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
@@ -125,8 +125,10 @@ StatusWith<bson::BsonDoc> ByteReader::ReadDocument() {
 // rather than C++ stack. Only the framing is checked here (types, sizes,
 // terminators); bson_validate checks the rest afterwards, unless
 // `content_valid` reports that this walk checked it too (byte_reader.h).
-Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth, bool* content_valid) {
+Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth, bool* content_valid,
+                        TopLevelProbe* probe) {
   if (content_valid != nullptr) *content_valid = false;
+  if (probe != nullptr) probe->at = 0;
   if (len < 5 || static_cast<size_t>(LoadInt32(doc)) != len || doc[len - 1] != 0) {
     return Malformed(0, "document size or terminator");
   }
@@ -161,6 +163,11 @@ Status CheckBsonNesting(const uint8_t* doc, size_t len, int max_depth, bool* con
     if (content_ok && (key_bits & 0x80) != 0 &&
         !bson_utf8_validate(reinterpret_cast<const char*>(doc + key_at), pos - key_at, false)) {
       content_ok = false;
+    }
+    if (probe != nullptr && probe->at == 0 && open_ends.size() == 1 &&
+        pos - key_at == probe->key.size() &&
+        std::memcmp(doc + key_at, probe->key.data(), probe->key.size()) == 0) {
+      probe->at = static_cast<uint32_t>(key_at - 1);
     }
     ++pos;  // the key's NUL
 

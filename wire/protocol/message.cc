@@ -5,6 +5,7 @@
 #include "engine/bson/raw_fields.h"
 
 #include "wire/protocol/op_compressed.h"
+#include "wire/protocol/op_msg_probe.h"
 #include "wire/protocol/op_query.h"
 
 namespace tigerdoc::wire {
@@ -66,9 +67,13 @@ Status EmptyDb() { return Status(ErrorCode::kInvalidNamespace, "Invalid database
 
 // Fills *out in place: the body moved through a returned CommandRequest
 // three more times (issue #18, bench/README.md "CPU per find, round 5").
-Status FromOpMsg(OpMsg&& msg, CommandRequest* out) {
+// `db_at`: where the check of the body saw its first top-level $db (0:
+// nowhere), which is where bson_iter_find would stop, the body being valid.
+Status FromOpMsg(OpMsg&& msg, uint32_t db_at, CommandRequest* out) {
   bson_iter_t iter;
-  if (!bson::FindTopLevel(msg.body.get(), "$db", &iter)) {
+  const bson_t* body = msg.body.get();
+  if (db_at == 0 || !bson_iter_init_from_data_at_offset(&iter, bson_get_data(body), body->len,
+                                                        db_at, sizeof "$db" - 1)) {
     return Status(static_cast<ErrorCode>(40571), "OP_MSG requests require a $db argument");
   }
   if (!BSON_ITER_HOLDS_UTF8(&iter)) {
@@ -148,8 +153,9 @@ StatusWith<ParsedRequest> ParseRequest(const uint8_t* data, size_t len) {
   out.header = header;
   switch (header.op_code) {
     case kOpMsg: {
-      ASSIGN_OR_RETURN(OpMsg msg, ParseOpMsg(data, len));
-      RETURN_IF_ERROR(FromOpMsg(std::move(msg), &out.request));
+      TopLevelProbe db{"$db"};
+      ASSIGN_OR_RETURN(OpMsg msg, ParseOpMsg(data, len, &db));
+      RETURN_IF_ERROR(FromOpMsg(std::move(msg), db.at, &out.request));
       return out;
     }
     case kOpQuery: {

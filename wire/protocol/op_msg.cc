@@ -1,4 +1,5 @@
 #include "wire/protocol/op_msg.h"
+#include "wire/protocol/op_msg_probe.h"
 
 #include <bitset>
 
@@ -64,6 +65,10 @@ uint32_t PeekOpMsgFlags(const uint8_t* message, size_t len) {
 }
 
 StatusWith<OpMsg> ParseOpMsg(const uint8_t* message, size_t len) {
+  return ParseOpMsg(message, len, nullptr);
+}
+
+StatusWith<OpMsg> ParseOpMsg(const uint8_t* message, size_t len, TopLevelProbe* body_probe) {
   INVARIANT(len >= kHeaderBytes);
   if (len < kHeaderBytes + kFlagBytes) {
     return Status(ErrorCode::kOverflow,
@@ -96,7 +101,7 @@ StatusWith<OpMsg> ParseOpMsg(const uint8_t* message, size_t len) {
     ASSIGN_OR_RETURN(const uint8_t kind, sections.ReadUint8());
     if (kind == kBodySection) {
       if (have_body) return LocationError(40430, "Multiple body sections in message");
-      ASSIGN_OR_RETURN(msg.body, sections.ReadDocument());
+      ASSIGN_OR_RETURN(msg.body, sections.ReadDocument(body_probe));
       have_body = true;
     } else if (kind == kSequenceSection) {
       RETURN_IF_ERROR(ParseSequence(&sections, &msg));

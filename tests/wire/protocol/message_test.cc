@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tests/wire/protocol/golden_messages.h"
+#include "wire/protocol/byte_reader.h"
 #include "wire/protocol/op_query.h"
 
 namespace tigerdoc::wire {
@@ -69,6 +70,42 @@ TEST(ParseRequestTest, NonStringDollarDbIsTypeMismatch) {
 TEST(ParseRequestTest, EmptyDollarDbIsInvalidNamespace) {
   EXPECT_EQ(Parse(OpMsgWithBody(R"({"ping": 1, "$db": ""})")).status().code(),
             ErrorCode::kInvalidNamespace);
+}
+
+// $db is found on the walk that checks the body (TopLevelProbe): only at
+// the top level, the first of two, wherever it sits, also in a body whose
+// content is left to bson_validate (a regex). (op_compressed_test parses
+// compressed ones.)
+TEST(ParseRequestTest, DollarDbIsTheFirstTopLevelOneWhereverItSits) {
+  auto db_of = [](const char* json) {
+    auto r = Parse(OpMsgWithBody(json));
+    return r.ok() ? r.value().request.db : "error " + std::to_string(r.status().code_number());
+  };
+  EXPECT_EQ(db_of(R"({"$db": "first", "ping": 1})"), "first");
+  EXPECT_EQ(db_of(R"({"find": "c", "filter": {"$db": "nested"}, "$db": "top"})"), "top");
+  EXPECT_EQ(db_of(R"({"find": "c", "filter": {"$db": "nested"}})"), "error 40571");
+  EXPECT_EQ(db_of(R"({"find": "c", "x": {"y": {"$db": "deep"}}, "$dbx": "a", "$d": "b"})"), "error 40571");
+  EXPECT_EQ(db_of(R"({"find": "c", "re": {"$regularExpression": {"pattern": "a", "options": ""}}, "$db": "r"})"),
+            "r");
+  EXPECT_EQ(db_of(R"({"find": "c", "$db": "é"})"), "é");
+  // Two $db: the first, as bson_iter_find's.
+  bson::BsonDoc twice;
+  BSON_APPEND_INT32(twice.mutable_get(), "ping", 1);
+  BSON_APPEND_UTF8(twice.mutable_get(), "$db", "one");
+  BSON_APPEND_UTF8(twice.mutable_get(), "$db", "two");
+  auto r = Parse(Bytes(SerializeOpMsg(11, 0, 0, twice)));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r.value().request.db, "one");
+  // The probe alone: offsets of the type byte, 0 when absent.
+  bson::BsonDoc doc = bson::BsonDoc::FromJson(R"({"a": {"$db": 1}, "$db": "x"})");
+  TopLevelProbe probe{"$db"};
+  ASSERT_TRUE(CheckBsonNesting(doc.data(), doc.size(), kMaxBsonNestingDepth, nullptr, &probe).ok());
+  bson_iter_t it;
+  ASSERT_TRUE(bson_iter_init_find(&it, doc.get(), "$db"));
+  EXPECT_EQ(probe.at, bson_iter_offset(&it));
+  TopLevelProbe absent{"b"};
+  ASSERT_TRUE(CheckBsonNesting(doc.data(), doc.size(), kMaxBsonNestingDepth, nullptr, &absent).ok());
+  EXPECT_EQ(absent.at, 0u);
 }
 
 TEST(ParseRequestTest, OpQueryOnCmdNamespaceIsACommand) {
