@@ -35,18 +35,6 @@ WT_ITEM Item(std::string_view bytes) {
   return item;
 }
 
-// Whether a commit is writing its own journal records (below, in
-// Session::Commit). One at a time in the process: the others share the
-// group commit's writes, so concurrent writers never each write their own.
-std::atomic<bool> own_journal_write{false};
-
-bool TakeOwnJournalWrite() {
-  bool expected = false;
-  return own_journal_write.compare_exchange_strong(expected, true, std::memory_order_acq_rel);
-}
-
-void ReleaseOwnJournalWrite() { own_journal_write.store(false, std::memory_order_release); }
-
 }  // namespace
 
 Session::~Session() {
@@ -171,10 +159,10 @@ Status Session::Commit() {
   // Concurrent commits must not each write their own: WiredTiger's writer
   // yields until earlier slots are written, and 8 threads on 2 cores fell
   // 6x that way.
-  const bool journaled_by_commit = engine_->options().in_memory || TakeOwnJournalWrite();
+  const bool journaled_by_commit = engine_->options().in_memory || engine_->TakeOwnJournalWrite();
   // A failed commit has rolled the transaction back.
   int ret = session_->commit_transaction(session_, journaled_by_commit ? nullptr : "sync=off");
-  if (journaled_by_commit && !engine_->options().in_memory) ReleaseOwnJournalWrite();
+  if (journaled_by_commit && !engine_->options().in_memory) engine_->ReleaseOwnJournalWrite();
   if (ret != 0) {
     for (auto& fn : undo) fn();
     return WtToStatus(ret, "commit");

@@ -31,6 +31,31 @@ std::string_view Bytes(const bson_t* doc) {
   return {reinterpret_cast<const char*>(bson_get_data(doc)), doc->len};
 }
 
+// The bytes that identify an _id value of the types a memo below holds
+// (equal type and bytes, equal keystring); false for other types.
+bool IdValueBytes(const bson_value_t* v, std::string_view* out) {
+  switch (v->value_type) {
+    case BSON_TYPE_UTF8:
+      *out = {v->value.v_utf8.str, v->value.v_utf8.len};
+      return true;
+    case BSON_TYPE_INT32:
+      *out = {reinterpret_cast<const char*>(&v->value.v_int32), sizeof(v->value.v_int32)};
+      return true;
+    case BSON_TYPE_INT64:
+      *out = {reinterpret_cast<const char*>(&v->value.v_int64), sizeof(v->value.v_int64)};
+      return true;
+    case BSON_TYPE_DOUBLE:
+      *out = {reinterpret_cast<const char*>(&v->value.v_double), sizeof(v->value.v_double)};
+      return true;
+    case BSON_TYPE_OID:
+      *out = {reinterpret_cast<const char*>(v->value.v_oid.bytes), sizeof(v->value.v_oid.bytes)};
+      return true;
+    default:
+      return false;
+  }
+}
+
+
 }  // namespace
 
 ShardedRecordStore::ShardedRecordStore(std::string ident, int num_shards,
@@ -222,11 +247,16 @@ StatusWith<ShardedRecordStore::Placement> ShardedRecordStore::PlacementOf(
   Placement placement;
   placement.id_key = keystring::Encode(&id_it);
 
-  std::string prefix;
   if (shard_key_is_id()) {
     if (BSON_ITER_HOLDS_ARRAY(&id_it)) return Status(ErrorCode::kBadValue, kShardKeyArrayMessage);
-    prefix = placement.id_key;
-  } else {
+    // The record key is the _id's keystring twice; no copy of a prefix.
+    placement.shard = ShardForEncodedKey(placement.id_key, num_shards_);
+    placement.record_key.reserve(2 * placement.id_key.size());
+    placement.record_key.append(placement.id_key).append(placement.id_key);
+    return placement;
+  }
+  std::string prefix;
+  {
     bson_iter_t key_it;
     bool found = false;
     RETURN_IF_ERROR(FindShardKey(doc, &key_it, &found));
@@ -292,8 +322,10 @@ Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
     RETURN_IF_ERROR(session.Insert(IdTableName(ident_), placement.id_key, placement.record_key));
   }
   RETURN_IF_ERROR(session.Insert(TableName(placement.shard), placement.record_key, Bytes(doc)));
+  // this + two 32-bit values: the closure fits in std::function's inline
+  // storage (16 bytes), so queueing it allocates nothing.
   const int shard = placement.shard;
-  const int64_t bytes = doc->len;
+  const uint32_t bytes = doc->len;
   AfterCommit(session, [this, shard, bytes] {
     AddStats(shard, 1, bytes);
     if (capped_) {
@@ -320,19 +352,42 @@ bool SameIdElement(const bson_t* a, const bson_t* b) {
 
 }  // namespace
 
+thread_local ShardedRecordStore::IdPlacementMemo ShardedRecordStore::last_id_placement_;
+
+const ShardedRecordStore::Placement* ShardedRecordStore::MemoizedPlacementOf(
+    const bson_t* doc) const {
+  const IdPlacementMemo& memo = last_id_placement_;
+  if (memo.num_shards != num_shards_ || !shard_key_is_id()) return nullptr;
+  bson_iter_t it;
+  if (!bson::FindTopLevel(doc, "_id", &it)) return nullptr;
+  std::string_view value_bytes;
+  const bson_value_t* id = bson_iter_value(&it);
+  if (id->value_type != memo.type || !IdValueBytes(id, &value_bytes) ||
+      value_bytes != memo.value) {
+    return nullptr;
+  }
+  return &memo.placement;
+}
+
 Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
                                   const bson_t* new_doc) {
-  ASSIGN_OR_RETURN(Placement from, PlacementOf(session, old_doc));
-  Placement to;
+  Placement from_storage, to_storage;
+  const Placement* memo = MemoizedPlacementOf(old_doc);
+  if (memo == nullptr) {
+    ASSIGN_OR_RETURN(from_storage, PlacementOf(session, old_doc));
+  }
+  const Placement& from = memo != nullptr ? *memo : from_storage;
+  const Placement* to_ptr = &to_storage;
   if (capped_) {
-    to = from;  // an update keeps the record's place in insertion order
+    to_ptr = &from;  // an update keeps the record's place in insertion order
   } else if (shard_key_is_id() && SameIdElement(old_doc, new_doc)) {
     // The record key is a function of the _id bytes alone: encoding it
     // again (a sixth of this function) would give the same placement.
-    to = from;
+    to_ptr = &from;
   } else {
-    ASSIGN_OR_RETURN(to, PlacementOf(new_doc));
+    ASSIGN_OR_RETURN(to_storage, PlacementOf(new_doc));
   }
+  const Placement& to = *to_ptr;
   if (from.id_key != to.id_key) {
     return Status(ErrorCode::kInternalError, "ShardedRecordStore::Update cannot change _id");
   }
@@ -340,9 +395,11 @@ Status ShardedRecordStore::Update(Session& session, const bson_t* old_doc,
   if (from.record_key == to.record_key) {
     // Through the cursor FindById left on the record when nothing moved it.
     RETURN_IF_ERROR(session.Replace(TableName(to.shard), to.record_key, Bytes(new_doc)));
+    // 32 bits suffice for the difference of two BSON sizes (each below
+    // 2^31): the closure then fits in std::function's inline storage.
     const int shard = to.shard;
-    AfterCommit(session,
-                [this, shard, old_bytes, new_bytes] { AddStats(shard, 0, new_bytes - old_bytes); });
+    const int32_t delta = static_cast<int32_t>(new_bytes - old_bytes);
+    AfterCommit(session, [this, shard, delta] { AddStats(shard, 0, delta); });
     return Status::OK();
   }
   // The shard key value changed: the document moves to its new partition
@@ -365,8 +422,8 @@ Status ShardedRecordStore::Remove(Session& session, const bson_t* doc) {
   RETURN_IF_ERROR(session.Remove(TableName(placement.shard), placement.record_key));
   if (!shard_key_is_id()) RETURN_IF_ERROR(session.Remove(IdTableName(ident_), placement.id_key));
   const int shard = placement.shard;
-  const int64_t bytes = doc->len;
-  AfterCommit(session, [this, shard, bytes] { AddStats(shard, -1, -bytes); });
+  const uint32_t bytes = doc->len;  // the closure fits std::function's inline storage
+  AfterCommit(session, [this, shard, bytes] { AddStats(shard, -1, -static_cast<int64_t>(bytes)); });
   return Status::OK();
 }
 
@@ -378,6 +435,16 @@ StatusWith<std::optional<bson::BsonDoc>> ShardedRecordStore::FindById(Session& s
   if (shard_key_is_id()) {
     shard = ShardForEncodedKey(id_key, num_shards_);
     record_key = id_key + id_key;
+    std::string_view value_bytes;
+    if (session.in_transaction() && IdValueBytes(id, &value_bytes)) {
+      IdPlacementMemo& memo = last_id_placement_;
+      memo.num_shards = num_shards_;
+      memo.type = id->value_type;
+      memo.value.assign(value_bytes);
+      memo.placement.shard = shard;
+      memo.placement.record_key.assign(record_key);
+      memo.placement.id_key.assign(id_key);
+    }
   } else {
     ASSIGN_OR_RETURN(std::optional<std::string> stored, session.Get(IdTableName(ident_), id_key));
     if (!stored) return std::optional<bson::BsonDoc>();

@@ -46,6 +46,7 @@
 #include "engine/bson/bson_doc.h"
 #include "engine/log/log.h"
 #include "engine/storage/disk_space.h"
+#include "engine/storage/group_commit.h"
 #include "engine/storage/wt_error.h"
 #include "engine/storage/wt_session_state.h"
 
@@ -141,22 +142,11 @@ struct StorageEngine::Impl {
 
   std::string scratch_home;  // the empty home of an in-memory engine, removed at close
 
-  // Group commit: tickets are handed out after commit_transaction returns;
-  // `written` covers every ticket whose log records reached the OS.
-  std::mutex journal_mu;
-  std::condition_variable journal_cv;
-  uint64_t tickets = 0;        // guarded by journal_mu
-  uint64_t written = 0;        // guarded by journal_mu
-  bool leader_active = false;  // guarded by journal_mu
-
-  // The same for fsyncs (FlushJournal, j:true): one log_flush("sync=on")
-  // serves every caller that arrived before it started. `sync_session` is
-  // used by the current sync leader only.
-  std::mutex sync_mu;
-  std::condition_variable sync_cv;
-  uint64_t sync_tickets = 0;        // guarded by sync_mu
-  uint64_t synced = 0;              // guarded by sync_mu
-  bool sync_leader_active = false;  // guarded by sync_mu
+  // Group commit (group_commit.h) of journal writes to the OS, and of
+  // fsyncs (FlushJournal, j:true). `sync_session` is used by the current
+  // sync leader only.
+  GroupCommit journal_writes;
+  GroupCommit journal_syncs;
   WT_SESSION* sync_session = nullptr;
 };
 
@@ -233,34 +223,24 @@ void StorageEngine::JournalFlusherLoop() {
   }
 }
 
-// Leader/follower group commit. A committer takes a ticket; if no write is
-// in progress it becomes the leader: it notes the newest ticket, writes the
-// whole log buffer to the OS (which holds the records of every ticket up to
-// that one, since each was taken after its commit returned), and wakes the
-// followers it covered. Followers not covered (they arrived during the
-// write) elect a new leader. With one client this is one write per commit
-// and no hand-off; with many, one write serves them all.
+// Group commit of journal writes: a committer calls this after its commit
+// returned, so the log buffer holds its records; the step, run by one
+// leader for every committer that arrived before it started, writes the
+// whole buffer to the OS. With one client this is one write per commit and
+// no hand-off; with many, one write serves them all.
 Status StorageEngine::WriteJournal(WT_SESSION* session) {
   if (options_.in_memory) return Status::OK();
-  Impl& impl = *impl_;
-  std::unique_lock<std::mutex> lock(impl.journal_mu);
-  const uint64_t ticket = ++impl.tickets;
-  while (impl.written < ticket) {
-    if (impl.leader_active) {
-      impl.journal_cv.wait(lock);
-      continue;
-    }
-    impl.leader_active = true;
-    const uint64_t target = impl.tickets;
-    lock.unlock();
-    int ret = session->log_flush(session, "sync=off");
-    lock.lock();
-    impl.leader_active = false;
-    if (ret == 0 && target > impl.written) impl.written = target;
-    impl.journal_cv.notify_all();
-    if (ret != 0) return WtToStatus(ret, "journal write");
-  }
-  return Status::OK();
+  return impl_->journal_writes.Run(
+      [session] { return WtToStatus(session->log_flush(session, "sync=off"), "journal write"); });
+}
+
+bool StorageEngine::TakeOwnJournalWrite() {
+  bool expected = false;
+  return own_journal_write_.compare_exchange_strong(expected, true, std::memory_order_acq_rel);
+}
+
+void StorageEngine::ReleaseOwnJournalWrite() {
+  own_journal_write_.store(false, std::memory_order_release);
 }
 
 Status StorageEngine::CheckSpaceForWrite() {
@@ -271,32 +251,15 @@ Status StorageEngine::CheckSpaceForRemove() {
   return impl_->disk_guard ? impl_->disk_guard->CheckRemove() : Status::OK();
 }
 
-// Group commit of fsyncs, as WriteJournal above: a caller takes a ticket
-// after its commit returned; the leader fsyncs the journal up to its end
-// (which holds every ticket's records) and releases every ticket taken
-// before it started. With 16 j:true writers one fsync serves up to 16
-// commits, where before each waited for an fsync of its own.
+// Group commit of fsyncs, as WriteJournal above: the step fsyncs the
+// journal up to its end, which holds the records of every commit that
+// returned before the caller took its ticket. With 16 j:true writers one
+// fsync serves up to 16 commits.
 Status StorageEngine::FlushJournal() {
   if (options_.in_memory) return Status::OK();
-  Impl& impl = *impl_;
-  std::unique_lock<std::mutex> lock(impl.sync_mu);
-  const uint64_t ticket = ++impl.sync_tickets;
-  while (impl.synced < ticket) {
-    if (impl.sync_leader_active) {
-      impl.sync_cv.wait(lock);
-      continue;
-    }
-    impl.sync_leader_active = true;
-    const uint64_t target = impl.sync_tickets;
-    lock.unlock();
-    int ret = impl.sync_session->log_flush(impl.sync_session, "sync=on");
-    lock.lock();
-    impl.sync_leader_active = false;
-    if (ret == 0 && target > impl.synced) impl.synced = target;
-    impl.sync_cv.notify_all();
-    if (ret != 0) return WtToStatus(ret, "journal flush");
-  }
-  return Status::OK();
+  WT_SESSION* sync = impl_->sync_session;
+  return impl_->journal_syncs.Run(
+      [sync] { return WtToStatus(sync->log_flush(sync, "sync=on"), "journal flush"); });
 }
 
 namespace {

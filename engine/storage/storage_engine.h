@@ -28,6 +28,7 @@
 //
 // Thread-safety: StorageEngine methods are thread-safe.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -105,6 +106,14 @@ class StorageEngine {
   // buffer ("sync=off"): returns once they are written to the operating
   // system (group commit: one write serves every waiting committer).
   Status WriteJournal(__wt_session* session);
+  // Whether a commit of this engine may write its own journal records
+  // inside commit_transaction (Session::Commit): true for one commit at a
+  // time, which then calls ReleaseOwnJournalWrite; the others share the
+  // group commit's writes, so concurrent writers never each write their
+  // own. Per engine: two engines in one process (unit tests) have
+  // separate journals.
+  bool TakeOwnJournalWrite();
+  void ReleaseOwnJournalWrite();
 
  private:
   friend class Session;
@@ -119,6 +128,7 @@ class StorageEngine {
   std::unique_ptr<Impl> impl_;
   StorageOptions options_;
   __wt_connection* conn_ = nullptr;
+  std::atomic<bool> own_journal_write_{false};
 };
 
 class Cursor;

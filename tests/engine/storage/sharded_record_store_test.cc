@@ -293,6 +293,51 @@ TEST_F(ShardedRecordStoreTest, UpdateInPlaceAndAcrossPartitions) {
   EXPECT_TRUE(InsertCommitted(*store, v1).ok());
 }
 
+// An Update reuses the placement its FindById computed (shard key _id) only
+// for that same _id value and shard count: an update of another document,
+// of the same _id in another store, or of an equal _id of another type
+// after a FindById lands where the document is.
+TEST_F(ShardedRecordStoreTest, UpdateAfterFindByIdWritesTheUpdatedDocumentOnly) {
+  auto a = MakeStore("ma", 8, "_id");
+  auto b = MakeStore("mb", 3, "_id");
+  BsonDoc x1 = BsonDoc::FromJson(R"({"_id": "x", "v": 1})");
+  BsonDoc y1 = BsonDoc::FromJson(R"({"_id": "y", "v": 1})");
+  BsonDoc n1 = BsonDoc::FromJson(R"({"_id": 5, "v": 1})");
+  ASSERT_TRUE(InsertCommitted(*a, x1).ok());
+  ASSERT_TRUE(InsertCommitted(*a, y1).ok());
+  ASSERT_TRUE(InsertCommitted(*a, n1).ok());
+  ASSERT_TRUE(InsertCommitted(*b, x1).ok());
+  auto update_after_find = [&](ShardedRecordStore& found_in, const BsonDoc& found,
+                               ShardedRecordStore& store, const BsonDoc& before,
+                               const BsonDoc& after) {
+    Session session = engine_->NewSession();
+    ASSERT_TRUE(session.Begin().ok());
+    bson_value_t id = ValueOf(found, "_id");
+    ASSERT_TRUE(found_in.FindById(session, &id).ok());
+    ASSERT_TRUE(store.Update(session, before.get(), after.get()).ok());
+    ASSERT_TRUE(session.Commit().ok());
+  };
+  // The same document: the remembered placement.
+  BsonDoc x2 = BsonDoc::FromJson(R"({"_id": "x", "v": 2})");
+  update_after_find(*a, x1, *a, x1, x2);
+  EXPECT_EQ(Find(*a, x1)->ToJson(), x2.ToJson());
+  // Another document of the store.
+  BsonDoc y2 = BsonDoc::FromJson(R"({"_id": "y", "v": 2})");
+  update_after_find(*a, x2, *a, y1, y2);
+  EXPECT_EQ(Find(*a, y1)->ToJson(), y2.ToJson());
+  EXPECT_EQ(Find(*a, x1)->ToJson(), x2.ToJson());
+  // The same _id in a store with another shard count.
+  BsonDoc xb = BsonDoc::FromJson(R"({"_id": "x", "v": "b"})");
+  update_after_find(*a, x2, *b, x1, xb);
+  EXPECT_EQ(Find(*b, x1)->ToJson(), xb.ToJson());
+  EXPECT_EQ(Find(*a, x1)->ToJson(), x2.ToJson());
+  // An equal _id of another type (found as 5.0, stored as 5).
+  BsonDoc n2 = BsonDoc::FromJson(R"({"_id": 5, "v": 2})");
+  update_after_find(*a, BsonDoc::FromJson(R"({"_id": 5.0})"), *a, n1, n2);
+  EXPECT_EQ(Find(*a, n1)->ToJson(), n2.ToJson());
+  EXPECT_EQ(a->TotalStats().count, 3);
+}
+
 TEST_F(ShardedRecordStoreTest, StatsFollowCommitsNotRollbacks) {
   auto store = MakeStore("c5", 4, "k");
   int64_t bytes = 0;

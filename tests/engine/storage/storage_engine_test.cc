@@ -357,5 +357,21 @@ TEST_F(StorageEngineTest, InMemoryEnginesAreIndependent) {
   EXPECT_FALSE(theirs.Get("t", "k").ok());  // no table "t" there
 }
 
+// The one commit that writes its own journal records is one per engine:
+// holding it in one engine must not send another engine's commits to the
+// group commit.
+TEST_F(StorageEngineTest, OwnJournalWriteIsPerEngine) {
+  auto other = OpenInMemoryStorage();
+  ASSERT_NE(other, nullptr);
+  ASSERT_TRUE(engine_->TakeOwnJournalWrite());
+  EXPECT_FALSE(engine_->TakeOwnJournalWrite());  // held
+  EXPECT_TRUE(other->TakeOwnJournalWrite());     // another engine's is free
+  EXPECT_FALSE(other->TakeOwnJournalWrite());
+  engine_->ReleaseOwnJournalWrite();
+  EXPECT_TRUE(engine_->TakeOwnJournalWrite());
+  engine_->ReleaseOwnJournalWrite();
+  other->ReleaseOwnJournalWrite();
+}
+
 }  // namespace
 }  // namespace tigerdoc::storage
