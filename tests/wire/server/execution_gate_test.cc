@@ -234,6 +234,46 @@ TEST(ExecutionGateTest, NoWaiterSleepsWhileATicketIsFree) {
   }
 }
 
+// The hand-off race with nobody to mask a lost wake-up: each round one
+// thread holds the only ticket and returns it at the moment another asks
+// for it, and then waits until that one got in (in the stress above a later
+// Enter would grant a ticket that a lost wake-up left free). A waiter left
+// asleep with the ticket free stops the rounds; the watchdog fails the test.
+// (The unsafe interleaving is a few instructions wide: this test runs the
+// race often but cannot force it; the ordering argument is in the header.)
+TEST(ExecutionGateTest, AWaiterRacingTheLastReleaseAlwaysGetsIn) {
+  ExecutionGate gate(1);
+  constexpr int kRounds = 20000;
+  std::atomic<int> round{-1}, admitted{-1};
+  std::thread asker([&] {
+    ExecutionGate::Usage usage;
+    for (int r = 0; r < kRounds; ++r) {
+      WaitUntil([&] { return round.load() == r; });
+      ExecutionGate::Ticket t = gate.Enter(&usage);  // races the holder's Release
+      admitted.store(r);
+    }
+  });
+  ExecutionGate::Usage usage;
+  auto last_progress = std::chrono::steady_clock::now();
+  for (int r = 0; r < kRounds; ++r) {
+    ExecutionGate::Ticket t = gate.Enter(&usage);
+    round.store(r);  // the asker starts its Enter now...
+    t.Release();     // ...while the ticket comes back
+    while (admitted.load() != r) {
+      std::this_thread::yield();
+      if (std::chrono::steady_clock::now() - last_progress > std::chrono::seconds(30)) {
+        std::fprintf(stderr, "round %d: the asker waits (%d waiting, %d executing)\n", r,
+                     gate.waiting(), gate.executing());
+        std::abort();
+      }
+    }
+    last_progress = std::chrono::steady_clock::now();
+  }
+  asker.join();
+  EXPECT_EQ(gate.executing(), 0);
+  EXPECT_EQ(gate.waiting(), 0);
+}
+
 // Waiters enqueue one at a time (each after the previous is seen waiting);
 // returns the order in which they got the one ticket.
 std::vector<int> AdmissionOrder(std::vector<ExecutionGate::Usage> usages) {
