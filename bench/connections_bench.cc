@@ -269,11 +269,12 @@ int64_t Measure(const Flags& f, LoadClient client) {
   std::printf("%s\n", std::string(80, '-').c_str());
   Report(f.event_crowd ? "wire-ev" : LoadClientName(client), "active", f.active, active, seconds);
   Report(LoadClientName(client), "probes", f.probes, probes, seconds);
+  const std::string crowd_driver =
+      f.event_crowd ? "event loop on " + std::to_string(f.crowd_threads) + " thread(s)"
+                    : "a thread per connection";
   std::printf("\n%d idle connections open throughout; active: closed loop of %s, %s; probes: one "
               "read every %d ms each; %.1f s; client %s\n", f.idle,
-              f.active_scans ? "scans of 1,000 documents" : "reads by _id",
-              f.event_crowd ? ("event loop on " + std::to_string(f.crowd_threads) + " thread(s)").c_str()
-                            : "a thread per connection",
+              f.active_scans ? "scans of 1,000 documents" : "reads by _id", crowd_driver.c_str(),
               f.probe_ms, f.seconds, LoadClientName(client));
   return active.errors.load() + probes.errors.load();
 }
