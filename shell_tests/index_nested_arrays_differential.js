@@ -6,6 +6,7 @@
 // queried path (or a related one). Deterministic (fixed seed), so a
 // failure names its query and can be replayed.
 load(__dirname + "/lib/assert.js");
+load(__dirname + "/lib/differential.js");
 
 const tdb = db.getSiblingDB("shell_index_nested_arrays_differential");
 assert.commandWorked(tdb.dropDatabase());
@@ -65,15 +66,8 @@ for (const indexPath of paths) {
   const plain = tdb["plain_" + indexPath.replace(/\./g, "_")];
   const indexed = tdb["indexed_" + indexPath.replace(/\./g, "_")];
   indexed.createIndex({ [indexPath]: 1 });
-  for (const d of docs) {
-    // A document the index refuses (16746) stays out of both.
-    const res = commandReply(tdb, { insert: indexed.getName(), documents: [d] });
-    if (res.writeErrors) {
-      assert.eq(res.writeErrors[0].code, 16746, JSON.stringify(res));
-      continue;
-    }
-    assert.commandWorked(plain.insertOne(d));
-  }
+  // A document the index refuses (16746) stays out of both.
+  for (const e of insertIntoBoth(indexed, plain, docs)) assert.eq(e.code, 16746, JSON.stringify(e));
   for (const queryPath of paths) {
     for (const filter of queriesFor(queryPath)) {
       const expected = plain.find(filter).toArray().map((d) => d._id).sort((x, y) => x - y).join();

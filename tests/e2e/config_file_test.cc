@@ -12,19 +12,25 @@
 
 #include "tests/e2e/busy_cursor.h"
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/engine/temp_dir.h"
 #include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
 namespace {
 
-std::string WriteConfig(const std::string& yaml) {
-  char name[] = "/tmp/tigerdoc-e2e-config-XXXXXX";
-  int fd = mkstemp(name);
-  EXPECT_GE(fd, 0);
-  close(fd);
-  std::ofstream(name) << yaml;
-  return name;
-}
+// A YAML config file in a directory of its own, removed when the test ends,
+// also when an ASSERT returns early (a removal at the test's end leaked it).
+class ConfigFile {
+ public:
+  explicit ConfigFile(const std::string& yaml) : dir_("tigerdoc-e2e-config"), path_(dir_.path() + "/mongod.conf") {
+    std::ofstream(path_) << yaml;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  testing_dirs::TempDir dir_;
+  std::string path_;
+};
 
 // Runs the server binary with `args`, expecting it to exit at once: its
 // exit status and its output (stdout and stderr).
@@ -42,10 +48,10 @@ std::pair<int, std::string> RunToExit(const std::string& args) {
 TEST(ConfigFileTest, SettingsOfTheFileTakeEffectAndFlagsOverrideIt) {
   // net.port is overridden by ServerProcess's --port; the file's shards and
   // cursor timeout stay.
-  const std::string path = WriteConfig(
+  const ConfigFile config(
       "net:\n  port: 1\n  bindIp: 127.0.0.1\ntigerdoc:\n  shards: 5\nsetParameter:\n  cursorTimeoutMillis: 200\n");
   ServerProcess::Options options;
-  options.extra_args = {"--config", path};
+  options.extra_args = {"--config", config.path()};
   ServerProcess server(options);
   ASSERT_TRUE(server.Start().ok()) << server.LogTail();
   MongoClient client(server.uri());
@@ -70,25 +76,22 @@ TEST(ConfigFileTest, SettingsOfTheFileTakeEffectAndFlagsOverrideIt) {
   BSON_APPEND_UTF8(more.mutable_get(), "collection", "c");
   EXPECT_ERROR_REPLY(client.RunCommand("cfg", more), 43, "CursorNotFound");
   EXPECT_TRUE(server.Stop().ok());
-  std::remove(path.c_str());
 }
 
 TEST(ConfigFileTest, UnknownKeyStopsTheStartNamingItsPath) {
   // A mongod key tigerdoc has no use for (no sharded clusters). Port 0: a
   // server that wrongly started would not take a well-known port.
-  const std::string path = WriteConfig("net:\n  port: 0\nsharding:\n  clusterRole: shardsvr\n");
-  auto [status, out] = RunToExit("-f " + path);
+  const ConfigFile config("net:\n  port: 0\nsharding:\n  clusterRole: shardsvr\n");
+  auto [status, out] = RunToExit("-f " + config.path());
   EXPECT_EQ(status, 2) << out;
   EXPECT_NE(out.find("unknown option sharding.clusterRole"), std::string::npos) << out;
-  std::remove(path.c_str());
 }
 
 TEST(ConfigFileTest, ForkIsRefusedClearly) {
-  const std::string path = WriteConfig("processManagement:\n  fork: true\n");
-  auto [status, out] = RunToExit("--config " + path);
+  const ConfigFile config("processManagement:\n  fork: true\n");
+  auto [status, out] = RunToExit("--config " + config.path());
   EXPECT_EQ(status, 2) << out;
   EXPECT_NE(out.find("processManagement.fork: true is not supported"), std::string::npos) << out;
-  std::remove(path.c_str());
 }
 
 }  // namespace

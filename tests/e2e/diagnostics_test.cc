@@ -6,13 +6,13 @@
 
 #include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "tests/e2e/busy_cursor.h"
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/engine/temp_dir.h"
 #include "tests/testutil/wait_until.h"
 
 namespace tigerdoc::e2e {
@@ -248,9 +248,8 @@ TEST(DiagnosticsStartupTest, ProfileFlagProfilesEveryDatabaseFromTheStart) {
 }
 
 TEST(DiagnosticsStartupTest, ConfigFileModeSlowOpProfilesSlowOperations) {
-  char dir[] = "/tmp/tigerdoc-e2e-prof-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string config = std::string(dir) + "/mongod.conf";
+  const testing_dirs::TempDir dir("tigerdoc-e2e-prof");  // removed also when an ASSERT returns early
+  const std::string config = dir.path() + "/mongod.conf";
   std::ofstream(config) << "operationProfiling:\n  mode: slowOp\n  slowOpThresholdMs: 0\n  slowOpSampleRate: 1.0\n";
   ServerProcess::Options options;
   options.extra_args = {"--config", config};
@@ -264,7 +263,6 @@ TEST(DiagnosticsStartupTest, ConfigFileModeSlowOpProfilesSlowOperations) {
   BsonDoc r = client.RunCommand("p2", R"({"find": "system.profile", "filter": {"op": "insert"}})");
   EXPECT_EQ(ArrayLength(r, "cursor.firstBatch"), 1u) << Json(r);
   EXPECT_TRUE(server.Stop().ok());
-  std::filesystem::remove_all(dir);
 }
 
 TEST(DiagnosticsStartupTest, SlowQueryLinesCarryPlanFields) {

@@ -1,6 +1,6 @@
 #pragma once
 // E2eTest: GoogleTest fixture that runs one real tigerdoc server per test
-// suite (ctest runs each test in its own process, so in practice one per
+// suite (binaries registered PER_SUITE: a suite's tests share it; else one per
 // test) and gives each test a fresh libmongoc client and its own database
 // name, so tests never see each other's data. Lifecycle tests (restart,
 // kill -9) drive server_ directly.

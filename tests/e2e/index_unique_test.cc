@@ -140,5 +140,43 @@ TEST_F(IndexUniqueTest, MultikeyUniqueAndParallelArrays) {
   EXPECT_EQ(Integer(DocArray(parallel_update, "writeErrors")[0], "code"), 171) << Json(parallel_update);
 }
 
+// The field names of `doc`, in order.
+std::vector<std::string> FieldNames(const BsonDoc& doc) {
+  std::vector<std::string> names;
+  bson_iter_t it;
+  if (bson_iter_init(&it, doc.get())) {
+    while (bson_iter_next(&it)) names.emplace_back(bson_iter_key(&it));
+  }
+  return names;
+}
+
+// Each duplicate-key write error is mongod 7's {index, code, errmsg,
+// keyPattern, keyValue} in that order (write_ops::WriteError::serialize: the
+// error's extra fields follow errmsg; no codeName), for a duplicate _id
+// alone, in an unordered batch, and on a unique secondary index.
+TEST_F(IndexUniqueTest, DuplicateKeyWriteErrorsHaveMongodsFieldsInMongodsOrder) {
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"u": 1}, "name": "u_1", "unique": true}])"));
+  ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": 1, "u": 1}]})"));
+  const std::vector<std::string> expected = {"index", "code", "errmsg", "keyPattern", "keyValue"};
+  BsonDoc single = Run(R"({"insert": "c", "documents": [{"_id": 1, "u": 7}]})");
+  ASSERT_OK_REPLY(single);
+  auto errors = DocArray(single, "writeErrors");
+  ASSERT_EQ(errors.size(), 1u) << Json(single);
+  EXPECT_EQ(FieldNames(errors[0]), expected) << Json(single);
+  BsonDoc batch = Run(R"({"insert": "c", "ordered": false, "documents": [{"_id": 2, "u": 2},
+      {"_id": 1, "u": 3}, {"_id": 3, "u": 1}, {"_id": 4, "u": 4}]})");
+  ASSERT_OK_REPLY(batch);
+  EXPECT_EQ(Integer(batch, "n"), 2);
+  errors = DocArray(batch, "writeErrors");
+  ASSERT_EQ(errors.size(), 2u) << Json(batch);
+  for (const BsonDoc& error : errors) EXPECT_EQ(FieldNames(error), expected) << Json(batch);
+  EXPECT_EQ(Integer(errors[0], "index"), 1);
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(errors[0], "keyPattern")),
+            testutil::CanonicalJson(R"({"_id": 1})"));
+  EXPECT_EQ(Integer(errors[1], "index"), 2);
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(errors[1], "keyValue")),
+            testutil::CanonicalJson(R"({"u": 1})"));
+}
+
 }  // namespace
 }  // namespace tigerdoc::e2e

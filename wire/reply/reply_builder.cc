@@ -119,8 +119,10 @@ void AppendWriteError(bson_t* write_errors, uint32_t array_index, int64_t statem
   bson_append_document_begin(write_errors, key, static_cast<int>(key_len), &error);
   BSON_APPEND_INT32(&error, "index", static_cast<int32_t>(statement_index));
   BSON_APPEND_INT32(&error, "code", status.code_number());
-  AppendExtraFields(&error, status);
+  // mongod's order (write_ops::WriteError::serialize): errmsg, then the
+  // error's extra fields (keyPattern, keyValue of a duplicate key).
   BSON_APPEND_UTF8(&error, "errmsg", status.reason().c_str());
+  AppendExtraFields(&error, status);
   bson_append_document_end(write_errors, &error);
 }
 

@@ -30,8 +30,8 @@ bson::BsonDoc CursorFields(std::string_view batch_field, int64_t cursor_id, std:
                           const std::vector<bson::BsonDoc>& docs,
                           const bson_t* post_batch_resume_token = nullptr);
 
-// Appends one write error {index, code, <extra fields>, errmsg} to the
-// array being built in `write_errors`.
+// Appends one write error {index, code, errmsg, <extra fields>} to the
+// array being built in `write_errors` (no codeName: mongod sends none there).
 void AppendWriteError(bson_t* write_errors, uint32_t array_index, int64_t statement_index,
                       const Status& status);
 

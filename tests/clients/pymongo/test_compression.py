@@ -19,8 +19,7 @@ class CompressionThroughPymongo(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.plain.close()
-        assert cls.server.proc.poll() is None, cls.server.output()
-        assert cls.server.stop() == 0
+        cls.server.stop_expecting_clean_exit()
 
     def counters(self, name):
         return self.plain.admin.command("serverStatus")["network"]["compression"][name]

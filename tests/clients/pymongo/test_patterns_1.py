@@ -27,8 +27,7 @@ class PatternsThroughPymongo(unittest.TestCase):
     def tearDownClass(cls):
         cls.client.close()
         # The server must still be alive and stop cleanly after everything.
-        assert cls.server.proc.poll() is None, cls.server.output()
-        assert cls.server.stop() == 0
+        cls.server.stop_expecting_clean_exit()
 
     def options_of(self, name):
         infos = list(self.db.list_collections(filter={"name": name}))

@@ -21,8 +21,7 @@ class ScenarioThroughPymongo(unittest.TestCase):
 
     def tearDown(self):
         self.client.close()
-        self.assertIsNone(self.server.proc.poll(), self.server.output())
-        self.assertEqual(self.server.stop(), 0)
+        self.server.stop_expecting_clean_exit()
 
     def test_scenario(self):
         db = self.client.scenario_pymongo

@@ -27,8 +27,7 @@ class AuthThroughPymongo(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        assert cls.server.proc.poll() is None, cls.server.output()
-        assert cls.server.stop() == 0
+        cls.server.stop_expecting_clean_exit()
 
     def client(self, user, pwd, **kwargs):
         return pymongo.MongoClient(self.server.uri, username=user, password=pwd,

@@ -7,6 +7,7 @@ wire compression inside TLS; without TLS, without a client certificate, or
 trusting another CA it cannot connect, and the server keeps serving."""
 
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -25,6 +26,8 @@ class TlsThroughPymongo(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.certs = tempfile.mkdtemp(prefix="tigerdoc-pymongo-tls-")
+        # Runs after tearDownClass, also when it or setUpClass fails.
+        cls.addClassCleanup(shutil.rmtree, cls.certs, ignore_errors=True)
         subprocess.run(["bash", MAKE_CERTIFICATES, cls.certs], check=True)
         cls.ca = os.path.join(cls.certs, "ca.pem")
         cls.client_pem = os.path.join(cls.certs, "client.pem")
@@ -35,8 +38,7 @@ class TlsThroughPymongo(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        assert cls.server.proc.poll() is None, cls.server.output()
-        assert cls.server.stop() == 0
+        cls.server.stop_expecting_clean_exit()
 
     def client(self, uri_suffix="", **kwargs):
         options = dict(tls=True, tlsCAFile=self.ca, tlsCertificateKeyFile=self.client_pem,

@@ -43,20 +43,38 @@ class TigerdocServer:
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("tigerdoc exited at start:\n" + self.output())
+                self._fail_start("tigerdoc exited at start")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return self
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("tigerdoc did not listen within 20 s:\n" + self.output())
+        self._fail_start("tigerdoc did not listen within 20 s")
+
+    def _fail_start(self, what):
+        # No test will stop a server that never started: remove it and its
+        # directory here, keeping its log in the error.
+        output = self.output()
+        self.stop()
+        raise RuntimeError(what + ":\n" + output)
 
     def output(self):
         self.log.flush()
         with open(os.path.join(self.dir, "server.log"), "rb") as f:
             return f.read().decode("utf-8", "replace")[-4000:]
 
+    def stop_expecting_clean_exit(self):
+        """Stops the server and removes its directory (also when the checks
+        fail); then fails with the server's log if it had died before, or
+        with its exit status if it did not exit with 0."""
+        alive = self.proc is not None and self.proc.poll() is None
+        output = "" if alive else self.output()
+        code = self.stop()
+        assert alive, "tigerdoc died during the tests:\n" + output
+        assert code == 0, "tigerdoc exited with status %d" % code
+
     def stop(self):
+        """Idempotent: stops the server if it runs and removes its directory."""
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
