@@ -11,10 +11,17 @@
 // --client: libmongoc, or the thin wire client, whose crowd costs the
 // shared cores a fraction of the driver's CPU; with both, the whole
 // measurement runs once per client, one after the other.
+// --crowd threads (the default) gives each busy connection a client thread
+// of its own; --crowd events drives all of them from --crowd-threads
+// threads (default 1) with epoll and the wire client's framing
+// (event_crowd.h), as a crowd on other machines would load the server
+// without taking the cores the probes' own threads need. The probes are
+// threads of --client either way.
 // The server must run on this machine (its pid is read from /proc).
 //   tigerdoc_connections_bench --uri URI --server-pid PID
 //       [--idle 1000] [--active 200] [--active-work read|scan] [--probes 8]
 //       [--probe-ms 10] [--seconds 5] [--client libmongoc,wire]
+//       [--crowd threads|events] [--crowd-threads 1]
 #include <sys/resource.h>
 
 #include <atomic>
@@ -27,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/event_crowd.h"
 #include "bench/latency_summary.h"
 #include "bench/server_backend.h"
 
@@ -46,6 +54,8 @@ struct Flags {
   int probe_ms = 10;
   double seconds = 5;
   bool active_scans = false;  // --active-work scan
+  bool event_crowd = false;   // --crowd events
+  int crowd_threads = 1;
   std::vector<LoadClient> clients = {LoadClient::kLibmongoc};
 };
 
@@ -54,7 +64,8 @@ struct Flags {
   std::fprintf(stderr,
                "usage: tigerdoc_connections_bench --uri URI --server-pid PID [--idle N]\n"
                "           [--active N] [--active-work read|scan] [--probes N] [--probe-ms MS]\n"
-               "           [--seconds S] [--client libmongoc,wire]\n");
+               "           [--seconds S] [--client libmongoc,wire] [--crowd threads|events]\n"
+               "           [--crowd-threads N]\n");
   std::exit(error ? 2 : 0);
 }
 
@@ -86,6 +97,12 @@ Flags ParseFlags(int argc, char** argv) {
       f.seconds = std::stod(value());
     } else if (a == "--client") {
       if (!ParseLoadClients(value(), &f.clients)) Usage("--client takes libmongoc, wire or both");
+    } else if (a == "--crowd") {
+      const std::string crowd = value();
+      if (crowd != "threads" && crowd != "events") Usage("--crowd is threads or events");
+      f.event_crowd = crowd == "events";
+    } else if (a == "--crowd-threads") {
+      f.crowd_threads = std::stoi(value());
     } else if (a == "--help" || a == "-h") {
       Usage(nullptr);
     } else {
@@ -93,7 +110,8 @@ Flags ParseFlags(int argc, char** argv) {
     }
   }
   if (f.server_pid <= 0) Usage("--server-pid is required");
-  if (f.idle < 0 || f.active < 0 || f.probes < 1 || f.probe_ms < 1 || f.seconds <= 0) {
+  if (f.idle < 0 || f.active < 0 || f.probes < 1 || f.probe_ms < 1 || f.seconds <= 0 ||
+      f.crowd_threads < 1) {
     Usage("bad counts");
   }
   return f;
@@ -137,7 +155,7 @@ struct Group {
   std::atomic<int64_t> errors{0};
 };
 
-void Report(LoadClient client, const char* name, int connections, Group& group, double seconds) {
+void Report(const char* client, const char* name, int connections, Group& group, double seconds) {
   std::vector<uint32_t> all;
   uint32_t max_ns = 0;
   for (const auto& l : group.latencies_ns) {
@@ -145,7 +163,7 @@ void Report(LoadClient client, const char* name, int connections, Group& group, 
     for (uint32_t v : l) max_ns = std::max(max_ns, v);
   }
   LatencySummary s = Summarize(all, seconds);
-  std::printf("%-8s %-9s %6d | %10.0f %9.1f %9.1f %9.1f | %6lld\n", name, LoadClientName(client),
+  std::printf("%-8s %-9s %6d | %10.0f %9.1f %9.1f %9.1f | %6lld\n", name, client,
               connections, s.ops_per_sec,
               s.p50_us, s.p99_us, max_ns / 1000.0, static_cast<long long>(group.errors.load()));
 }
@@ -173,21 +191,49 @@ int64_t Measure(const Flags& f, LoadClient client) {
               static_cast<long long>(rss_after), f.idle,
               f.idle > 0 ? static_cast<double>(rss_after - rss_before) / f.idle : 0.0);
 
-  // 2. Active crowd and paced probes, at once.
+  // 2. Active crowd and paced probes, at once. With --crowd events the
+  // crowd's connections belong to the EventCrowd and conns holds only the
+  // probes'.
+  const int crowd_conns = f.event_crowd ? 0 : f.active;
+  std::unique_ptr<EventCrowd> event_crowd;
+  if (f.event_crowd) {
+    EventCrowd::Options options;
+    options.uri = f.uri;
+    options.db = kDb;
+    options.coll = kColl;
+    options.connections = f.active;
+    options.shards = f.crowd_threads;
+    options.scans = f.active_scans;
+    options.docs = kDocs;
+    auto crowd = EventCrowd::Connect(options);
+    if (!crowd.ok()) {
+      std::fprintf(stderr, "event crowd: %s\n", crowd.status().ToString().c_str());
+      std::exit(1);
+    }
+    event_crowd = std::move(crowd).value();
+  }
   std::vector<std::unique_ptr<ServerConnection>> conns;
-  for (int i = 0; i < f.active + f.probes; ++i) conns.push_back(ConnectOrDie(client, f.uri));
+  for (int i = 0; i < crowd_conns + f.probes; ++i) conns.push_back(ConnectOrDie(client, f.uri));
   Group active, probes;
-  active.latencies_ns.resize(f.active);
+  active.latencies_ns.resize(f.event_crowd ? f.crowd_threads : f.active);
   probes.latencies_ns.resize(f.probes);
   using Clock = std::chrono::steady_clock;
   std::atomic<bool> go{false};
   Clock::time_point start;
   const auto duration = std::chrono::milliseconds(static_cast<int64_t>(f.seconds * 1000));
   std::vector<std::thread> threads;
-  for (int i = 0; i < f.active + f.probes; ++i) {
-    const bool is_probe = i >= f.active;
+  for (int shard = 0; event_crowd && shard < f.crowd_threads; ++shard) {
+    threads.emplace_back([&, shard] {
+      while (!go.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      int64_t errors = 0;
+      event_crowd->Run(shard, start, start + duration, &active.latencies_ns[shard], &errors);
+      active.errors.fetch_add(errors);
+    });
+  }
+  for (int i = 0; i < crowd_conns + f.probes; ++i) {
+    const bool is_probe = i >= crowd_conns;
     Group& group = is_probe ? probes : active;
-    std::vector<uint32_t>& lat = group.latencies_ns[is_probe ? i - f.active : i];
+    std::vector<uint32_t>& lat = group.latencies_ns[is_probe ? i - crowd_conns : i];
     threads.emplace_back([&, i, is_probe] {
       ServerConnection& conn = *conns[i];
       std::mt19937_64 rng(i + 1);
@@ -221,12 +267,15 @@ int64_t Measure(const Flags& f, LoadClient client) {
   std::printf("\n%-8s %-9s %6s | %10s %9s %9s %9s | %6s\n", "group", "client", "conns", "ops/s",
               "p50 us", "p99 us", "max us", "errors");
   std::printf("%s\n", std::string(80, '-').c_str());
-  Report(client, "active", f.active, active, seconds);
-  Report(client, "probes", f.probes, probes, seconds);
-  std::printf("\n%d idle connections open throughout; active: closed loop of %s; probes: one "
+  Report(f.event_crowd ? "wire-ev" : LoadClientName(client), "active", f.active, active, seconds);
+  Report(LoadClientName(client), "probes", f.probes, probes, seconds);
+  const std::string crowd_driver =
+      f.event_crowd ? "event loop on " + std::to_string(f.crowd_threads) + " thread(s)"
+                    : "a thread per connection";
+  std::printf("\n%d idle connections open throughout; active: closed loop of %s, %s; probes: one "
               "read every %d ms each; %.1f s; client %s\n", f.idle,
-              f.active_scans ? "scans of 1,000 documents" : "reads by _id", f.probe_ms, f.seconds,
-              LoadClientName(client));
+              f.active_scans ? "scans of 1,000 documents" : "reads by _id", crowd_driver.c_str(),
+              f.probe_ms, f.seconds, LoadClientName(client));
   return active.errors.load() + probes.errors.load();
 }
 

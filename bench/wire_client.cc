@@ -75,6 +75,63 @@ Status ServerError(const bson_t* reply) {
 
 }  // namespace
 
+Status EncodeWireRequest(bson_t* command, std::string_view db, int32_t request_id,
+                         const WireSequence* sequence, int32_t max_message_bytes,
+                         std::vector<uint8_t>* out) {
+  bson_append_utf8(command, "$db", 3, db.data(), static_cast<int>(db.size()));
+  // A kind-1 section: its kind byte, then its size, which counts itself,
+  // the identifier and its NUL, and the documents.
+  const size_t sequence_size =
+      sequence ? 4 + sequence->identifier.size() + 1 + sequence->bytes : 0;
+  const size_t total =
+      kHeaderBytes + kFlagBytes + 1 + command->len + (sequence ? 1 + sequence_size : 0);
+  if (total > static_cast<size_t>(max_message_bytes)) {
+    return Status(ErrorCode::kBSONObjectTooLarge,
+                  "request of " + std::to_string(total) + " bytes exceeds maxMessageSizeBytes " +
+                      std::to_string(max_message_bytes));
+  }
+  out->resize(total);
+  uint8_t* p = out->data();
+  StoreInt32(p, static_cast<int32_t>(total));  // messageLength
+  StoreInt32(p + 4, request_id);               // requestID
+  StoreInt32(p + 8, 0);                        // responseTo: a request answers nothing
+  StoreInt32(p + 12, wire::kOpMsg);            // opCode
+  StoreInt32(p + 16, 0);                       // flagBits: no checksum, expect a reply
+  p[20] = kBodySection;
+  std::memcpy(p + 21, bson_get_data(command), command->len);
+  if (sequence) {
+    uint8_t* q = p + 21 + command->len;
+    *q++ = kSequenceSection;
+    StoreInt32(q, static_cast<int32_t>(sequence_size));
+    q += 4;
+    std::memcpy(q, sequence->identifier.data(), sequence->identifier.size());
+    q += sequence->identifier.size();
+    *q++ = 0;
+    if (sequence->bytes > 0) std::memcpy(q, sequence->documents, sequence->bytes);
+  }
+  return Status::OK();
+}
+
+StatusWith<size_t> WireReplyLength(const uint8_t* first4, int32_t max_message_bytes) {
+  const int32_t len = LoadInt32(first4);
+  if (len < static_cast<int32_t>(kMinReplyBytes) || len > max_message_bytes) {
+    return ProtocolError("reply messageLength " + std::to_string(len) + " is outside [" +
+                         std::to_string(kMinReplyBytes) + ", " +
+                         std::to_string(max_message_bytes) + "]");
+  }
+  return static_cast<size_t>(len);
+}
+
+Status WireReplyStatus(const bson_t* body) {
+  // `ok` is a double in mongod's replies; an int or a bool means the same.
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, body, "ok") &&
+      (BSON_ITER_HOLDS_NUMBER(&it) || BSON_ITER_HOLDS_BOOL(&it)) && bson_iter_as_double(&it) == 1.0) {
+    return Status::OK();
+  }
+  return ServerError(body);
+}
+
 Status FirstHostOfUri(const std::string& uri, std::string* host, int* port) {
   bson_error_t error;
   mongoc_uri_t* parsed = mongoc_uri_new_with_error(uri.c_str(), &error);
@@ -119,7 +176,9 @@ StatusWith<std::unique_ptr<WireClient>> WireClient::Connect(const std::string& h
   return client;
 }
 
-WireClient::~WireClient() { close(fd_); }
+WireClient::~WireClient() {
+  if (fd_ >= 0) close(fd_);
+}
 
 Status WireClient::Handshake() {
   bson_t hello = BSON_INITIALIZER, client, driver, os;
@@ -164,55 +223,27 @@ Status WireClient::Fail(Status status) {
 Status WireClient::Run(bson_t* command, std::string_view db, bson_t* reply,
                        const WireSequence* sequence) {
   if (!broken_.ok()) return broken_;
-  bson_append_utf8(command, "$db", 3, db.data(), static_cast<int>(db.size()));
   const int32_t request_id = next_request_id_;
   next_request_id_ = next_request_id_ == INT32_MAX ? 1 : next_request_id_ + 1;
-  RETURN_IF_ERROR(Send(request_id, command, sequence));
+  // Too large a request sends nothing: the connection stays usable.
+  RETURN_IF_ERROR(EncodeWireRequest(command, db, request_id, sequence, max_message_bytes_, &out_));
+  RETURN_IF_ERROR(Send(out_));
   ASSIGN_OR_RETURN(size_t len, ReadMessage());
-  RETURN_IF_ERROR(ParseReply(len, request_id, reply));
-  // `ok` is a double in mongod's replies; an int or a bool means the same.
-  bson_iter_t it;
-  if (bson_iter_init_find(&it, reply, "ok") &&
-      (BSON_ITER_HOLDS_NUMBER(&it) || BSON_ITER_HOLDS_BOOL(&it)) && bson_iter_as_double(&it) == 1.0) {
-    return Status::OK();
-  }
-  return ServerError(reply);
+  if (Status st = ParseWireReply(in_.data(), len, request_id, reply); !st.ok()) return Fail(st);
+  return WireReplyStatus(reply);
 }
 
-Status WireClient::Send(int32_t request_id, const bson_t* body, const WireSequence* sequence) {
-  // A kind-1 section: its kind byte, then its size, which counts itself,
-  // the identifier and its NUL, and the documents.
-  const size_t sequence_size =
-      sequence ? 4 + sequence->identifier.size() + 1 + sequence->bytes : 0;
-  const size_t total = kHeaderBytes + kFlagBytes + 1 + body->len + (sequence ? 1 + sequence_size : 0);
-  if (total > static_cast<size_t>(max_message_bytes_)) {
-    // Nothing was sent: the connection stays usable.
-    return Status(ErrorCode::kBSONObjectTooLarge,
-                  "request of " + std::to_string(total) + " bytes exceeds maxMessageSizeBytes " +
-                      std::to_string(max_message_bytes_));
-  }
-  out_.resize(total);
-  uint8_t* p = out_.data();
-  StoreInt32(p, static_cast<int32_t>(total));  // messageLength
-  StoreInt32(p + 4, request_id);               // requestID
-  StoreInt32(p + 8, 0);                        // responseTo: a request answers nothing
-  StoreInt32(p + 12, wire::kOpMsg);            // opCode
-  StoreInt32(p + 16, 0);                       // flagBits: no checksum, expect a reply
-  p[20] = kBodySection;
-  std::memcpy(p + 21, bson_get_data(body), body->len);
-  if (sequence) {
-    uint8_t* q = p + 21 + body->len;
-    *q++ = kSequenceSection;
-    StoreInt32(q, static_cast<int32_t>(sequence_size));
-    q += 4;
-    std::memcpy(q, sequence->identifier.data(), sequence->identifier.size());
-    q += sequence->identifier.size();
-    *q++ = 0;
-    if (sequence->bytes > 0) std::memcpy(q, sequence->documents, sequence->bytes);
-  }
+int WireClient::ReleaseSocket() {
+  const int fd = fd_;
+  fd_ = -1;
+  broken_ = Status(ErrorCode::kHostUnreachable, "the socket was handed to another driver");
+  return fd;
+}
+
+Status WireClient::Send(const std::vector<uint8_t>& request) {
   size_t sent = 0;
-  while (sent < total) {
-    ssize_t n = send(fd_, out_.data() + sent, total - sent, MSG_NOSIGNAL);
+  while (sent < request.size()) {
+    ssize_t n = send(fd_, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
       return Fail(SocketError("send"));
@@ -239,13 +270,9 @@ StatusWith<size_t> WireClient::ReadMessage() {
     ++reads;
     have += static_cast<size_t>(n);
     if (want == 0 && have >= 4) {
-      const int32_t len = LoadInt32(in_.data());
-      if (len < static_cast<int32_t>(kMinReplyBytes) || len > max_message_bytes_) {
-        return Fail(ProtocolError("reply messageLength " + std::to_string(len) +
-                                  " is outside [" + std::to_string(kMinReplyBytes) + ", " +
-                                  std::to_string(max_message_bytes_) + "]"));
-      }
-      want = static_cast<size_t>(len);
+      StatusWith<size_t> len = WireReplyLength(in_.data(), max_message_bytes_);
+      if (!len.ok()) return Fail(len.status());
+      want = len.value();
       if (have > want) return Fail(ProtocolError("bytes after the reply to a single request"));
       if (in_.size() < want) in_.resize(want);
     }
@@ -254,60 +281,59 @@ StatusWith<size_t> WireClient::ReadMessage() {
   return want;
 }
 
-Status WireClient::ParseReply(size_t len, int32_t request_id, bson_t* body) {
-  const uint8_t* msg = in_.data();
+Status ParseWireReply(const uint8_t* msg, size_t len, int32_t request_id, bson_t* body) {
   const int32_t response_to = LoadInt32(msg + 8);
   const int32_t op_code = LoadInt32(msg + 12);
   if (op_code != wire::kOpMsg) {
-    return Fail(ProtocolError("reply opCode " + std::to_string(op_code) + ", expected " +
-                              std::to_string(wire::kOpMsg) + " (OP_MSG)"));
+    return ProtocolError("reply opCode " + std::to_string(op_code) + ", expected " +
+                         std::to_string(wire::kOpMsg) + " (OP_MSG)");
   }
   if (response_to != request_id) {
-    return Fail(ProtocolError("reply responseTo " + std::to_string(response_to) +
-                              ", expected requestID " + std::to_string(request_id)));
+    return ProtocolError("reply responseTo " + std::to_string(response_to) +
+                         ", expected requestID " + std::to_string(request_id));
   }
   const uint32_t flags = LoadUint32(msg + kHeaderBytes);
   if (flags & wire::kMoreToCome) {
     // Only exhaust replies may say more follow, and no request here allows exhaust.
-    return Fail(ProtocolError("reply sets moreToCome, but the request did not allow exhaust"));
+    return ProtocolError("reply sets moreToCome, but the request did not allow exhaust");
   }
   if (uint32_t unknown = flags & kRequiredFlagMask & ~wire::kChecksumPresent; unknown != 0) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%x", unknown);
-    return Fail(ProtocolError(std::string("reply sets unknown required flag bits ") + hex));
+    return ProtocolError(std::string("reply sets unknown required flag bits ") + hex);
   }
   size_t end = len;
   if (flags & wire::kChecksumPresent) {
-    if (end < kMinReplyBytes + kChecksumBytes) return Fail(ProtocolError("reply too short for its checksum"));
+    if (end < kMinReplyBytes + kChecksumBytes) return ProtocolError("reply too short for its checksum");
     end -= kChecksumBytes;
     if (wire::Crc32c(msg, end) != LoadUint32(msg + end)) {
-      return Fail(ProtocolError("reply checksum mismatch"));
+      return ProtocolError("reply checksum mismatch");
     }
   }
   bool have_body = false;
   size_t pos = kHeaderBytes + kFlagBytes;
   while (pos < end) {
     const uint8_t kind = msg[pos++];
-    if (pos + 4 > end) return Fail(ProtocolError("reply section truncated"));
+    if (pos + 4 > end) return ProtocolError("reply section truncated");
     const int32_t size = LoadInt32(msg + pos);
     // A document's length counts itself and its terminating 0 (at least 5);
     // a sequence's size counts itself, its identifier and its documents.
     const int32_t least = kind == kBodySection ? 5 : 4;
     if (size < least || static_cast<size_t>(size) > end - pos) {
-      return Fail(ProtocolError("reply section of " + std::to_string(size) + " bytes does not fit"));
+      return ProtocolError("reply section of " + std::to_string(size) + " bytes does not fit");
     }
     if (kind == kBodySection) {
-      if (have_body) return Fail(ProtocolError("reply with two kind-0 sections"));
+      if (have_body) return ProtocolError("reply with two kind-0 sections");
       if (!bson_init_static(body, msg + pos, static_cast<size_t>(size))) {
-        return Fail(ProtocolError("reply body is not a BSON document"));
+        return ProtocolError("reply body is not a BSON document");
       }
       have_body = true;
     } else if (kind != kSequenceSection) {
-      return Fail(ProtocolError("reply section of unknown kind " + std::to_string(kind)));
+      return ProtocolError("reply section of unknown kind " + std::to_string(kind));
     }
     pos += static_cast<size_t>(size);
   }
-  if (!have_body) return Fail(ProtocolError("reply without a kind-0 section"));
+  if (!have_body) return ProtocolError("reply without a kind-0 section");
   return Status::OK();
 }
 

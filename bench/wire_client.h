@@ -51,6 +51,22 @@ struct WireSequence {
 // (mongodb://host:port/...): the server a WireClient talks to.
 Status FirstHostOfUri(const std::string& uri, std::string* host, int* port);
 
+// The framing WireClient::Run uses, for a driver that does its own socket
+// I/O (bench/event_crowd.h: many non-blocking connections on one thread).
+// EncodeWireRequest appends {$db: db} to *command and writes the whole
+// OP_MSG request to *out (BSONObjectTooLarge past max_message_bytes).
+Status EncodeWireRequest(bson_t* command, std::string_view db, int32_t request_id,
+                         const WireSequence* sequence, int32_t max_message_bytes,
+                         std::vector<uint8_t>* out);
+// The messageLength in a reply's first 4 bytes, which must lie between the
+// least a reply can be and max_message_bytes (ProtocolError otherwise).
+StatusWith<size_t> WireReplyLength(const uint8_t* first4, int32_t max_message_bytes);
+// Checks the framing of the whole reply msg[0, len) to `request_id` (see
+// above) and points *body at its kind-0 section; ProtocolError otherwise.
+Status ParseWireReply(const uint8_t* msg, size_t len, int32_t request_id, bson_t* body);
+// OK when a reply body's `ok` is 1; else the server's error (code, errmsg, codeName).
+Status WireReplyStatus(const bson_t* body);
+
 class WireClient {
  public:
   // Connects to host:port (a numeric address or a name), runs
@@ -72,6 +88,11 @@ class WireClient {
   Status Run(bson_t* command, std::string_view db, bson_t* reply,
              const WireSequence* sequence = nullptr);
 
+  // Hands the (connected, handshaken) socket to the caller, who then owns
+  // it; the client is unusable afterwards. Requests and replies on it keep
+  // the framing above (EncodeWireRequest / ParseWireReply).
+  int ReleaseSocket();
+
   // From the handshake.
   int32_t max_message_bytes() const { return max_message_bytes_; }
   int32_t max_bson_object_bytes() const { return max_bson_object_bytes_; }
@@ -83,12 +104,9 @@ class WireClient {
  private:
   explicit WireClient(int fd) : fd_(fd) {}
   Status Handshake();
-  Status Send(int32_t request_id, const bson_t* body, const WireSequence* sequence);
+  Status Send(const std::vector<uint8_t>& request);
   // Reads one whole message into in_ and returns its length.
   StatusWith<size_t> ReadMessage();
-  // Checks the framing of the message in in_[0, len) and points *body at
-  // its kind-0 section.
-  Status ParseReply(size_t len, int32_t request_id, bson_t* body);
   Status Fail(Status status);
 
   int fd_;

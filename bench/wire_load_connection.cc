@@ -11,7 +11,7 @@
 
 #include "bench/server_backend.h"
 #include "bench/wire_client.h"
-#include "bench/ycsb/ycsb_mongo_commands.h"
+#include "bench/wire_load_requests.h"
 
 namespace tigerdoc::bench {
 namespace {
@@ -71,20 +71,12 @@ class WireLoadConnection : public ServerConnection {
   }
 
   bool ReadById(int64_t id) override {
-    bson_reinit(&cmd_);
-    BSON_APPEND_UTF8(&cmd_, "find", coll_.c_str());
-    bson_t filter;
-    BSON_APPEND_DOCUMENT_BEGIN(&cmd_, "filter", &filter);
-    BSON_APPEND_INT64(&filter, "_id", id);
-    bson_append_document_end(&cmd_, &filter);
-    BSON_APPEND_INT64(&cmd_, "limit", 1);
-    BSON_APPEND_BOOL(&cmd_, "singleBatch", true);
+    BuildReadById(&cmd_, coll_, id);
     bson_t reply;
     if (Status st = conn_->Run(&cmd_, db_, &reply); !st.ok()) return Failed("read", id, st.ToString());
-    bson_t found;
-    const int64_t n = ycsb::FirstBatchCount(&reply, &found);
-    if (n != 1) return Failed("read", id, "found " + std::to_string(n) + " documents", &reply);
-    if (!HasLoadId(&found, id)) return Failed("read", id, "found another document", &reply);
+    if (std::string why = CheckReadByIdReply(&reply, id); !why.empty()) {
+      return Failed("read", id, why, &reply);
+    }
     return true;
   }
 
@@ -112,16 +104,12 @@ class WireLoadConnection : public ServerConnection {
   }
 
   bool FindNone() override {
-    bson_reinit(&cmd_);
-    BSON_APPEND_UTF8(&cmd_, "find", coll_.c_str());
-    bson_t filter;
-    BSON_APPEND_DOCUMENT_BEGIN(&cmd_, "filter", &filter);
-    BSON_APPEND_UTF8(&filter, "v", kNoSuchValue);
-    bson_append_document_end(&cmd_, &filter);
+    BuildFindNone(&cmd_, coll_);
     bson_t reply;
     if (Status st = conn_->Run(&cmd_, db_, &reply); !st.ok()) return Failed("scan", -1, st.ToString());
-    const int64_t n = ycsb::FirstBatchCount(&reply);
-    if (n != 0) return Failed("scan", -1, "found " + std::to_string(n) + " documents", &reply);
+    if (std::string why = CheckFindNoneReply(&reply); !why.empty()) {
+      return Failed("scan", -1, why, &reply);
+    }
     return true;
   }
 

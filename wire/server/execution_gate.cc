@@ -38,6 +38,25 @@ void ExecutionGate::Ticket::Release() {
   gate->Leave(usage_, start_tag_, start_);
 }
 
+double ExecutionGate::StartTag(const Usage* usage) const {
+  const double now = virtual_time_.load(std::memory_order_relaxed);
+  return std::max(now, std::min(usage->finish_tag, now + kMaxDebtUs));
+}
+
+void ExecutionGate::AdvanceVirtualTime(double tag) {
+  double seen = virtual_time_.load(std::memory_order_relaxed);
+  while (tag > seen && !virtual_time_.compare_exchange_weak(seen, tag, std::memory_order_relaxed)) {
+  }
+}
+
+bool ExecutionGate::TryTakeFree() {
+  int n = free_.load();
+  while (n > 0) {
+    if (free_.compare_exchange_weak(n, n - 1)) return true;
+  }
+  return false;
+}
+
 ExecutionGate::Ticket ExecutionGate::Enter(Usage* usage) {
   Ticket ticket;
   ticket.usage_ = usage;
@@ -46,18 +65,23 @@ ExecutionGate::Ticket ExecutionGate::Enter(Usage* usage) {
     ticket.gate_ = this;
     return ticket;
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  const double tag = std::max(virtual_time_, std::min(usage->finish_tag, virtual_time_ + kMaxDebtUs));
-  if (free_ > 0 && waiters_.empty()) {
-    --free_;
-    virtual_time_ = std::max(virtual_time_, tag);
+  double tag = StartTag(usage);
+  // Fast path: nobody waits and a ticket is free.
+  if (waiting_.load() == 0 && TryTakeFree()) {
+    AdvanceVirtualTime(tag);
   } else {
+    std::unique_lock<std::mutex> lock(mu_);
+    tag = StartTag(usage);  // the virtual time may have moved meanwhile
     Waiter me;
     me.tag = tag;
     me.seq = next_seq_++;
     waiters_.push_back(&me);
     std::push_heap(waiters_.begin(), waiters_.end(), Later);
-    me.cv.wait(lock, [&] { return me.granted; });  // Leave() moved virtual_time_
+    waiting_.fetch_add(1);
+    // A ticket returned before waiting_ counted this caller went back to
+    // free_ without a hand-over: take it now (for whoever is first).
+    GrantLocked();
+    me.cv.wait(lock, [&] { return me.granted; });  // GrantLocked() moved the virtual time
   }
   ticket.start_tag_ = tag;
   ticket.start_ = Clock::now();
@@ -65,36 +89,38 @@ ExecutionGate::Ticket ExecutionGate::Enter(Usage* usage) {
   return ticket;
 }
 
+void ExecutionGate::GrantLocked() {
+  while (!waiters_.empty() && TryTakeFree()) {
+    std::pop_heap(waiters_.begin(), waiters_.end(), Later);
+    Waiter* next = waiters_.back();
+    waiters_.pop_back();
+    waiting_.fetch_sub(1);
+    AdvanceVirtualTime(next->tag);
+    next->granted = true;
+    // Notified under the lock: `next` lives on its waiter's stack until the
+    // waiter sees `granted`, which needs this lock.
+    next->cv.notify_one();
+  }
+}
+
 void ExecutionGate::Leave(Usage* usage, double start_tag, Clock::time_point start) {
   const double ran_us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
   if (usage != nullptr) usage->finish_tag = start_tag + ran_us;
   if (tickets_ < 1) return;
+  free_.fetch_add(1);
+  // Sequentially consistent with the waiter's waiting_.fetch_add and its
+  // retry of free_: if it queued after this load, it finds the ticket.
+  if (waiting_.load() == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
-  if (waiters_.empty()) {
-    ++free_;
-    return;
-  }
-  // Hand the ticket over: free_ stays as it is.
-  std::pop_heap(waiters_.begin(), waiters_.end(), Later);
-  Waiter* next = waiters_.back();
-  waiters_.pop_back();
-  virtual_time_ = std::max(virtual_time_, next->tag);
-  next->granted = true;
-  // Notified under the lock: `next` lives on its waiter's stack until the
-  // waiter sees `granted`, which needs this lock.
-  next->cv.notify_one();
+  GrantLocked();
 }
 
 int ExecutionGate::executing() const {
   if (tickets_ < 1) return 0;
-  std::lock_guard<std::mutex> lock(mu_);
-  return tickets_ - free_;
+  return tickets_ - free_.load();
 }
 
-int ExecutionGate::waiting() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return static_cast<int>(waiters_.size());
-}
+int ExecutionGate::waiting() const { return waiting_.load(); }
 
 bool ExecutionGate::TakesTicket(const char* command) {
   static constexpr std::string_view kGated[] = {"find",   "aggregate", "count",  "distinct",

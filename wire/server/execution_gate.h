@@ -21,10 +21,23 @@
 // capped at kMaxDebt so that one long command does not lock it out. A
 // ticket is handed to the chosen waiter directly (no thundering herd).
 //
+// Cost when uncontended: while nobody waits, Enter takes a free ticket and
+// Leave returns it with one atomic operation each, no lock and no system
+// call, so a gate that is rarely full costs (almost) nothing. Only when a
+// caller finds no free ticket does it take the lock, queue and sleep; a
+// Leave that then sees waiters hands the ticket to the one fair queueing
+// chooses. No lost wake-up: a waiter counts itself in `waiting_` and then
+// retries the free tickets, while a leaver returns its ticket and then
+// reads `waiting_` (both sequentially consistent), so at least one of
+// them sees the other. A caller arriving on the fast path just as a
+// waiter queues may pass it once; it then hands its ticket on when it
+// leaves.
+//
 // Thread-safety: Enter/Ticket may be used from any number of threads; a
 // Usage belongs to one connection, used by one thread at a time.
 // Ownership: a Ticket must not outlive its gate.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -63,7 +76,7 @@ class ExecutionGate {
   };
 
   // tickets < 1: no limit (Enter never waits).
-  explicit ExecutionGate(int tickets) : tickets_(tickets), free_(tickets) {}
+  explicit ExecutionGate(int tickets) : tickets_(tickets), free_(tickets < 1 ? 0 : tickets) {}
   ExecutionGate(const ExecutionGate&) = delete;
   ExecutionGate& operator=(const ExecutionGate&) = delete;
 
@@ -98,13 +111,23 @@ class ExecutionGate {
   };
   static bool Later(const Waiter* a, const Waiter* b);
   void Leave(Usage* usage, double start_tag, Clock::time_point start);
+  // Takes one free ticket if there is one (lock-free).
+  bool TryTakeFree();
+  // The start tag of `usage`'s next command at the current virtual time.
+  double StartTag(const Usage* usage) const;
+  void AdvanceVirtualTime(double tag);
+  // Under mu_: hands free tickets to the first waiters in fair order.
+  void GrantLocked();
 
   const int tickets_;
-  mutable std::mutex mu_;
-  int free_;
-  uint64_t next_seq_ = 0;
-  double virtual_time_ = 0;
-  std::vector<Waiter*> waiters_;  // a min-heap on (tag, seq)
+  std::atomic<int> free_;     // tickets nobody holds
+  std::atomic<int> waiting_{0};  // size of waiters_; changed under mu_, read anywhere
+  // The largest start tag admitted so far; advanced by compare-and-swap so
+  // that the fast path needs no lock.
+  std::atomic<double> virtual_time_{0};
+  std::mutex mu_;
+  uint64_t next_seq_ = 0;          // under mu_
+  std::vector<Waiter*> waiters_;  // under mu_: a min-heap on (tag, seq)
 };
 
 }  // namespace tigerdoc::wire
