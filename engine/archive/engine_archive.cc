@@ -175,7 +175,7 @@ bson::BsonDoc MovePipeline(const ArchiveSpec& spec) {
   bson_t stage, merge, into;
   int index = 0;
   if (!bson_empty(spec.set.get())) {
-    BSON_APPEND_DOCUMENT_BEGIN(p, std::to_string(index++).c_str(), &stage);
+    bson_append_document_begin(p, std::to_string(index++).c_str(), -1, &stage);
     BSON_APPEND_DOCUMENT(&stage, "$set", spec.set.get());
     bson_append_document_end(p, &stage);
   }

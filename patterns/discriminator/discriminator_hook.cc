@@ -76,7 +76,7 @@ Status DiscriminatorHook::Check(const bson_t* doc) const {
     BSON_APPEND_ARRAY_BEGIN(d, "declaredTypes", &types);
     int i = 0;
     for (const TypeRule& rule : config_.types()) {
-      BSON_APPEND_UTF8(&types, std::to_string(i++).c_str(), rule.key.c_str());
+      bson_append_utf8(&types, std::to_string(i++).c_str(), -1, rule.key.c_str(), -1);
     }
     bson_append_array_end(d, &types);
   };
@@ -205,7 +205,7 @@ void DiscriminatorHook::AppendExplain(const catalog::CollectionEntry&, bson_t* o
   BSON_APPEND_ARRAY_BEGIN(out, "types", &types);
   int i = 0;
   for (const TypeRule& rule : config_.types()) {
-    BSON_APPEND_UTF8(&types, std::to_string(i++).c_str(), rule.key.c_str());
+    bson_append_utf8(&types, std::to_string(i++).c_str(), -1, rule.key.c_str(), -1);
   }
   bson_append_array_end(out, &types);
 }

@@ -3,6 +3,7 @@
 // per-type stats, and queries on the discriminator using a {type, ts} index.
 
 #include "tests/e2e/e2e_test_base.h"
+#include "tests/testutil/array_keys.h"
 
 namespace tigerdoc::e2e {
 namespace {
@@ -82,6 +83,8 @@ TEST_F(DiscriminatorE2eTest, OneCollectionManyTypes) {
   const std::string plan = Json(explain);
   EXPECT_NE(plan.find("type_ts"), std::string::npos) << plan;
   EXPECT_NE(plan.find(R"("patterns" : { "discriminator" : { "field" : "type")"), std::string::npos) << plan;
+  // The explain's arrays (the declared types among them) are numbered 0, 1, ...
+  EXPECT_EQ(testutil::FirstMisnumberedArray(explain.get()), "") << plan;
   BsonDoc validated = Run(R"({"validate": "events"})");
   EXPECT_EQ(testutil::ArrayLength(validated, "errors"), 0u) << Json(validated);
 }

@@ -8,6 +8,7 @@
 #include "engine/write/pattern_registry.h"
 #include "patterns/discriminator/discriminator_pattern.h"
 #include "tests/patterns/pattern_engine.h"
+#include "tests/testutil/array_keys.h"
 
 namespace tigerdoc::patterns::discriminator {
 namespace {
@@ -104,6 +105,8 @@ TEST_F(DiscriminatorTest, EveryDocumentNeedsADeclaredTypeAndPassesItsValidator) 
   EXPECT_NE(json.find(R"("field" : "type", "value" : "payment.done")"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("declaredTypes" : [ "user.login", "order.*", "order.refunded" ])"),
             std::string::npos) << json;
+  // JSON hides array keys; they must still be 0, 1, 2.
+  EXPECT_EQ(testutil::FirstMisnumberedArray(info.get()), "") << json;
   status = Insert(R"({"_id": 7})");
   EXPECT_EQ(status.code(), ErrorCode::kDocumentValidationFailure);
   EXPECT_NE(status.reason().find("field 'type' is missing"), std::string::npos);
