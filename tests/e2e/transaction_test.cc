@@ -333,7 +333,8 @@ TEST_F(TransactionTest, CommandsNotAllowedInTransactionsNeitherStartNorAbortOne)
     EXPECT_ERROR_REPLY(RunAdmin(R"({"commitTransaction": 1, )" + Txn(txn) + "}"), 251,
                        "NoSuchTransaction");
     // Inside a transaction: refused, and the transaction commits its insert.
-    ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": )" + std::to_string(txn) + "}], " +
+    const std::string id = std::to_string(txn);  // before ++txn: operands of + are unsequenced
+    ASSERT_OK_REPLY(Run(R"({"insert": "c", "documents": [{"_id": )" + id + "}], " +
                         Txn(++txn, true) + "}"));
     BsonDoc inside = Run(command + ", " + Txn(txn) + "}");
     EXPECT_ERROR_REPLY(inside, 263, "OperationNotSupportedInTransaction");
