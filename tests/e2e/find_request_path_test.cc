@@ -171,6 +171,19 @@ TEST_F(FindRequestPathTest, ClientLeavingMidFindLeavesNoCursor) {
       },
       testutil::kGenerousWait, std::chrono::milliseconds(100));
   EXPECT_EQ(open, 0);
+  // The abandoned finds run to their end (the singleBatch ones open no
+  // cursor): wait for them too, so that they leave nothing running behind
+  // this test for the suite's next one, which counts the server's finds.
+  MongoClient admin(server_->uri());
+  size_t running = 0;
+  EXPECT_TRUE(testutil::WaitUntil(
+      [&] {
+        BsonDoc ops = admin.RunCommand("admin", R"({"currentOp": 1, "ns": ")" + db_ + R"(.big"})");
+        running = testutil::ArrayLength(ops, "inprog");
+        return running == 0;
+      },
+      testutil::kGenerousWait, std::chrono::milliseconds(50)))
+      << running << " abandoned finds still running";
   // The server still answers, on a new connection and on 8 at once.
   std::vector<std::thread> threads;
   for (int t = 0; t < kConnections; ++t) {
