@@ -96,31 +96,47 @@ TEST(ExecutionGateTest, AboveTheLimitTheRestWaitUntilTicketsReturn) {
   EXPECT_EQ(gate.waiting(), 0);
 }
 
-TEST(ExecutionGateTest, ManyThreadsNeverExceedTheTickets) {
-  for (int tickets : {1, 3, 8}) {
-    SCOPED_TRACE(tickets);
-    ExecutionGate gate(tickets);
-    constexpr int kThreads = 64, kRounds = 300;
-    std::atomic<int> now{0}, most{0};
-    std::atomic<int64_t> done{0};
-    std::vector<std::thread> threads;
-    for (int i = 0; i < kThreads; ++i) {
-      threads.emplace_back([&] {
+// `threads` threads each take and give back a ticket `rounds` times with no
+// work between; `most` is the largest number seen holding one at once,
+// `done` the rounds finished (a ticket is given back before its round counts).
+struct Hammer {
+  Hammer(ExecutionGate& gate, int threads, int rounds) {
+    for (int i = 0; i < threads; ++i) {
+      workers.emplace_back([this, &gate, rounds] {
         ExecutionGate::Usage usage;
-        for (int r = 0; r < kRounds; ++r) {
+        for (int r = 0; r < rounds; ++r) {
           ExecutionGate::Ticket t = gate.Enter(&usage);
           const int in = now.fetch_add(1) + 1;
           int seen = most.load();
           while (in > seen && !most.compare_exchange_weak(seen, in)) {
           }
           now.fetch_sub(1);
+          t.Release();
           done.fetch_add(1);
         }
       });
     }
-    for (auto& t : threads) t.join();
-    EXPECT_LE(most.load(), tickets);
-    EXPECT_EQ(done.load(), int64_t{kThreads} * kRounds);
+  }
+  ~Hammer() { Join(); }
+  void Join() {
+    for (auto& w : workers) {
+      if (w.joinable()) w.join();
+    }
+  }
+  std::atomic<int> now{0}, most{0};
+  std::atomic<int64_t> done{0};
+  std::vector<std::thread> workers;
+};
+
+TEST(ExecutionGateTest, ManyThreadsNeverExceedTheTickets) {
+  for (int tickets : {1, 3, 8}) {
+    SCOPED_TRACE(tickets);
+    ExecutionGate gate(tickets);
+    constexpr int kThreads = 64, kRounds = 300;
+    Hammer hammer(gate, kThreads, kRounds);
+    hammer.Join();
+    EXPECT_LE(hammer.most.load(), tickets);
+    EXPECT_EQ(hammer.done.load(), int64_t{kThreads} * kRounds);
     EXPECT_EQ(gate.executing(), 0);
     EXPECT_EQ(gate.waiting(), 0);
   }
@@ -191,24 +207,9 @@ TEST(ExecutionGateTest, NoWaiterSleepsWhileATicketIsFree) {
     ExecutionGate gate(tickets);
     const int threads = tickets + 3;
     constexpr int kRounds = 20000;
-    std::atomic<int> now{0}, most{0};
-    std::atomic<int64_t> done{0};
-    std::vector<std::thread> workers;
-    for (int i = 0; i < threads; ++i) {
-      workers.emplace_back([&] {
-        ExecutionGate::Usage usage;
-        for (int r = 0; r < kRounds; ++r) {
-          ExecutionGate::Ticket t = gate.Enter(&usage);
-          const int in = now.fetch_add(1) + 1;
-          int seen = most.load();
-          while (in > seen && !most.compare_exchange_weak(seen, in)) {
-          }
-          now.fetch_sub(1);
-          t.Release();
-          done.fetch_add(1);
-        }
-      });
-    }
+    Hammer hammer(gate, threads, kRounds);
+    std::atomic<int>& most = hammer.most;
+    std::atomic<int64_t>& done = hammer.done;
     const int64_t total = int64_t{threads} * kRounds;
     int64_t last = -1;
     auto last_progress = std::chrono::steady_clock::now();
@@ -226,7 +227,7 @@ TEST(ExecutionGateTest, NoWaiterSleepsWhileATicketIsFree) {
         std::abort();
       }
     }
-    for (auto& t : workers) t.join();
+    hammer.Join();
     EXPECT_LE(most.load(), tickets);
     EXPECT_EQ(done.load(), total);
     EXPECT_EQ(gate.executing(), 0);
