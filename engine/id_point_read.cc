@@ -20,12 +20,12 @@ constexpr size_t kMaxRecycledCapacity = 4;
 // CompareValues of the two is 0 without being asked (about 400
 // instructions of a find by _id, issue #18). Any other shape (an _id not
 // first, 1 against 1.0) is left to the comparison.
-bool StoredIdHasTheSameBytes(const bson::BsonDoc& doc, const bson_iter_t& id) {
+bool StoredIdHasTheSameBytes(const bson_t* doc, const bson_iter_t& id) {
   constexpr size_t kValueAt = 4 + 1 + 4;  // document length, type, "_id\0"
   const uint8_t* value = id.raw + id.d1;
   const size_t n = id.next_off - id.d1;
-  const uint8_t* data = doc.data();
-  return doc.size() >= kValueAt + n + 1 && data[4] == static_cast<uint8_t>(id.raw[id.type]) &&
+  const uint8_t* data = bson_get_data(doc);
+  return doc->len >= kValueAt + n + 1 && data[4] == static_cast<uint8_t>(id.raw[id.type]) &&
          std::memcmp(data + 5, "_id", 4) == 0 && std::memcmp(data + kValueAt, value, n) == 0;
 }
 }  // namespace
@@ -61,6 +61,12 @@ bool FindIdEquality(const bson_t* filter, bson_iter_t* id) {
   return !bson_iter_next(&after);  // more than _id: not a point read
 }
 
+bool StoredIdEquals(const bson_t* doc, const bson_iter_t& id) {
+  bson_iter_t stored;
+  return StoredIdHasTheSameBytes(doc, id) ||
+         (bson_iter_init_find(&stored, doc, "_id") && bson::CompareValues(&stored, &id) == 0);
+}
+
 std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter) {
   bson_iter_t it;
   if (!FindIdEquality(filter, &it)) return std::nullopt;
@@ -91,12 +97,7 @@ StatusWith<std::optional<std::vector<bson::BsonDoc>>> FindByIdWithoutPlan(
   // The record key is the _id's keystring, so the stored _id equals v as
   // $eq compares (1, 1.0 and NumberLong(1) alike); checked all the same,
   // as the plan's filter would.
-  bson_iter_t stored;
-  if (doc && (StoredIdHasTheSameBytes(*doc, id_it) ||
-              (bson_iter_init_find(&stored, doc->get(), "_id") &&
-               bson::CompareValues(&stored, &id_it) == 0))) {
-    docs.push_back(std::move(*doc));
-  }
+  if (doc && StoredIdEquals(doc->get(), id_it)) docs.push_back(std::move(*doc));
   return NoFastPath(std::move(docs));
 }
 

@@ -33,6 +33,10 @@ std::optional<bson::BsonDoc> IdEqualityOf(const bson_t* filter);
 // (valid while its bytes live) when `filter` is exactly {_id: v} with v of
 // the types above.
 bool FindIdEquality(const bson_t* filter, bson_iter_t* id);
+// True when stored document `doc` has an _id equal to the value `id` (an
+// element FindIdEquality accepted) as $eq compares: what the filter {_id: v}
+// asks of the document a point read by v returned.
+bool StoredIdEquals(const bson_t* doc, const bson_iter_t& id);
 
 // The answer of `params` as a point read: the document (or none) whose _id
 // the filter names. nullopt when the find needs the planner: an option

@@ -117,6 +117,13 @@ const bson_value_t* FirstValue(const bson::BsonDoc& one_value_doc, bson_iter_t* 
   return bson_iter_value(it);
 }
 
+// An iterator on the value of {_id: v}.
+bson_iter_t IdValueOf(const bson::BsonDoc& id_doc) {
+  bson_iter_t it;
+  INVARIANT(bson_iter_init(&it, id_doc.get()) && bson_iter_next(&it));
+  return it;
+}
+
 // What happened to one document.
 struct DocumentChange {
   bool matched = false;
@@ -125,29 +132,38 @@ struct DocumentChange {
   std::optional<bson::BsonDoc> after;
 };
 
-// Updates the document with _id `id` if it still matches, in one write unit.
+// Updates the document whose _id is the value `id` points at if it still
+// matches, in one write unit. A null `matcher` stands for the filter
+// {_id: <that value>}: the document the point read returns matches when its
+// _id equals the value (StoredIdEquals), and a positional '$' has no array
+// match to stand for (an _id is never an array), as with the parsed filter.
+// Without `keep_images` the change's before and after stay empty (update
+// reports counts only; findAndModify returns one of them).
 StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalog& catalog,
-                                      catalog::CollectionEntry& coll, const bson::BsonDoc& id,
-                                      const query::Matcher& matcher,
+                                      catalog::CollectionEntry& coll, const bson_iter_t& id,
+                                      const query::Matcher* matcher,
                                       const update::UpdateDriver& driver,
                                       const CollectionWriter::UpdateSpec& spec,
-                                      bool bypass_validation) {
+                                      bool bypass_validation, bool keep_images = true) {
   DocumentChange change;
   CollectionWriter writer(catalog, coll);
   if (bypass_validation) writer.BypassDocumentValidation();
   RETURN_IF_ERROR(RunWriteUnit(session, [&]() -> Status {
     change = DocumentChange();
-    bson_iter_t it;
+    bson_iter_t id_value = id;  // bson_iter_value takes a mutable iterator
     ASSIGN_OR_RETURN(std::optional<bson::BsonDoc> current,
-                     coll.store->FindById(session, FirstValue(id, &it)));
-    if (!current || !matcher.Matches(current->get())) return Status::OK();
+                     coll.store->FindById(session, bson_iter_value(&id_value)));
+    if (!current) return Status::OK();
+    const bool matches = matcher != nullptr ? matcher->Matches(current->get())
+                                            : StoredIdEquals(current->get(), id);
+    if (!matches) return Status::OK();
     change.matched = true;
     // A positional ($) update needs the index of the array element the
     // query matched, as MongoDB's elemMatchKey.
     std::optional<size_t> positional;
-    if (driver.is_positional()) {
+    if (driver.is_positional() && matcher != nullptr) {
       query::MatchDetails details;
-      matcher.Matches(current->get(), &details);
+      matcher->Matches(current->get(), &details);
       positional = details.elem_match_index();
     }
     ASSIGN_OR_RETURN(update::ApplyResult applied, driver.Apply(current->get(), false, positional));
@@ -164,6 +180,7 @@ StatusWith<DocumentChange> UpdateById(storage::Session& session, catalog::Catalo
       if (!stored.empty()) applied.doc = std::move(stored);
       change.modified = true;
     }
+    if (!keep_images) return Status::OK();
     change.after = std::move(applied.doc);
     change.before = std::move(current);
     return Status::OK();
@@ -327,8 +344,57 @@ StatusWith<bson::BsonDoc> Engine::UpsertInsert(storage::Session& session, std::s
 
 StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view coll_name,
                                         const UpdateStatement& statement) {
-  if (auto view = TimeseriesView(db, coll_name)) return UpdateMeasurements(*view, statement);
-  RETURN_IF_ERROR(RefuseView(db, coll_name));
+  // One namespace string and one view lookup (a time-series collection is
+  // a view; any other view refuses the update).
+  const std::string ns = Namespace(db, coll_name);
+  if (auto view = catalog_->LookupView(ns)) {
+    if (view->is_timeseries()) return UpdateMeasurements(*view, statement);
+    return RefuseView(db, coll_name);
+  }
+  // The filter {_id: v} without a collation, `let` or pipeline: no matcher,
+  // no expression context, no list of targets. The point read answers the
+  // filter (UpdateById checks the _id it returns), and neither can fail to
+  // parse, so errors are those of the general path below. Parsing them and
+  // tearing them down was about 4,000 instructions of an $inc by _id.
+  bson_iter_t id_it;  // on v inside statement.query
+  if (!statement.update_is_pipeline && !statement.constants && statement.let.empty() &&
+      FindIdEquality(statement.query.get(), &id_it)) {
+    std::shared_ptr<catalog::CollectionEntry> coll = catalog_->Lookup(ns);
+    if (coll != nullptr && OperationCollator(statement.collation, coll.get()) == nullptr) {
+      ASSIGN_OR_RETURN(update::UpdateDriver driver,
+                       update::UpdateDriver::Parse(statement.update.get(),
+                                                   statement.array_filters
+                                                       ? statement.array_filters->get()
+                                                       : nullptr));
+      if (statement.multi && driver.is_replacement()) {
+        return Status(ErrorCode::kFailedToParse,
+                      "multi update is not supported for replacement-style update");
+      }
+      CollectionWriter::UpdateSpec spec;
+      if (!driver.is_replacement()) spec.update = statement.update.get();
+      spec.is_replacement = driver.is_replacement();
+      // As the plan's point read would: one use of the _id index where the
+      // record keys are it.
+      if (coll->store->shard_key_is_id()) coll->id_index_usage->Record();
+      storage::Session session = storage_->NewSession();
+      ASSIGN_OR_RETURN(DocumentChange change,
+                       UpdateById(session, *catalog_, *coll, id_it, /*matcher=*/nullptr, driver, spec,
+                                  statement.bypass_document_validation, /*keep_images=*/false));
+      UpdateResult result;
+      result.matched = change.matched ? 1 : 0;
+      result.modified = change.modified ? 1 : 0;
+      if (change.matched || !statement.upsert) return result;
+      // The upsert's seed comes from the parsed filter ({_id: v}: no $expr).
+      ASSIGN_OR_RETURN(std::unique_ptr<query::Matcher> matcher,
+                       query::Matcher::Parse(statement.query.get()));
+      ASSIGN_OR_RETURN(bson::BsonDoc inserted,
+                       UpsertInsert(session, db, coll_name, *matcher, driver,
+                                    statement.bypass_document_validation));
+      result.matched = 1;
+      result.upserted_id = IdOf(inserted.get());
+      return result;
+    }
+  }
   ASSIGN_OR_RETURN(StatementFilter filter,
                    ParseStatementFilter(*catalog_, db, coll_name, statement));
   ASSIGN_OR_RETURN(update::UpdateDriver driver,
@@ -361,8 +427,9 @@ StatusWith<UpdateResult> Engine::Update(std::string_view db, std::string_view co
       // server shuts down (what it changed so far stays, as in MongoDB).
       RETURN_IF_ERROR(query::CheckShutdown());
       ASSIGN_OR_RETURN(DocumentChange change,
-                       UpdateById(session, *catalog_, *filter.coll, id, *filter.matcher, driver, spec,
-                                  statement.bypass_document_validation));
+                       UpdateById(session, *catalog_, *filter.coll, IdValueOf(id),
+                                  filter.matcher.get(), driver, spec,
+                                  statement.bypass_document_validation, /*keep_images=*/false));
       result.matched += change.matched ? 1 : 0;
       result.modified += change.modified ? 1 : 0;
     }
@@ -457,8 +524,9 @@ StatusWith<FindAndModifyResult> Engine::FindAndModify(const FindAndModifyParams&
     spec.is_pipeline = params.update_is_pipeline;
     if (!driver->is_replacement() && !params.update_is_pipeline) spec.update = params.update->get();
     spec.is_replacement = driver->is_replacement();
-    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, ids[0], *matcher, *driver,
-                                                                spec, params.bypass_document_validation));
+    ASSIGN_OR_RETURN(DocumentChange change, UpdateById(session, *catalog_, *coll, IdValueOf(ids[0]),
+                                                       matcher.get(), *driver, spec,
+                                                       params.bypass_document_validation));
     if (!change.matched) continue;
     result.n = 1;
     result.updated_existing = true;
