@@ -88,9 +88,8 @@ bool InPlaceIncrement::Apply(const bson_t* doc, bson::BsonDoc* out, bool* modifi
     if (!sum || sum->get()->value_type != spans[i].type) return false;  // overflow or promotion
     sums[i] = *sum->get();
   }
-  *out = bson::BsonDoc::CopyOf(bson_get_data(doc), doc->len);
-  // The copy's buffer is its own: patching it in place is safe.
-  uint8_t* data = const_cast<uint8_t*>(out->data());
+  uint8_t* data = ResetToBytes(out, doc->len);
+  std::memcpy(data, bson_get_data(doc), doc->len);
   for (size_t i = 0; i < fields_.size(); ++i) WriteNumber(sums[i], data + spans[i].value);
   *modified = std::memcmp(bson_get_data(doc), out->data(), doc->len) != 0;
   return true;

@@ -71,21 +71,22 @@ bool InPlaceSet::Apply(const bson_t* doc, bson::BsonDoc* out, bool* modified) co
   }
   if (new_len > static_cast<size_t>(INT32_MAX)) return false;
   std::sort(order, order + count, [&](size_t a, size_t b) { return spans[a].begin < spans[b].begin; });
-  // One buffer per thread: the new bytes are copied once more into *out.
-  static thread_local std::string buffer;
-  buffer.clear();
-  buffer.reserve(new_len);
+  // Written once, straight into *out.
+  uint8_t* bytes = ResetToBytes(out, static_cast<uint32_t>(new_len));
   const uint32_t len_le = BSON_UINT32_TO_LE(static_cast<uint32_t>(new_len));
-  buffer.append(reinterpret_cast<const char*>(&len_le), 4);
-  uint32_t copied = 4;  // old bytes up to here are in the buffer or replaced
+  std::memcpy(bytes, &len_le, 4);
+  size_t written = 4;
+  uint32_t copied = 4;  // old bytes up to here are written or replaced
   for (size_t k = 0; k < count; ++k) {
     const FieldSpan& span = spans[order[k]];
-    buffer.append(reinterpret_cast<const char*>(old) + copied, span.begin - copied);
-    buffer.append(fields_[order[k]].element);
+    std::memcpy(bytes + written, old + copied, span.begin - copied);
+    written += span.begin - copied;
+    const std::string& element = fields_[order[k]].element;
+    std::memcpy(bytes + written, element.data(), element.size());
+    written += element.size();
     copied = span.end;
   }
-  buffer.append(reinterpret_cast<const char*>(old) + copied, doc->len - copied);
-  *out = bson::BsonDoc::CopyOf(reinterpret_cast<const uint8_t*>(buffer.data()), buffer.size());
+  std::memcpy(bytes + written, old + copied, doc->len - copied);
   *modified = true;
   return true;
 }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "engine/base/invariant.h"
 #include "engine/bson/raw_fields.h"
 
 namespace tigerdoc::update {
@@ -106,6 +107,14 @@ bool ListTopLevelFields(const bson_t* doc, size_t max, std::string_view* keys, F
     *stored = &spans[(*count)++];
     return true;
   });
+}
+
+uint8_t* ResetToBytes(bson::BsonDoc* out, uint32_t len) {
+  bson_t* doc = out->mutable_get();
+  bson_reinit(doc);
+  uint8_t* bytes = bson_reserve_buffer(doc, len);
+  INVARIANT(bytes != nullptr);
+  return bytes;
 }
 
 }  // namespace tigerdoc::update

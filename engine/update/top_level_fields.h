@@ -22,6 +22,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/bson/bson_doc.h"
+
 namespace tigerdoc::update {
 
 // At most this many fields per in-place update (fixed arrays, no heap).
@@ -48,5 +50,11 @@ bool LocateTopLevelFields(const bson_t* doc, const std::string_view* names, size
 // False otherwise.
 bool ListTopLevelFields(const bson_t* doc, size_t max, std::string_view* keys, FieldSpan* spans,
                         size_t* count);
+
+// Makes *out a document of `len` bytes and returns them for the caller to
+// fill, all `len` of them (bson_reserve_buffer): the in-place paths write
+// the new document there once, instead of into a buffer then a copy (about
+// 600 instructions of a YCSB update). REQUIRES: 5 <= len <= INT32_MAX.
+uint8_t* ResetToBytes(bson::BsonDoc* out, uint32_t len);
 
 }  // namespace tigerdoc::update

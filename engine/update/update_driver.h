@@ -124,7 +124,7 @@ class UpdateDriver {
   std::shared_ptr<const InPlaceSet> in_place_set_;
   // With in_place_set_ or in_place_: the update, whose tree is built only when a
   // document declines the in-place path (root_ is null until then).
-  std::shared_ptr<const bson::BsonDoc> deferred_update_;
+  std::shared_ptr<const std::string> deferred_update_;  // its bytes
   std::vector<std::string> rename_sources_;
   bool positional_ = false;
 };
