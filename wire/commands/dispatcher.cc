@@ -113,12 +113,14 @@ StatusWith<std::optional<int64_t>> MaxTimeMSOf(const bson_t* body, const Command
 
 // What currentOp shows of a request: ns is "<db>.<collection>" when the
 // first field names one, else "<db>.$cmd"; the deadline of a valid
-// maxTimeMS (each command reports a bad one itself).
-OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& request,
-                              const CommandSpec& spec, const bson_t* shown_command,
-                              const CommandShape& shape) {
+// maxTimeMS (each command reports a bad one itself). Written over `*out`,
+// whose strings' buffers an earlier command left (ScopedOperation swaps
+// them back), so that a command allocates none (issue #18).
+void FillOperationInfo(const ConnectionInfo& conn, const CommandRequest& request,
+                       const CommandSpec& spec, const bson_t* shown_command,
+                       const CommandShape& shape, OperationInfo* out) {
   const std::string_view name = spec.name;
-  OperationInfo info;
+  OperationInfo& info = *out;
   info.op = LogicalOpName(spec.traits.op);
   info.command = shown_command;
   info.client = conn.remote_address;
@@ -142,12 +144,12 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
     coll = Utf8At(&it);
   }
   info.ns.reserve(request.db.size() + 1 + coll.size());
-  info.ns.append(request.db).append(1, '.').append(coll);
+  info.ns.assign(request.db).append(1, '.').append(coll);
+  info.deadline.reset();
   StatusWith<std::optional<int64_t>> max_time_ms = MaxTimeMSOf(request.body.get(), shape);
   if (max_time_ms.ok() && max_time_ms.value()) {
     info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());
   }
-  return info;
 }
 
 // 127.0.0.0/8 and ::1: where the localhost exception applies.
@@ -234,9 +236,11 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
     }
   }
   const std::optional<bson::BsonDoc> redacted = RedactSecrets(*spec, request.body.get());
-  ScopedOperation op(engine_->operations(),
-                     OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get(),
-                                     shape));
+  // One per thread: it holds the strings of this thread's previous command.
+  thread_local OperationInfo t_operation_info;
+  FillOperationInfo(conn, request, *spec, redacted ? redacted->get() : request.body.get(), shape,
+                    &t_operation_info);
+  ScopedOperation op(engine_->operations(), &t_operation_info);
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
   if (replica_set) engine::repl::LogicalClock::ResetThreadTick();
   bson::BsonDoc reply = replica_set ? RunInSession(*spec, ctx) : RunCommandReply(*spec, ctx);
