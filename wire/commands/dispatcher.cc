@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "engine/bson/first_key.h"
 #include "engine/bson/raw_fields.h"
 #include "engine/query/deadline.h"
 #include "wire/commands/command_arg_values.h"
@@ -152,22 +153,6 @@ void FillOperationInfo(const ConnectionInfo& conn, const CommandRequest& request
   }
 }
 
-// The command's name, its first key, as bson_iter_init + bson_iter_next
-// read it (through RawFields, about a tenth of their cost: issue #18);
-// false when the body has no element.
-bool CommandNameOf(const bson_t* body, std::string_view* name) {
-  bson::RawFields fields(body);
-  if (fields.Next()) {
-    *name = fields.key();
-    return true;
-  }
-  if (!fields.broken()) return false;
-  bson_iter_t it;
-  if (!bson_iter_init(&it, body) || !bson_iter_next(&it)) return false;
-  *name = bson_iter_key(&it);
-  return true;
-}
-
 // 127.0.0.0/8 and ::1: where the localhost exception applies.
 bool IsLoopback(const std::string& remote_address) {
   return remote_address.rfind("127.", 0) == 0 || remote_address.rfind("[::1]:", 0) == 0 ||
@@ -202,7 +187,7 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
   // The counters read the reply's facts; the cursor id among them is what
   // ReplyHoldsState would walk the reply again for.
   std::string_view command_name;
-  const ReplyFacts facts = CommandNameOf(request.body.get(), &command_name)
+  const ReplyFacts facts = bson::FirstKey(request.body.get(), &command_name)
                                ? RecordCommand(command_name, request, reply, duration)
                                : ReadReplyFacts(reply.get());
   out.holds_state = facts.cursor_id != 0;
@@ -212,7 +197,7 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
 bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
                                    engine::OperationInfo* info, engine::OperationStats* stats) {
   std::string_view name;
-  if (!CommandNameOf(request.body.get(), &name)) {
+  if (!bson::FirstKey(request.body.get(), &name)) {
     return ErrorReply(Status(ErrorCode::kCommandNotFound, "no such command: ''"));
   }
   const CommandSpec* spec = FindCommand(name);
