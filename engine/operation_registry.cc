@@ -99,15 +99,26 @@ static_assert(sizeof(OperationInfo) == 4 * sizeof(std::string) + sizeof(const bs
                   sizeof(int64_t) + sizeof(std::optional<std::chrono::steady_clock::time_point>),
               "Operation::Reset swaps every field of OperationInfo: add a new one there");
 
+namespace {
+
+// Swaps two strings unless they hold the same text (then either holds what
+// both should): a connection's commands mostly repeat their client, desc,
+// op and namespace, and swapping short strings copies their bytes.
+void SwapUnlessEqual(std::string& a, std::string& b) {
+  if (a != b) a.swap(b);
+}
+
+}  // namespace
+
 void Operation::Reset(OperationInfo& info) {
   // Member by member: std::swap of the struct moved every string three
   // times (about 400 instructions).
-  info_.ns.swap(info.ns);
-  info_.op.swap(info.op);
+  SwapUnlessEqual(info_.ns, info.ns);
+  SwapUnlessEqual(info_.op, info.op);
   std::swap(info_.command, info.command);
-  info_.client.swap(info.client);
+  SwapUnlessEqual(info_.client, info.client);
   std::swap(info_.connection_id, info.connection_id);
-  info_.desc.swap(info.desc);
+  SwapUnlessEqual(info_.desc, info.desc);
   std::swap(info_.deadline, info.deadline);
   start_ = std::chrono::steady_clock::now();
   killed_.store(false, std::memory_order_relaxed);

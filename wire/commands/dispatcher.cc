@@ -124,14 +124,18 @@ void FillOperationInfo(const ConnectionInfo& conn, const CommandRequest& request
   OperationInfo& info = *out;
   info.op = LogicalOpName(spec.traits.op);
   info.command = shown_command;
-  info.client = conn.remote_address;
-  info.connection_id = conn.connection_id;
-  // Appended in place: the temporaries of `"conn" + to_string(id)` and
-  // `db + "." + coll` were a tenth of this function (issue #18).
-  char id_digits[24];
-  const char* id_end = std::to_chars(id_digits, id_digits + sizeof id_digits, conn.connection_id).ptr;
-  const std::string_view id(id_digits, static_cast<size_t>(id_end - id_digits));
-  info.desc.assign("conn").append(id);
+  // A connection's client and desc never change, and `*out` was last
+  // filled for this thread's connection, usually this one: kept as is then.
+  if (info.connection_id != conn.connection_id || info.client != conn.remote_address) {
+    info.client = conn.remote_address;
+    info.connection_id = conn.connection_id;
+    // Appended in place: the temporaries of `"conn" + to_string(id)` and
+    // `db + "." + coll` were a tenth of this function (issue #18).
+    char id_digits[24];
+    const char* id_end = std::to_chars(id_digits, id_digits + sizeof id_digits, conn.connection_id).ptr;
+    const std::string_view id(id_digits, static_cast<size_t>(id_end - id_digits));
+    info.desc.assign("conn").append(id);
+  }
   bson_iter_t it;
   std::string_view coll = "$cmd";
   if (name == "getMore") {

@@ -6,6 +6,7 @@
 // ordered:false goes on. Malformed commands fail as a whole.
 
 #include <array>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -179,6 +180,17 @@ constexpr std::array<std::string_view, kUpdateStatementFieldCount> kUpdateStatem
 static_assert(kUpdateStatementFields[kU] == "u" && kUpdateStatementFields[kArrayFilters] == "arrayFilters" &&
               kUpdateStatementFields[kCollation] == "collation" && kUpdateStatementFields[kSort] == "sort");
 
+// {n: <n>}, the start of an insert's reply, written as its 12 bytes:
+// BSON_APPEND_INT32 costs about 160 instructions, a tenth of what the
+// insert command itself adds to a one-document insert (issue #18).
+bson::BsonDoc CountReply(int32_t n) {
+  uint8_t bytes[12] = {12, 0, 0, 0, BSON_TYPE_INT32, 'n', 0};
+  const uint32_t le = BSON_UINT32_TO_LE(static_cast<uint32_t>(n));
+  std::memcpy(bytes + 7, &le, sizeof le);
+  bytes[11] = 0;
+  return bson::BsonDoc::CopyOf(bytes, sizeof bytes);
+}
+
 // The insert command's own fields; bit i of RunInsert's `given` says
 // kInsertFields[i] is in the body.
 enum InsertField : uint32_t { kInsertDocuments, kInsertOrdered, kInsertBypass, kInsertFieldCount };
@@ -248,8 +260,7 @@ StatusWith<bson::BsonDoc> RunInsert(CommandContext& ctx) {
     }
   }
   RETURN_IF_ERROR(FinishWrite(ctx, options));
-  bson::BsonDoc out;
-  BSON_APPEND_INT32(out.mutable_get(), "n", static_cast<int32_t>(n));
+  bson::BsonDoc out = CountReply(static_cast<int32_t>(n));
   errors.AppendTo(out.mutable_get());
   return WriteReply(options, std::move(out));
 }
@@ -393,8 +404,7 @@ StatusWith<bson::BsonDoc> RunDelete(CommandContext& ctx) {
     n += result.value().deleted;
   }
   RETURN_IF_ERROR(FinishWrite(ctx, options));
-  bson::BsonDoc out;
-  BSON_APPEND_INT32(out.mutable_get(), "n", static_cast<int32_t>(n));
+  bson::BsonDoc out = CountReply(static_cast<int32_t>(n));
   errors.AppendTo(out.mutable_get());
   return WriteReply(options, std::move(out));
 }
