@@ -155,6 +155,22 @@ TEST(BsonDocMove, EmptyDocumentsMoveAndStayUsable) {
   EXPECT_TRUE(BsonDoc::CopyOf(BsonDoc().get()).empty());
 }
 
+// BsonDoc's moves and CopyOf rely on the flag values libbson gives a
+// document that bson_init made (inline | static) and one that grew onto
+// the heap or was copied there (static): libbson's ABI, checked here.
+TEST(BsonDocMove, LibbsonFlagsAreTheOnesTheMovesAssume) {
+  const BsonDoc fresh;
+  EXPECT_EQ(fresh.get()->flags, 3u);
+  EXPECT_EQ(BsonDoc::FromJson(R"({"a": 1})").get()->flags, 3u);
+  const BsonDoc grown = BsonDoc::FromJson(BigJson());
+  EXPECT_EQ(grown.get()->flags, 2u);
+  EXPECT_EQ(BsonDoc::CopyOf(grown.get()).get()->flags, 2u);
+  BsonDoc appended;
+  const std::string big(200, 'x');
+  BSON_APPEND_UTF8(appended.mutable_get(), "x", big.c_str());
+  EXPECT_EQ(appended.get()->flags, 2u);
+}
+
 // A document of `len` bytes: {"s": "<x...>"} (len >= 13).
 std::string DocOfLength(size_t len) {
   const size_t chars = len - 13;  // 4 size, 1 type, "s\0", 4 length, NUL, terminator
