@@ -86,7 +86,8 @@ bson::BsonDoc Operation::ToCurrentOp(const std::string& host) const {
     bson_t empty = BSON_INITIALIZER;
     BSON_APPEND_DOCUMENT(b, "command", &empty);
   }
-  BSON_APPEND_INT32(b, "numYields", 0);
+  BSON_APPEND_INT32(b, "numYields", num_yields());
+  BSON_APPEND_BOOL(b, "waitingForLock", waiting_for_slot_.load(std::memory_order_relaxed));
   if (killed()) BSON_APPEND_BOOL(b, "killPending", true);
   {
     std::lock_guard<std::mutex> lock(report_mutex_);
@@ -150,6 +151,7 @@ bool OperationRegistry::Kill(int64_t opid) {
   auto it = running_.find(opid);
   if (it == running_.end()) return false;
   it->second->Kill();
+  long_work_.WakeWaiters();
   return true;
 }
 
@@ -159,9 +161,14 @@ ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo info
       previous_operation_(t_current_operation) {
   query::current_operation_killed = operation_->kill_flag();
   t_current_operation = operation_.get();
+  if (query::current_yield_hook == nullptr) {
+    ticket_.emplace(registry.long_work(), *operation_, operation_->start());
+    query::current_yield_hook = &*ticket_;
+  }
 }
 
 ScopedOperation::~ScopedOperation() {
+  if (ticket_) query::current_yield_hook = nullptr;  // the ticket releases its slot
   query::current_operation_killed = previous_kill_flag_;
   t_current_operation = previous_operation_;
   registry_.Finish(operation_->opid());

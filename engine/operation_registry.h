@@ -28,6 +28,10 @@
 // a command (an index build) can report progress or stats without the
 // command passing it down.
 //
+// Long work: the registry owns the process's LongWorkAdmission
+// (engine/long_work_admission.h); ScopedOperation gives its command a
+// LongWorkTicket, whose yields the operation counts (currentOp numYields).
+//
 // Ownership: the registry holds shared_ptrs to its operations; an operation
 // leaves the registry when its ScopedOperation ends. The `command` document
 // an operation shows is borrowed from the request and must outlive the
@@ -48,6 +52,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/long_work_admission.h"
 
 namespace tigerdoc::engine {
 
@@ -81,6 +86,13 @@ class Operation {
   const std::atomic<bool>* kill_flag() const { return &killed_; }
   void Kill() { killed_.store(true, std::memory_order_relaxed); }
   bool killed() const { return killed_.load(std::memory_order_relaxed); }
+  std::chrono::steady_clock::time_point start() const { return start_; }
+  // Slots this operation handed to a waiting one (currentOp numYields).
+  void CountYield() { num_yields_.fetch_add(1, std::memory_order_relaxed); }
+  int32_t num_yields() const { return num_yields_.load(std::memory_order_relaxed); }
+  // While it waits for a long-work slot (currentOp waitingForLock, as
+  // mongod shows an operation waiting for an execution ticket).
+  void set_waiting_for_slot(bool waiting) { waiting_for_slot_.store(waiting, std::memory_order_relaxed); }
 
   // 11600 at shutdown, 11601 Interrupted when killed, 50 MaxTimeMSExpired
   // past the deadline; OK otherwise.
@@ -96,7 +108,7 @@ class Operation {
 
   // Its currentOp document (MongoDB's shape: type, host, desc, connectionId,
   // client, active, currentOpTime, opid, secs_running, microsecs_running,
-  // op, ns, command, numYields, killPending, then the reported fields).
+  // op, ns, command, numYields, waitingForLock, killPending, then the reported fields).
   bson::BsonDoc ToCurrentOp(const std::string& host) const;
 
  private:
@@ -105,6 +117,8 @@ class Operation {
   const std::chrono::steady_clock::time_point start_;
   const std::chrono::system_clock::time_point start_wall_;
   std::atomic<bool> killed_{false};
+  std::atomic<int32_t> num_yields_{0};
+  std::atomic<bool> waiting_for_slot_{false};
   mutable std::mutex report_mutex_;
   bson::BsonDoc reported_;
   OperationStats stats_;
@@ -116,17 +130,21 @@ class OperationRegistry {
   void Finish(int64_t opid);
   // The currentOp documents of every running operation, by opid.
   std::vector<bson::BsonDoc> CurrentOps(const std::string& host) const;
-  // Sets the kill flag; false when no such operation runs.
+  // Sets the kill flag (and wakes the operation if it waits for a long
+  // work slot); false when no such operation runs.
   bool Kill(int64_t opid);
+  LongWorkAdmission& long_work() { return long_work_; }
 
  private:
+  LongWorkAdmission long_work_{LongWorkAdmission::DefaultSlots()};
   mutable std::mutex mutex_;
   std::map<int64_t, std::shared_ptr<Operation>> running_;
   int64_t next_opid_ = 1;
 };
 
 // Registers an operation for the current scope and makes its kill flag the
-// one this thread's reads check.
+// one this thread's reads check, and its LongWorkTicket their yield hook
+// (unless an outer ScopedOperation's already is).
 class ScopedOperation {
  public:
   ScopedOperation(OperationRegistry& registry, OperationInfo info);
@@ -140,6 +158,7 @@ class ScopedOperation {
   std::shared_ptr<Operation> operation_;
   const std::atomic<bool>* previous_kill_flag_;
   Operation* previous_operation_;
+  std::optional<LongWorkTicket> ticket_;  // empty when nested
 };
 
 // This thread's innermost registered operation; null outside one.
