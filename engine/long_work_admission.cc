@@ -144,6 +144,13 @@ LongWorkAdmission::Stats LongWorkAdmission::stats() const {
   return s;
 }
 
+const int LongWorkTicket::kChecksPerClockRead = 4;
+const LongWorkTicket::Clock::duration LongWorkTicket::kRunsLongAfter = std::chrono::milliseconds(1);
+const LongWorkTicket::Clock::duration LongWorkTicket::kYieldPeriod = std::chrono::milliseconds(4);
+
+LongWorkTicket::LongWorkTicket(LongWorkAdmission& admission, Operation& operation, Clock::time_point since)
+    : admission_(admission), operation_(operation), since_(since), countdown_(kChecksPerClockRead) {}
+
 LongWorkAdmission::WaitLimits LongWorkTicket::Limits(const query::Interrupt& interrupt) const {
   LongWorkAdmission::WaitLimits limits;
   limits.killed = operation_.kill_flag();
@@ -156,6 +163,8 @@ LongWorkAdmission::WaitLimits LongWorkTicket::Limits(const query::Interrupt& int
 }
 
 void LongWorkTicket::TimedCheck(const query::Interrupt& interrupt) {
+  countdown_ = kChecksPerClockRead;
+  if (!holding_ && !admission_.enabled()) return;
   const Clock::time_point now = Clock::now();
   if (restart_period_) {
     restart_period_ = false;

@@ -37,7 +37,8 @@
 // holds). So a wait ends
 //   * when no slot has changed hands for kStallLimit since the wait began
 //     (every holder is stuck, as in the case above): the command then runs
-//     without a slot (counted in waitTimeouts). A queue that moves never
+//     without a slot until it ends or idles (counted in waitTimeouts), so
+//     what it holds is soon given up. A queue that moves never
 //     times out, however long: 200 scans on 2 slots wait ~100 ms each,
 //     which a fixed cap of 20-50 ms would turn into "run anyway" and undo
 //     the admission;
@@ -166,13 +167,13 @@ class LongWorkTicket final : public query::YieldHook {
  public:
   using Clock = LongWorkAdmission::Clock;
 
-  static constexpr int kChecksPerClockRead = 4;
-  static constexpr Clock::duration kRunsLongAfter = std::chrono::milliseconds(1);
-  static constexpr Clock::duration kYieldPeriod = std::chrono::milliseconds(4);
+  // Tuned in long_work_admission.cc (bench/README.md "Long work admission").
+  static const int kChecksPerClockRead;
+  static const Clock::duration kRunsLongAfter;
+  static const Clock::duration kYieldPeriod;
 
   // `since`: when the command started (its first period's start).
-  LongWorkTicket(LongWorkAdmission& admission, Operation& operation, Clock::time_point since)
-      : admission_(admission), operation_(operation), since_(since) {}
+  LongWorkTicket(LongWorkAdmission& admission, Operation& operation, Clock::time_point since);
   ~LongWorkTicket() {
     if (holding_) admission_.Release();
   }
@@ -181,8 +182,7 @@ class LongWorkTicket final : public query::YieldHook {
 
   void AtYieldPoint(const query::Interrupt& interrupt) override {
     if (--countdown_ > 0) return;
-    countdown_ = kChecksPerClockRead;
-    if (holding_ || admission_.enabled()) TimedCheck(interrupt);
+    TimedCheck(interrupt);
   }
   void BeforeIdleWait() override;
 
@@ -195,7 +195,7 @@ class LongWorkTicket final : public query::YieldHook {
   LongWorkAdmission& admission_;
   Operation& operation_;
   Clock::time_point since_;  // start of the current period
-  int countdown_ = kChecksPerClockRead;
+  int countdown_;  // checks until the next clock read
   bool holding_ = false;
   bool restart_period_ = false;  // after an idle wait: the next read starts a period
 };
