@@ -144,8 +144,8 @@ LongWorkAdmission::Stats LongWorkAdmission::stats() const {
   return s;
 }
 
-const int LongWorkTicket::kChecksPerClockRead = 4;
-const LongWorkTicket::Clock::duration LongWorkTicket::kRunsLongAfter = std::chrono::milliseconds(1);
+const int LongWorkTicket::kChecksPerClockRead = 2;
+const LongWorkTicket::Clock::duration LongWorkTicket::kRunsLongAfter = std::chrono::microseconds(500);
 const LongWorkTicket::Clock::duration LongWorkTicket::kYieldPeriod = std::chrono::milliseconds(4);
 
 LongWorkTicket::LongWorkTicket(LongWorkAdmission& admission, Operation& operation, Clock::time_point since)

@@ -15,13 +15,15 @@
 // installs a LongWorkTicket as this thread's query::YieldHook; every
 // query::Interrupt::Check() (every 64 documents of a scan, sort or merge,
 // and at the start and end of each batch) calls it. The ticket:
-//   * reads the clock every kChecksPerClockRead checks only;
-//   * once kRunsLongAfter of wall time passed since the command started
-//     (or since it last yielded), takes a slot, waiting FIFO if none is
-//     free. Wall time, not CPU time: a 1,000-document scan costs about
-//     0.4 ms of CPU and never reaches 1 ms on an idle server; it does on
-//     an oversubscribed one, which is where admission is needed;
-//   * while holding a slot, every kYieldPeriod, when someone waits, hands
+//   * reads the clock every kChecksPerClockRead (2) checks only;
+//   * once kRunsLongAfter (0.5 ms) of wall time passed since the command
+//     started (or since it last yielded), takes a slot, waiting FIFO if
+//     none is free. Wall time, not CPU time: a 1,000-document scan costs
+//     about 0.4 ms of CPU and rarely reaches 0.5 ms on an idle server
+//     (then it takes a free slot: one mutex); it does on an oversubscribed
+//     one, where admission is needed (1 ms caught a sixth of the bench's
+//     scans, 0.5 ms did better: bench/README.md "Long work admission");
+//   * while holding a slot, every kYieldPeriod (4 ms), when someone waits, hands
 //     its slot to the first waiter and waits at the back (a yield, counted
 //     as the operation's currentOp numYields);
 //   * releases the slot when the command ends (the ticket's destructor,
