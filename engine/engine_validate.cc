@@ -22,6 +22,7 @@
 #include <shared_mutex>
 #include <string>
 
+#include "engine/bson/hex.h"
 #include "engine/bson/shell_string.h"
 #include "engine/engine.h"
 #include "engine/index/index_table.h"
@@ -93,12 +94,8 @@ std::string IdString(const bson_t* doc) {
 }
 
 std::string Hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : bytes.substr(0, 32)) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
+  bson::AppendLowerHex(bytes.substr(0, 32), &out);
   if (bytes.size() > 32) out += "...";
   return out;
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "engine/bson/shell_string.h"
 #include "engine/catalog/change_event.h"
 #include "engine/write/document_rules.h"
 #include "engine/write/hook_runner.h"
@@ -16,12 +15,16 @@ namespace {
 
 using storage::ShardedRecordStore;
 
-Status DuplicateIdError(const std::string& ns, const bson_t* doc,
-                        const bson::Collator* collation = nullptr) {
+// The _id index's collation is the collection's default when the _id
+// index compares under it (id_index_document.h): both the byte-equal _id
+// the store refuses and the collation-equal one the "-idc" table refuses
+// are reported under it, as mongod's one _id index would.
+Status DuplicateIdError(const catalog::CollectionMetadata& md, const bson_t* doc) {
   bson::BsonDoc id = Rename(IdOf(doc).get(), "_id");
   bson::BsonDoc pattern;
   BSON_APPEND_INT32(pattern.mutable_get(), "_id", 1);
-  return DuplicateKeyError(ns, index::kIdIndexName, pattern.get(), id.get(), collation);
+  return DuplicateKeyError(md.ns, index::kIdIndexName, pattern.get(), id.get(),
+                           md.collated_id_table ? md.default_collator : nullptr);
 }
 
 // MongoDB's _id index takes the collection's default collation, so {_id:
@@ -38,7 +41,7 @@ Status AddCollatedId(storage::Session& session, const catalog::CollectionEntry& 
   Status added = session.Insert(ShardedRecordStore::CollatedIdTableName(coll.metadata.ident),
                                 keystring::Encode(&id, coll.metadata.default_collator), "");
   if (added.code() == ErrorCode::kDuplicateKey) {
-    return DuplicateIdError(coll.metadata.ns, doc, coll.metadata.default_collator);
+    return DuplicateIdError(coll.metadata, doc);
   }
   return added;
 }
@@ -56,32 +59,6 @@ Status RemoveCollatedId(storage::Session& session, const catalog::CollectionEntr
 bool SameBytes(const bson::BsonDoc& a, const bson::BsonDoc& b) { return a.bytes() == b.bytes(); }
 
 }  // namespace
-
-Status DuplicateKeyError(const std::string& ns, const std::string& index_name,
-                         const bson_t* key_pattern, const bson_t* key_value,
-                         const bson::Collator* collation) {
-  std::string message = "E11000 duplicate key error collection: " + ns + " index: " + index_name;
-  if (collation != nullptr) message += " collation: " + bson::ToShellString(collation->spec());
-  message += " dup key: " + bson::ToShellString(key_value);
-  bson::BsonDoc extra;
-  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyPattern", key_pattern);
-  BSON_APPEND_DOCUMENT(extra.mutable_get(), "keyValue", key_value);
-  return Status(ErrorCode::kDuplicateKey, message, std::string(extra.bytes()));
-}
-
-bson::BsonDoc KeyValueOf(const index::IndexSpec& spec, const bson_t* values) {
-  bson::BsonDoc out;
-  for (const index::IndexField& field : spec.fields) {
-    const std::string& name = field.path.dotted();
-    bson_iter_t it;
-    if (bson_iter_init_find_w_len(&it, values, name.data(), static_cast<int>(name.size()))) {
-      bson_append_iter(out.mutable_get(), name.data(), static_cast<int>(name.size()), &it);
-    } else {
-      bson_append_null(out.mutable_get(), name.data(), static_cast<int>(name.size()));
-    }
-  }
-  return out;
-}
 
 // Hooks writing other collections nest writers; deeper than this is a
 // cycle of patterns feeding each other.
@@ -315,7 +292,7 @@ Status CollectionWriter::StoreInsert(storage::Session& session, const bson_t* do
     return Status(ErrorCode::kBadValue, "object to insert exceeds cappedMaxSize");
   }
   Status stored = coll_.store->Insert(session, doc);
-  if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata.ns, doc);
+  if (stored.code() == ErrorCode::kDuplicateKey) return DuplicateIdError(coll_.metadata, doc);
   RETURN_IF_ERROR(stored);
   RETURN_IF_ERROR(AddCollatedId(session, coll_, doc));
   if (RecordsChanges(catalog_)) {

@@ -51,6 +51,7 @@
 #include "engine/storage/storage_engine.h"
 #include "engine/write/hooks.h"
 #include "engine/write/document_validator.h"
+#include "engine/write/duplicate_key_error.h"
 
 namespace tigerdoc::engine {
 
@@ -182,17 +183,5 @@ Status RemoveIndexEntries(storage::Session& session, const catalog::CollectionEn
                           const index::IndexSpec& spec,
                           const storage::ShardedRecordStore::Location& at,
                           const std::vector<index::IndexKey>& keys);
-
-// MongoDB's duplicate key error: "E11000 duplicate key error collection:
-// <ns> index: <name> [collation: { <spec> } ]dup key: { a: 1 }", with
-// keyPattern and keyValue. `key_value` is {<field>: value, ...} in
-// key-pattern order; `collation` the index's (nullptr: simple, not shown).
-Status DuplicateKeyError(const std::string& ns, const std::string& index_name,
-                         const bson_t* key_pattern, const bson_t* key_value,
-                         const bson::Collator* collation = nullptr);
-
-// keyValue of an index key: each key-pattern field with its value (null
-// when the document lacks it).
-bson::BsonDoc KeyValueOf(const index::IndexSpec& spec, const bson_t* values);
 
 }  // namespace tigerdoc::engine

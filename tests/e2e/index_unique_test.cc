@@ -1,8 +1,10 @@
 // Unique indexes through libmongoc: violations in ordered and unordered
 // insert batches (reported at their index), in updates, upserts and
 // findAndModify; uniqueness across 8 shards; sparse/partial semantics;
-// multikey uniqueness; parallel arrays.
+// multikey uniqueness; parallel arrays; what a duplicate key error reports
+// (plain values, or hex collation keys for a collated index).
 
+#include "tests/e2e/icu_sort_key.h"
 #include "tests/e2e/index_test_base.h"
 
 namespace tigerdoc::e2e {
@@ -176,6 +178,139 @@ TEST_F(IndexUniqueTest, DuplicateKeyWriteErrorsHaveMongodsFieldsInMongodsOrder) 
   EXPECT_EQ(Integer(errors[1], "index"), 2);
   EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(errors[1], "keyValue")),
             testutil::CanonicalJson(R"({"u": 1})"));
+}
+
+// A collated unique index reports what it stores, as mongod 7
+// (buildDupKeyErrorStatus, DuplicateKeyErrorInfo::serialize): each string
+// component's collation key, hex encoded ("0x..." in errmsg, bare in
+// keyValue), then hexEncoded and the index's collation after keyValue. The
+// expected keys come from ICU directly (icu_sort_key.h).
+constexpr char kEnStrength2Spec[] =
+    "{ locale: \"en\", caseLevel: false, caseFirst: \"off\", strength: 2, numericOrdering: false, "
+    "alternate: \"non-ignorable\", maxVariable: \"punct\", normalization: false, backwards: false, "
+    "version: \"57.1\" }";
+
+const std::vector<std::string> kCollatedDupFields = {"index", "code", "errmsg", "keyPattern",
+                                                     "keyValue", "hexEncoded", "collation"};
+
+TEST_F(IndexUniqueTest, CollatedUniqueIndexReportsHexCollationKeysOnInsertUpdateAndUpsert) {
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"name": 1}, "name": "name_1", "unique": true,
+      "collation": {"locale": "en", "strength": 2}}])"));
+  InsertJson("c", R"([{"_id": 1, "name": "apple"}, {"_id": 2, "name": "pear"}])");
+  const std::string key = IcuSortKeyHex("en", 2, "apple");
+  ASSERT_EQ(IcuSortKeyHex("en", 2, "APPLE"), key);  // one key for every case
+  const std::string errmsg = "E11000 duplicate key error collection: " + db_ +
+                             ".c index: name_1 collation: " + kEnStrength2Spec +
+                             " dup key: { name: \"0x" + key + "\" }";
+  auto expect_collated_dup = [&](const BsonDoc& error, const BsonDoc& reply) {
+    EXPECT_EQ(Integer(error, "code"), 11000) << Json(reply);
+    EXPECT_EQ(FieldNames(error), kCollatedDupFields) << Json(reply);
+    EXPECT_EQ(String(error, "errmsg"), errmsg);
+    EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(error, "keyPattern")),
+              testutil::CanonicalJson(R"({"name": 1})"));
+    EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(error, "keyValue")),
+              testutil::CanonicalJson(R"({"name": ")" + key + R"("})"));
+    EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(error, "hexEncoded")),
+              testutil::CanonicalJson(R"({"0": true})"));
+    EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(error, "collation")),
+              testutil::CanonicalJson(R"({"locale": "en", "caseLevel": false, "caseFirst": "off",
+                  "strength": 2, "numericOrdering": false, "alternate": "non-ignorable",
+                  "maxVariable": "punct", "normalization": false, "backwards": false,
+                  "version": "57.1"})"));
+  };
+  BsonDoc insert = Run(R"({"insert": "c", "documents": [{"_id": 3, "name": "APPLE"}]})");
+  ASSERT_OK_REPLY(insert);
+  ASSERT_EQ(DocArray(insert, "writeErrors").size(), 1u) << Json(insert);
+  expect_collated_dup(DocArray(insert, "writeErrors")[0], insert);
+  BsonDoc update = Run(R"({"update": "c", "updates": [{"q": {"_id": 2}, "u": {"$set": {"name": "Apple"}}}]})");
+  ASSERT_OK_REPLY(update);
+  ASSERT_EQ(DocArray(update, "writeErrors").size(), 1u) << Json(update);
+  expect_collated_dup(DocArray(update, "writeErrors")[0], update);
+  BsonDoc upsert = Run(R"({"update": "c", "updates": [{"q": {"_id": 4}, "u": {"$set": {"name": "aPPLE"}},
+      "upsert": true}]})");
+  ASSERT_OK_REPLY(upsert);
+  ASSERT_EQ(DocArray(upsert, "writeErrors").size(), 1u) << Json(upsert);
+  expect_collated_dup(DocArray(upsert, "writeErrors")[0], upsert);
+  // A command error carries the same fields after codeName.
+  BsonDoc fam = Run(R"({"findAndModify": "c", "query": {"_id": 2}, "update": {"$set": {"name": "APPle"}}})");
+  EXPECT_ERROR_REPLY(fam, 11000, "DuplicateKey");
+  EXPECT_EQ(String(fam, "errmsg"), errmsg);
+  EXPECT_EQ(String(fam, "keyValue.name"), key);
+  EXPECT_EQ(String(fam, "collation.locale"), "en");
+  EXPECT_EQ(Count("c"), 2);
+}
+
+// Compound keys under strength 1 (accents and case ignored): only the
+// string components are hex encoded; a number stays as it is; a string
+// inside a subdocument component is the raw collation key (mongod hex
+// encodes top-level components only).
+TEST_F(IndexUniqueTest, CollatedCompoundUniqueKeyHexEncodesOnlyItsStringComponents) {
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"name": 1, "n": -1, "d": 1}, "name": "cmp",
+      "unique": true, "collation": {"locale": "en", "strength": 1}}])"));
+  InsertJson("c", R"([{"_id": 1, "name": "Élan", "n": 7, "d": {"s": "X"}}])");
+  BsonDoc r = Run(R"({"insert": "c", "documents": [{"_id": 2, "name": "elan", "n": 7, "d": {"s": "x"}}]})");
+  ASSERT_OK_REPLY(r);
+  ASSERT_EQ(DocArray(r, "writeErrors").size(), 1u) << Json(r);
+  BsonDoc error = DocArray(r, "writeErrors")[0].Copy();
+  EXPECT_EQ(FieldNames(error), kCollatedDupFields);
+  const std::string name_key = IcuSortKeyHex("en", 1, "elan");
+  ASSERT_EQ(IcuSortKeyHex("en", 1, "Élan"), name_key);
+  const std::string nested_key = IcuSortKey("en", 1, "x");
+  EXPECT_EQ(String(error, "keyValue.name"), name_key);
+  EXPECT_EQ(Integer(error, "keyValue.n"), 7);
+  EXPECT_EQ(String(error, "keyValue.d.s"), nested_key);
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(error, "hexEncoded")),
+            testutil::CanonicalJson(R"({"0": true, "1": false, "2": false})"));
+  EXPECT_EQ(Integer(error, "collation.strength"), 1);
+  const std::string errmsg = *String(error, "errmsg");
+  const std::string tail = " dup key: { name: \"0x" + name_key + "\", n: 7, d: { s: \"" + nested_key + "\" } }";
+  ASSERT_GE(errmsg.size(), tail.size());
+  EXPECT_EQ(errmsg.substr(errmsg.size() - tail.size()), tail);
+  EXPECT_NE(errmsg.find("index: cmp collation: { locale: \"en\", caseLevel: false, caseFirst: \"off\", "
+                        "strength: 1,"),
+            std::string::npos)
+      << errmsg;
+  // Strength 1 and 2 disagree on accents: a second index of strength 2
+  // lets "Élan" and "elan" coexist where strength 1 refuses them.
+  ASSERT_OK_REPLY(CreateIndexes("s2", R"([{"key": {"name": 1}, "name": "n2", "unique": true,
+      "collation": {"locale": "en", "strength": 2}}])"));
+  InsertJson("s2", R"([{"_id": 1, "name": "Élan"}, {"_id": 2, "name": "elan"}])");
+  BsonDoc s2 = Run(R"({"insert": "s2", "documents": [{"_id": 3, "name": "ELAN"}]})");
+  EXPECT_EQ(String(s2, "writeErrors.0.keyValue.name"), IcuSortKeyHex("en", 2, "elan")) << Json(s2);
+  EXPECT_NE(IcuSortKeyHex("en", 2, "elan"), IcuSortKeyHex("en", 2, "Élan"));
+}
+
+// A unique index with the simple collation, in a collection whose default
+// collation is not simple, reports the plain values: no hex, no
+// hexEncoded, no collation. The collection's _id index takes the default
+// collation, so a duplicate _id (byte-equal or collation-equal) reports
+// its hex key.
+TEST_F(IndexUniqueTest, SimpleCollationUniqueIndexKeepsThePlainValue) {
+  ASSERT_OK_REPLY(Run(R"({"create": "c", "collation": {"locale": "en", "strength": 2}})"));
+  ASSERT_OK_REPLY(CreateIndexes("c", R"([{"key": {"code": 1}, "name": "code_1", "unique": true,
+      "collation": {"locale": "simple"}}])"));
+  InsertJson("c", R"([{"_id": "k1", "code": "Ab"}, {"_id": "k2", "code": "ab"}])");
+  BsonDoc r = Run(R"({"insert": "c", "documents": [{"_id": "k3", "code": "Ab"}]})");
+  ASSERT_OK_REPLY(r);
+  ASSERT_EQ(DocArray(r, "writeErrors").size(), 1u) << Json(r);
+  BsonDoc error = DocArray(r, "writeErrors")[0].Copy();
+  EXPECT_EQ(FieldNames(error),
+            (std::vector<std::string>{"index", "code", "errmsg", "keyPattern", "keyValue"}));
+  EXPECT_EQ(String(error, "errmsg"),
+            "E11000 duplicate key error collection: " + db_ + ".c index: code_1 dup key: { code: \"Ab\" }");
+  EXPECT_EQ(testutil::CanonicalJson(testutil::SubDoc(error, "keyValue")),
+            testutil::CanonicalJson(R"({"code": "Ab"})"));
+  for (const char* id : {"k1", "K1"}) {
+    BsonDoc dup = Run(std::string(R"({"insert": "c", "documents": [{"_id": ")") + id + R"(", "code": "z"}]})");
+    ASSERT_EQ(DocArray(dup, "writeErrors").size(), 1u) << Json(dup);
+    BsonDoc id_error = DocArray(dup, "writeErrors")[0].Copy();
+    EXPECT_EQ(FieldNames(id_error), kCollatedDupFields) << Json(dup);
+    EXPECT_EQ(String(id_error, "errmsg"), "E11000 duplicate key error collection: " + db_ +
+                                              ".c index: _id_ collation: " + kEnStrength2Spec +
+                                              " dup key: { _id: \"0x" + IcuSortKeyHex("en", 2, "k1") + "\" }");
+    EXPECT_EQ(String(id_error, "keyValue._id"), IcuSortKeyHex("en", 2, "k1"));
+  }
+  EXPECT_EQ(Count("c"), 2);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/bson/hex.h"
 #include "wire/auth/saslprep.h"
 
 namespace tigerdoc::wire::auth {
@@ -41,12 +42,8 @@ std::string RandomBytes(size_t n) {
 }
 
 std::string Hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
+  bson::AppendLowerHex(bytes, &out);
   return out;
 }
 
