@@ -1,8 +1,9 @@
 #include "engine/operation_registry.h"
 
+#include <algorithm>
 #include <ctime>
+#include <utility>
 
-#include "engine/base/thread_recycled_allocator.h"
 #include "engine/query/interrupt.h"
 
 namespace tigerdoc::engine {
@@ -24,11 +25,10 @@ std::string IsoTime(std::chrono::system_clock::time_point t) {
 
 thread_local Operation* t_current_operation = nullptr;
 
-using RunningMap = std::map<int64_t, std::shared_ptr<Operation>>;
-// The map node of this thread's last finished operation, kept for its next
-// Start: a command then allocates and frees no node (about 300
-// instructions of a find by _id, issue #18).
-thread_local RunningMap::node_type t_spare_node;
+// This thread's operation for its outermost command, reused by the next
+// (see the header's Ownership).
+thread_local Operation t_own_operation;
+thread_local bool t_own_operation_busy = false;
 
 }  // namespace
 
@@ -96,71 +96,127 @@ bson::BsonDoc Operation::ToCurrentOp(const std::string& host) const {
   return out;
 }
 
+static_assert(sizeof(OperationInfo) == 4 * sizeof(std::string) + sizeof(const bson_t*) +
+                  sizeof(int64_t) + sizeof(std::optional<std::chrono::steady_clock::time_point>),
+              "Operation::Reset swaps every field of OperationInfo: add a new one there");
+
+namespace {
+
+// Swaps two strings unless they hold the same text (then either holds what
+// both should): a connection's commands mostly repeat their client, desc,
+// op and namespace, and swapping short strings copies their bytes.
+void SwapUnlessEqual(std::string& a, std::string& b) {
+  if (a != b) a.swap(b);
+}
+
+}  // namespace
+
+void Operation::Reset(OperationInfo& info) {
+  // Member by member: std::swap of the struct moved every string three
+  // times (about 400 instructions).
+  SwapUnlessEqual(info_.ns, info.ns);
+  SwapUnlessEqual(info_.op, info.op);
+  std::swap(info_.command, info.command);
+  SwapUnlessEqual(info_.client, info.client);
+  std::swap(info_.connection_id, info.connection_id);
+  SwapUnlessEqual(info_.desc, info.desc);
+  std::swap(info_.deadline, info.deadline);
+  start_ = std::chrono::steady_clock::now();
+  killed_.store(false, std::memory_order_relaxed);
+  num_yields_.store(0, std::memory_order_relaxed);
+  waiting_for_slot_.store(false, std::memory_order_relaxed);
+  if (!bson_empty(reported_.get())) reported_ = bson::BsonDoc();
+  // Cleared in place: the plan summary's buffer serves the next command.
+  stats_.plan_summary.clear();
+  stats_.keys_examined = 0;
+  stats_.docs_examined = 0;
+  stats_.n_returned = OperationStats{}.n_returned;
+}
+
 // Every command passes here twice, from every connection's thread: the
-// mutex is held only to take an opid and to relink the tree. The operation
-// and its map node are allocated (and freed) outside it, as a map node
-// handle, so that connections rarely meet on it; when they did, each
-// meeting cost a futex wait and wake-up (issue #18, bench/README.md "CPU
-// per find, round 4").
-std::shared_ptr<Operation> OperationRegistry::Start(OperationInfo info) {
-  int64_t opid;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    // opid is a 32-bit int on the wire (MongoDB's OperationId as shown):
-    // wrap before it would turn negative.
-    if (next_opid_ > INT32_MAX) next_opid_ = 1;
-    opid = next_opid_++;
-  }
-  // Allocated per command: a recycled block spares the 128-byte-aligned
-  // allocation an Operation (it holds a BsonDoc) needs.
-  auto op = std::allocate_shared<Operation>(ThreadRecycledAllocator<Operation>(), opid, std::move(info));
-  RunningMap::node_type node = std::move(t_spare_node);
-  if (node.empty()) {
-    RunningMap staging;
-    node = staging.extract(staging.emplace(opid, op).first);
+// mutex is held only to take an opid and to link or unlink the operation,
+// so that connections rarely meet on it (when they did, each meeting cost
+// a futex wait and wake-up: issue #18, bench/README.md "CPU per find,
+// round 4").
+Operation* OperationRegistry::Start(OperationInfo& info) {
+  Operation* op;
+  if (!t_own_operation_busy) {
+    op = &t_own_operation;
+    t_own_operation_busy = true;
   } else {
-    node.key() = opid;
-    node.mapped() = op;
+    op = new Operation();  // a command inside a command
   }
+  op->Reset(info);
   std::lock_guard<std::mutex> lock(mutex_);
-  running_.insert(std::move(node));
+  // opid is a 32-bit int on the wire (MongoDB's OperationId as shown):
+  // wrap before it would turn negative.
+  if (next_opid_ > INT32_MAX) next_opid_ = 1;
+  op->opid_ = next_opid_++;
+  op->prev_ = nullptr;
+  op->next_ = head_;
+  if (head_ != nullptr) head_->prev_ = op;
+  head_ = op;
   return op;
 }
 
-void OperationRegistry::Finish(int64_t opid) {
-  RunningMap::node_type node;
+void OperationRegistry::Finish(Operation* op) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    node = running_.extract(opid);
+    if (op->prev_ != nullptr) {
+      op->prev_->next_ = op->next_;
+    } else {
+      head_ = op->next_;
+    }
+    if (op->next_ != nullptr) op->next_->prev_ = op->prev_;
+    op->prev_ = op->next_ = nullptr;
   }
-  if (node.empty() || !t_spare_node.empty()) return;  // freed outside the mutex
-  node.mapped().reset();
-  t_spare_node = std::move(node);
+  if (op == &t_own_operation) {
+    t_own_operation_busy = false;
+  } else {
+    delete op;  // a nested command's, outside the mutex
+  }
 }
 
 std::vector<bson::BsonDoc> OperationRegistry::CurrentOps(const std::string& host) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::pair<int64_t, bson::BsonDoc>> found;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Operation* op = head_; op != nullptr; op = op->next_) {
+      found.emplace_back(op->opid(), op->ToCurrentOp(host));
+    }
+  }
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<bson::BsonDoc> out;
-  out.reserve(running_.size());
-  for (const auto& entry : running_) out.push_back(entry.second->ToCurrentOp(host));
+  out.reserve(found.size());
+  for (auto& entry : found) out.push_back(std::move(entry.second));
   return out;
 }
 
 bool OperationRegistry::Kill(int64_t opid) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = running_.find(opid);
-  if (it == running_.end()) return false;
-  it->second->Kill();
-  long_work_.WakeWaiters();
-  return true;
+  bool found = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Operation* op = head_; op != nullptr && !found; op = op->next_) {
+      if (op->opid() == opid) {
+        op->Kill();
+        found = true;
+      }
+    }
+  }
+  if (found) long_work_.WakeWaiters();  // a waiting one sees its flag at once
+  return found;
 }
 
 ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo info)
-    : registry_(registry), operation_(registry.Start(std::move(info))),
+    : ScopedOperation(registry, &info) {}
+
+ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo* info)
+    : registry_(registry), operation_(registry.Start(*info)),
       previous_kill_flag_(query::current_operation_killed),
       previous_operation_(t_current_operation) {
   query::current_operation_killed = operation_->kill_flag();
-  t_current_operation = operation_.get();
+  t_current_operation = operation_;
   if (query::current_yield_hook == nullptr) {
     ticket_.emplace(registry.long_work(), *operation_, operation_->start());
     query::current_yield_hook = &*ticket_;
@@ -168,10 +224,13 @@ ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo info
 }
 
 ScopedOperation::~ScopedOperation() {
-  if (ticket_) query::current_yield_hook = nullptr;  // the ticket releases its slot
+  if (ticket_) {
+    query::current_yield_hook = nullptr;
+    ticket_.reset();  // releases its slot before the operation is reused
+  }
   query::current_operation_killed = previous_kill_flag_;
   t_current_operation = previous_operation_;
-  registry_.Finish(operation_->opid());
+  registry_.Finish(operation_);
 }
 
 }  // namespace tigerdoc::engine

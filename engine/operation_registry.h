@@ -32,13 +32,19 @@
 // (engine/long_work_admission.h); ScopedOperation gives its command a
 // LongWorkTicket, whose yields the operation counts (currentOp numYields).
 //
-// Ownership: the registry holds shared_ptrs to its operations; an operation
-// leaves the registry when its ScopedOperation ends. The `command` document
-// an operation shows is borrowed from the request and must outlive the
-// ScopedOperation.
+// Ownership: each thread keeps one Operation for its outermost
+// ScopedOperation and reuses it command after command (a nested one gets
+// its own); the registry links running operations into a list and never
+// owns them. An operation leaves the list when its ScopedOperation ends,
+// under the registry's mutex, so currentOp and killOp, which read it under
+// that mutex, never see one that is being reused. Starting and finishing a
+// command thus costs one short critical section each and no allocation
+// (a shared_ptr, a map node and two lock round trips before, issue #18).
+// The `command` document an operation shows is borrowed from the request
+// and must outlive the ScopedOperation.
 //
-// Thread-safety: all methods are thread-safe. One mutex guards the set of
-// operations; an operation's reported fields have their own.
+// Thread-safety: all methods are thread-safe. One mutex guards the list of
+// running operations; an operation's reported fields have their own.
 
 #include <atomic>
 #include <chrono>
@@ -77,9 +83,9 @@ struct OperationStats {
 
 class Operation {
  public:
-  Operation(int64_t opid, OperationInfo info)
-      : opid_(opid), info_(std::move(info)), start_(std::chrono::steady_clock::now()),
-        start_wall_(std::chrono::system_clock::now()) {}
+  Operation() = default;
+  Operation(const Operation&) = delete;
+  Operation& operator=(const Operation&) = delete;
 
   int64_t opid() const { return opid_; }
   const OperationInfo& info() const { return info_; }
@@ -112,42 +118,62 @@ class Operation {
   bson::BsonDoc ToCurrentOp(const std::string& host) const;
 
  private:
-  const int64_t opid_;
-  const OperationInfo info_;
-  const std::chrono::steady_clock::time_point start_;
-  const std::chrono::system_clock::time_point start_wall_;
-  std::atomic<bool> killed_{false};
+  friend class OperationRegistry;
+
+  // Makes this (unlinked) operation a new one: `info` is swapped in, so
+  // the caller's keeps the previous strings' buffers for its next command.
+  void Reset(OperationInfo& info);
+
+  int64_t opid_ = 0;
+  OperationInfo info_;
+  std::chrono::steady_clock::time_point start_;
   std::atomic<int32_t> num_yields_{0};
   std::atomic<bool> waiting_for_slot_{false};
+  std::atomic<bool> killed_{false};
   mutable std::mutex report_mutex_;
   bson::BsonDoc reported_;
   OperationStats stats_;
+  // The registry's list of running operations, under its mutex.
+  Operation* prev_ = nullptr;
+  Operation* next_ = nullptr;
 };
 
 class OperationRegistry {
  public:
-  std::shared_ptr<Operation> Start(OperationInfo info);
-  void Finish(int64_t opid);
+  OperationRegistry() = default;
+  OperationRegistry(const OperationRegistry&) = delete;
+  OperationRegistry& operator=(const OperationRegistry&) = delete;
+
+  // Registers a new operation with a fresh opid, for this thread until
+  // Finish. `info` is swapped in (see Operation::Reset).
+  Operation* Start(OperationInfo& info);
+  // REQUIRES: `op` came from Start on this thread and is not finished.
+  void Finish(Operation* op);
   // The currentOp documents of every running operation, by opid.
   std::vector<bson::BsonDoc> CurrentOps(const std::string& host) const;
-  // Sets the kill flag (and wakes the operation if it waits for a long
-  // work slot); false when no such operation runs.
+  // Sets the kill flag; false when no such operation runs.
+  // (It also wakes the operation if it waits for a long work slot.)
   bool Kill(int64_t opid);
   LongWorkAdmission& long_work() { return long_work_; }
 
  private:
   LongWorkAdmission long_work_{LongWorkAdmission::DefaultSlots()};
   mutable std::mutex mutex_;
-  std::map<int64_t, std::shared_ptr<Operation>> running_;
+  Operation* head_ = nullptr;  // running operations, newest first
   int64_t next_opid_ = 1;
 };
 
 // Registers an operation for the current scope and makes its kill flag the
 // one this thread's reads check, and its LongWorkTicket their yield hook
-// (unless an outer ScopedOperation's already is).
+// (unless an outer ScopedOperation's already is). Its constructor and
+// destructor are where per-command thread-locals are installed and restored.
 class ScopedOperation {
  public:
   ScopedOperation(OperationRegistry& registry, OperationInfo info);
+  // The same, swapping `info` in: it comes back holding the strings of an
+  // earlier command, whose buffers the caller can fill again without
+  // allocating.
+  ScopedOperation(OperationRegistry& registry, OperationInfo* info);
   ~ScopedOperation();
   ScopedOperation(const ScopedOperation&) = delete;
   ScopedOperation& operator=(const ScopedOperation&) = delete;
@@ -155,7 +181,7 @@ class ScopedOperation {
 
  private:
   OperationRegistry& registry_;
-  std::shared_ptr<Operation> operation_;
+  Operation* operation_;
   const std::atomic<bool>* previous_kill_flag_;
   Operation* previous_operation_;
   std::optional<LongWorkTicket> ticket_;  // empty when nested

@@ -68,6 +68,8 @@
 
 #include "engine/keystring/key_string.h"
 
+#include <charconv>
+
 #include <cstdint>
 #include <cstring>
 
@@ -155,7 +157,44 @@ void InvertFrom(std::string* out, size_t start) {
   for (size_t i = start; i < out->size(); ++i) (*out)[i] = static_cast<char>(~(*out)[i]);
 }
 
+// PutNumber of an int32 or int64, byte for byte, without the ExactNumber
+// (a std::string of the digits, normalised by a copy): every _id of the
+// usual integer kind is encoded on each insert and find by _id, and this
+// was half of that (issue #18). Same layout as below: sign byte, biased
+// exponent (the power of ten of the first digit), digit nibbles + 1, a 0
+// nibble, padding; the magnitude inverted when negative.
+void PutInteger(std::string* out, int64_t v) {
+  if (v == 0) {
+    PutByte(out, kNumberZero);
+    return;
+  }
+  const bool negative = v < 0;
+  // Unsigned negation, so INT64_MIN is handled.
+  const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  char digits[20];
+  const char* end = std::to_chars(digits, digits + sizeof digits, magnitude).ptr;
+  const int32_t exponent = static_cast<int32_t>(end - digits) - 1;
+  while (end[-1] == '0') --end;  // trailing zeros are not digits (magnitude != 0)
+  uint8_t bytes[3 + sizeof digits / 2 + 1];
+  size_t n = 0;
+  bytes[n++] = negative ? kNumberNegative : kNumberPositive;
+  const auto biased = static_cast<uint16_t>(exponent + 0x8000);
+  bytes[n++] = static_cast<uint8_t>(biased >> 8);
+  bytes[n++] = static_cast<uint8_t>(biased);
+  const char* d = digits;
+  for (; end - d >= 2; d += 2) {
+    bytes[n++] = static_cast<uint8_t>((d[0] - '0' + 1) << 4 | (d[1] - '0' + 1));
+  }
+  bytes[n++] = d != end ? static_cast<uint8_t>((d[0] - '0' + 1) << 4) : 0;
+  if (negative) {
+    for (size_t i = 1; i < n; ++i) bytes[i] = static_cast<uint8_t>(~bytes[i]);
+  }
+  out->append(reinterpret_cast<const char*>(bytes), n);
+}
+
 void PutNumber(std::string* out, const bson_value_t* value) {
+  if (value->value_type == BSON_TYPE_INT32) return PutInteger(out, value->value.v_int32);
+  if (value->value_type == BSON_TYPE_INT64) return PutInteger(out, value->value.v_int64);
   const ExactNumber n = bson::ExactFromValue(value);
   switch (n.kind) {
     case ExactNumber::Kind::kNaN:

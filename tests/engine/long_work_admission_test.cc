@@ -239,7 +239,7 @@ TEST(LongWorkAdmissionTest, CountsAreExactUnderSixteenThreads) {
 // before an idle wait.
 TEST(LongWorkTicketTest, TakesASlotOnlyPastTheThresholdAndYieldsToWaiters) {
   LongWorkAdmission admission(1, kNeverStalls);
-  Operation op(1, OperationInfo{});
+  Operation op;
   const query::Interrupt interrupt;
   {
     LongWorkTicket fresh(admission, op, Clock::now() + 1h);  // a period that has just begun

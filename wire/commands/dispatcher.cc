@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "engine/bson/first_key.h"
 #include "engine/bson/raw_fields.h"
 #include "engine/query/deadline.h"
 #include "wire/commands/command_arg_values.h"
@@ -113,22 +114,28 @@ StatusWith<std::optional<int64_t>> MaxTimeMSOf(const bson_t* body, const Command
 
 // What currentOp shows of a request: ns is "<db>.<collection>" when the
 // first field names one, else "<db>.$cmd"; the deadline of a valid
-// maxTimeMS (each command reports a bad one itself).
-OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& request,
-                              const CommandSpec& spec, const bson_t* shown_command,
-                              const CommandShape& shape) {
+// maxTimeMS (each command reports a bad one itself). Written over `*out`,
+// whose strings' buffers an earlier command left (ScopedOperation swaps
+// them back), so that a command allocates none (issue #18).
+void FillOperationInfo(const ConnectionInfo& conn, const CommandRequest& request,
+                       const CommandSpec& spec, const bson_t* shown_command,
+                       const CommandShape& shape, OperationInfo* out) {
   const std::string_view name = spec.name;
-  OperationInfo info;
+  OperationInfo& info = *out;
   info.op = LogicalOpName(spec.traits.op);
   info.command = shown_command;
-  info.client = conn.remote_address;
-  info.connection_id = conn.connection_id;
-  // Appended in place: the temporaries of `"conn" + to_string(id)` and
-  // `db + "." + coll` were a tenth of this function (issue #18).
-  char id_digits[24];
-  const char* id_end = std::to_chars(id_digits, id_digits + sizeof id_digits, conn.connection_id).ptr;
-  const std::string_view id(id_digits, static_cast<size_t>(id_end - id_digits));
-  info.desc.assign("conn").append(id);
+  // A connection's client and desc never change, and `*out` was last
+  // filled for this thread's connection, usually this one: kept as is then.
+  if (info.connection_id != conn.connection_id || info.client != conn.remote_address) {
+    info.client = conn.remote_address;
+    info.connection_id = conn.connection_id;
+    // Appended in place: the temporaries of `"conn" + to_string(id)` and
+    // `db + "." + coll` were a tenth of this function (issue #18).
+    char id_digits[24];
+    const char* id_end = std::to_chars(id_digits, id_digits + sizeof id_digits, conn.connection_id).ptr;
+    const std::string_view id(id_digits, static_cast<size_t>(id_end - id_digits));
+    info.desc.assign("conn").append(id);
+  }
   bson_iter_t it;
   std::string_view coll = "$cmd";
   if (name == "getMore") {
@@ -142,12 +149,12 @@ OperationInfo OperationInfoOf(const ConnectionInfo& conn, const CommandRequest& 
     coll = Utf8At(&it);
   }
   info.ns.reserve(request.db.size() + 1 + coll.size());
-  info.ns.append(request.db).append(1, '.').append(coll);
+  info.ns.assign(request.db).append(1, '.').append(coll);
+  info.deadline.reset();
   StatusWith<std::optional<int64_t>> max_time_ms = MaxTimeMSOf(request.body.get(), shape);
   if (max_time_ms.ok() && max_time_ms.value()) {
     info.deadline = query::DeadlineAfter(std::chrono::steady_clock::now(), *max_time_ms.value());
   }
-  return info;
 }
 
 // 127.0.0.0/8 and ::1: where the localhost exception applies.
@@ -183,9 +190,9 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
   }
   // The counters read the reply's facts; the cursor id among them is what
   // ReplyHoldsState would walk the reply again for.
-  bson_iter_t first;
-  const ReplyFacts facts = bson_iter_init(&first, request.body.get()) && bson_iter_next(&first)
-                               ? RecordCommand(bson_iter_key(&first), request, reply, duration)
+  std::string_view command_name;
+  const ReplyFacts facts = bson::FirstKey(request.body.get(), &command_name)
+                               ? RecordCommand(command_name, request, reply, duration)
                                : ReadReplyFacts(reply.get());
   out.holds_state = facts.cursor_id != 0;
   return out;
@@ -193,11 +200,10 @@ RequestHandler::HandledRequest Dispatcher::HandleRequest(const ConnectionInfo& c
 
 bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequest& request,
                                    engine::OperationInfo* info, engine::OperationStats* stats) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, request.body.get()) || !bson_iter_next(&it)) {
+  std::string_view name;
+  if (!bson::FirstKey(request.body.get(), &name)) {
     return ErrorReply(Status(ErrorCode::kCommandNotFound, "no such command: ''"));
   }
-  std::string_view name = bson_iter_key(&it);
   const CommandSpec* spec = FindCommand(name);
   if (spec == nullptr) {
     return ErrorReply(
@@ -234,9 +240,11 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
     }
   }
   const std::optional<bson::BsonDoc> redacted = RedactSecrets(*spec, request.body.get());
-  ScopedOperation op(engine_->operations(),
-                     OperationInfoOf(conn, request, *spec, redacted ? redacted->get() : request.body.get(),
-                                     shape));
+  // One per thread: it holds the strings of this thread's previous command.
+  thread_local OperationInfo t_operation_info;
+  FillOperationInfo(conn, request, *spec, redacted ? redacted->get() : request.body.get(), shape,
+                    &t_operation_info);
+  ScopedOperation op(engine_->operations(), &t_operation_info);
   CommandContext ctx{engine_, server_, conn, request, name, &op.operation(), &auth_, session};
   if (replica_set) engine::repl::LogicalClock::ResetThreadTick();
   bson::BsonDoc reply = replica_set ? RunInSession(*spec, ctx) : RunCommandReply(*spec, ctx);

@@ -13,6 +13,7 @@
 #include <exception>
 #include <iostream>
 
+#include "engine/bson/first_key.h"
 #include "wire/protocol/msg_header.h"
 #include "wire/reply/reply_builder.h"
 
@@ -223,9 +224,9 @@ bool Connection::Process() {
   RequestHandler::HandledRequest handled = [&]() -> RequestHandler::HandledRequest {
     try {
       ExecutionGate::Ticket ticket;  // execution_gate.h: document commands wait their turn
-      bson_iter_t first;
-      if (bson_iter_init(&first, request.request.body.get()) && bson_iter_next(&first) &&
-          ExecutionGate::TakesTicket(bson_iter_key(&first))) {
+      std::string_view name;  // a BSON key: NUL-terminated in the body
+      if (bson::FirstKey(request.request.body.get(), &name) &&
+          ExecutionGate::TakesTicket(name.data())) {
         ticket = ExecutionGate::Global().Enter(&gate_usage_);
       }
       return handler_->HandleRequest(info_, request.request);

@@ -155,5 +155,66 @@ TEST(BsonDocMove, EmptyDocumentsMoveAndStayUsable) {
   EXPECT_TRUE(BsonDoc::CopyOf(BsonDoc().get()).empty());
 }
 
+// BsonDoc's moves and CopyOf rely on the flag values libbson gives a
+// document that bson_init made (inline | static) and one that grew onto
+// the heap or was copied there (static): libbson's ABI, checked here.
+TEST(BsonDocMove, LibbsonFlagsAreTheOnesTheMovesAssume) {
+  const BsonDoc fresh;
+  EXPECT_EQ(fresh.get()->flags, 3u);
+  EXPECT_EQ(BsonDoc::FromJson(R"({"a": 1})").get()->flags, 3u);
+  const BsonDoc grown = BsonDoc::FromJson(BigJson());
+  EXPECT_EQ(grown.get()->flags, 2u);
+  EXPECT_EQ(BsonDoc::CopyOf(grown.get()).get()->flags, 2u);
+  BsonDoc appended;
+  const std::string big(200, 'x');
+  BSON_APPEND_UTF8(appended.mutable_get(), "x", big.c_str());
+  EXPECT_EQ(appended.get()->flags, 2u);
+}
+
+// A document of `len` bytes: {"s": "<x...>"} (len >= 13).
+std::string DocOfLength(size_t len) {
+  const size_t chars = len - 13;  // 4 size, 1 type, "s\0", 4 length, NUL, terminator
+  return R"({"s": ")" + std::string(chars, 'x') + R"("})";
+}
+
+// CopyOf keeps a document of up to 120 bytes in the inline buffer and
+// moves copy that buffer as a block (issue #18): below, at and above the
+// inline room, the bytes survive copies, moves both ways and appends that
+// grow a copy onto the heap, and nothing freed is written afterwards.
+TEST(BsonDocMove, InlineAndHeapCopiesMoveAndGrow) {
+  FreedMemoryWatch watch;
+  for (size_t len : {13u, 119u, 120u, 121u, 300u}) {
+    SCOPED_TRACE(len);
+    const BsonDoc original = BsonDoc::FromJson(DocOfLength(len));
+    ASSERT_EQ(original.get()->len, len);
+    BsonDoc copy = BsonDoc::CopyOf(bson_get_data(original.get()), len);
+    EXPECT_TRUE(bson_equal(copy.get(), original.get()));
+
+    BsonDoc moved(std::move(copy));
+    EXPECT_TRUE(bson_equal(moved.get(), original.get()));
+    EXPECT_TRUE(copy.empty());  // NOLINT(bugprone-use-after-move)
+    BsonDoc assigned = BsonDoc::FromJson(R"({"old": 1})");
+    assigned = std::move(moved);
+    EXPECT_TRUE(bson_equal(assigned.get(), original.get()));
+    EXPECT_TRUE(moved.empty());  // NOLINT(bugprone-use-after-move)
+
+    // Both the moved-from and the moved-to document keep working, grown
+    // past the inline room.
+    const std::string big(200, 'y');
+    BSON_APPEND_UTF8(assigned.mutable_get(), "t", big.c_str());
+    BSON_APPEND_UTF8(moved.mutable_get(), "t", big.c_str());
+    bson_iter_t it;
+    ASSERT_TRUE(bson_iter_init_find(&it, assigned.get(), "s"));
+    EXPECT_EQ(std::string(bson_iter_utf8(&it, nullptr)), std::string(len - 13, 'x'));
+    ASSERT_TRUE(bson_iter_init_find(&it, assigned.get(), "t"));
+    EXPECT_EQ(std::string(bson_iter_utf8(&it, nullptr)), big);
+    EXPECT_EQ(moved.ToJson(), BsonDoc::FromJson(R"({"t": ")" + big + R"("})").ToJson());
+    BsonDoc back(std::move(assigned));  // a heap document moves too
+    EXPECT_TRUE(bson_validate(back.get(), BSON_VALIDATE_NONE, nullptr));
+    EXPECT_TRUE(assigned.empty());  // NOLINT(bugprone-use-after-move)
+  }
+  EXPECT_TRUE(watch.Intact());
+}
+
 }  // namespace
 }  // namespace tigerdoc::bson

@@ -212,6 +212,55 @@ TEST(KeyStringTest, NumberEncodingIsTheDocumentedFormat) {
   EXPECT_EQ(Hex(EncodeJson("1", Direction::kDescending)), "E1 D7 7F FF DF ");
 }
 
+// int32 and int64 take PutInteger's direct path (issue #18); decimal128
+// and double still go through ExactNumber. Equal numbers encode
+// identically whatever their type, so each integer's bytes must be those
+// of the decimal128 with its digits, and of the double when it is exact:
+// zero, one digit, trailing zeros, odd and even digit counts, every power
+// of ten, the int32 and int64 limits (INT64_MIN's magnitude has no int64)
+// and random values of every length, both signs.
+TEST(KeyStringTest, IntegersEncodeLikeTheSameDecimalAndDouble) {
+  std::vector<int64_t> values = {0, 1, 9, 10, 11, 99, 100, 101, 120, 1200, 123456789, 1000000007,
+                                 INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, INT64_MAX - 1,
+                                 INT64_MIN + 1, (int64_t{1} << 53), (int64_t{1} << 53) + 1};
+  for (int64_t p = 1; p <= INT64_MAX / 10; p *= 10) {
+    values.push_back(p);
+    values.push_back(p * 10 - 1);
+    values.push_back(p * 7);
+  }
+  std::mt19937_64 rng(18);
+  for (int i = 0; i < 2000; ++i) {
+    const int64_t v = static_cast<int64_t>(rng());
+    values.push_back(v >> (i % 63));
+  }
+  for (int64_t magnitude : std::vector<int64_t>(values)) {
+    if (magnitude != INT64_MIN) values.push_back(-magnitude);
+  }
+  for (int64_t v : values) {
+    SCOPED_TRACE(v);
+    bson_value_t as_int64{};
+    as_int64.value_type = BSON_TYPE_INT64;
+    as_int64.value.v_int64 = v;
+    const std::string encoded = Encode(&as_int64);
+    bson_value_t as_decimal{};
+    as_decimal.value_type = BSON_TYPE_DECIMAL128;
+    ASSERT_TRUE(bson_decimal128_from_string(std::to_string(v).c_str(), &as_decimal.value.v_decimal128));
+    EXPECT_EQ(Hex(encoded), Hex(Encode(&as_decimal)));
+    if (v >= -(int64_t{1} << 53) && v <= (int64_t{1} << 53)) {
+      bson_value_t as_double{};
+      as_double.value_type = BSON_TYPE_DOUBLE;
+      as_double.value.v_double = static_cast<double>(v);
+      EXPECT_EQ(Hex(encoded), Hex(Encode(&as_double)));
+    }
+    if (v >= INT32_MIN && v <= INT32_MAX) {
+      bson_value_t as_int32{};
+      as_int32.value_type = BSON_TYPE_INT32;
+      as_int32.value.v_int32 = static_cast<int32_t>(v);
+      EXPECT_EQ(Hex(encoded), Hex(Encode(&as_int32)));
+    }
+  }
+}
+
 TEST(KeyStringTest, MissingMinKeyAndMaxKeyComponents) {
   KeyBuilder null_key;
   null_key.AppendNull();
