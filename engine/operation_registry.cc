@@ -86,7 +86,8 @@ bson::BsonDoc Operation::ToCurrentOp(const std::string& host) const {
     bson_t empty = BSON_INITIALIZER;
     BSON_APPEND_DOCUMENT(b, "command", &empty);
   }
-  BSON_APPEND_INT32(b, "numYields", 0);
+  BSON_APPEND_INT32(b, "numYields", num_yields());
+  BSON_APPEND_BOOL(b, "waitingForLock", waiting_for_slot_.load(std::memory_order_relaxed));
   if (killed()) BSON_APPEND_BOOL(b, "killPending", true);
   {
     std::lock_guard<std::mutex> lock(report_mutex_);
@@ -122,6 +123,8 @@ void Operation::Reset(OperationInfo& info) {
   std::swap(info_.deadline, info.deadline);
   start_ = std::chrono::steady_clock::now();
   killed_.store(false, std::memory_order_relaxed);
+  num_yields_.store(0, std::memory_order_relaxed);
+  waiting_for_slot_.store(false, std::memory_order_relaxed);
   if (!bson_empty(reported_.get())) reported_ = bson::BsonDoc();
   // Cleared in place: the plan summary's buffer serves the next command.
   stats_.plan_summary.clear();
@@ -191,14 +194,18 @@ std::vector<bson::BsonDoc> OperationRegistry::CurrentOps(const std::string& host
 }
 
 bool OperationRegistry::Kill(int64_t opid) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (Operation* op = head_; op != nullptr; op = op->next_) {
-    if (op->opid() == opid) {
-      op->Kill();
-      return true;
+  bool found = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Operation* op = head_; op != nullptr && !found; op = op->next_) {
+      if (op->opid() == opid) {
+        op->Kill();
+        found = true;
+      }
     }
   }
-  return false;
+  if (found) long_work_.WakeWaiters();  // a waiting one sees its flag at once
+  return found;
 }
 
 ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo info)
@@ -210,9 +217,17 @@ ScopedOperation::ScopedOperation(OperationRegistry& registry, OperationInfo* inf
       previous_operation_(t_current_operation) {
   query::current_operation_killed = operation_->kill_flag();
   t_current_operation = operation_;
+  if (query::current_yield_hook == nullptr) {
+    ticket_.emplace(registry.long_work(), *operation_, operation_->start());
+    query::current_yield_hook = &*ticket_;
+  }
 }
 
 ScopedOperation::~ScopedOperation() {
+  if (ticket_) {
+    query::current_yield_hook = nullptr;
+    ticket_.reset();  // releases its slot before the operation is reused
+  }
   query::current_operation_killed = previous_kill_flag_;
   t_current_operation = previous_operation_;
   registry_.Finish(operation_);

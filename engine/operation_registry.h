@@ -28,6 +28,10 @@
 // a command (an index build) can report progress or stats without the
 // command passing it down.
 //
+// Long work: the registry owns the process's LongWorkAdmission
+// (engine/long_work_admission.h); ScopedOperation gives its command a
+// LongWorkTicket, whose yields the operation counts (currentOp numYields).
+//
 // Ownership: each thread keeps one Operation for its outermost
 // ScopedOperation and reuses it command after command (a nested one gets
 // its own); the registry links running operations into a list and never
@@ -54,6 +58,7 @@
 
 #include "engine/base/status.h"
 #include "engine/bson/bson_doc.h"
+#include "engine/long_work_admission.h"
 
 namespace tigerdoc::engine {
 
@@ -87,6 +92,13 @@ class Operation {
   const std::atomic<bool>* kill_flag() const { return &killed_; }
   void Kill() { killed_.store(true, std::memory_order_relaxed); }
   bool killed() const { return killed_.load(std::memory_order_relaxed); }
+  std::chrono::steady_clock::time_point start() const { return start_; }
+  // Slots this operation handed to a waiting one (currentOp numYields).
+  void CountYield() { num_yields_.fetch_add(1, std::memory_order_relaxed); }
+  int32_t num_yields() const { return num_yields_.load(std::memory_order_relaxed); }
+  // While it waits for a long-work slot (currentOp waitingForLock, as
+  // mongod shows an operation waiting for an execution ticket).
+  void set_waiting_for_slot(bool waiting) { waiting_for_slot_.store(waiting, std::memory_order_relaxed); }
 
   // 11600 at shutdown, 11601 Interrupted when killed, 50 MaxTimeMSExpired
   // past the deadline; OK otherwise.
@@ -102,7 +114,7 @@ class Operation {
 
   // Its currentOp document (MongoDB's shape: type, host, desc, connectionId,
   // client, active, currentOpTime, opid, secs_running, microsecs_running,
-  // op, ns, command, numYields, killPending, then the reported fields).
+  // op, ns, command, numYields, waitingForLock, killPending, then the reported fields).
   bson::BsonDoc ToCurrentOp(const std::string& host) const;
 
  private:
@@ -115,6 +127,8 @@ class Operation {
   int64_t opid_ = 0;
   OperationInfo info_;
   std::chrono::steady_clock::time_point start_;
+  std::atomic<int32_t> num_yields_{0};
+  std::atomic<bool> waiting_for_slot_{false};
   std::atomic<bool> killed_{false};
   mutable std::mutex report_mutex_;
   bson::BsonDoc reported_;
@@ -138,17 +152,21 @@ class OperationRegistry {
   // The currentOp documents of every running operation, by opid.
   std::vector<bson::BsonDoc> CurrentOps(const std::string& host) const;
   // Sets the kill flag; false when no such operation runs.
+  // (It also wakes the operation if it waits for a long work slot.)
   bool Kill(int64_t opid);
+  LongWorkAdmission& long_work() { return long_work_; }
 
  private:
+  LongWorkAdmission long_work_{LongWorkAdmission::DefaultSlots()};
   mutable std::mutex mutex_;
   Operation* head_ = nullptr;  // running operations, newest first
   int64_t next_opid_ = 1;
 };
 
 // Registers an operation for the current scope and makes its kill flag the
-// one this thread's reads check. Its constructor and destructor are where
-// per-command thread-locals are installed and restored.
+// one this thread's reads check, and its LongWorkTicket their yield hook
+// (unless an outer ScopedOperation's already is). Its constructor and
+// destructor are where per-command thread-locals are installed and restored.
 class ScopedOperation {
  public:
   ScopedOperation(OperationRegistry& registry, OperationInfo info);
@@ -166,6 +184,7 @@ class ScopedOperation {
   Operation* operation_;
   const std::atomic<bool>* previous_kill_flag_;
   Operation* previous_operation_;
+  std::optional<LongWorkTicket> ticket_;  // empty when nested
 };
 
 // This thread's innermost registered operation; null outside one.

@@ -73,6 +73,7 @@ StatusWith<CursorBatch> TailableGetMore(const GetMoreParams& params,
     }
     if (!batch.docs.empty() || !await_data || Clock::now() >= deadline) break;
     // Short slices, so a killCursors or killOp is noticed while waiting.
+    query::BeforeIdleWait();  // no long-work slot held while idle
     store.WaitForCommitAfter(seen, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
     if (cursor->kill_pending.load()) {
       return Status(ErrorCode::kCursorKilled, "cursor killed while waiting for data");

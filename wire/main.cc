@@ -202,6 +202,9 @@ int main(int argc, char** argv) {
     server_options.port = flags.port;
     server_options.max_connections = flags.max_conns;
     wire::ExecutionGate::ConfigureGlobal(static_cast<int>(flags.max_concurrent_commands));
+    if (flags.long_work_slots >= 0) {
+      engine.value()->operations().long_work().SetSlots(static_cast<int>(flags.long_work_slots));
+    }
     server_options.tls = tls.value();
     RaiseFileLimit(flags.max_conns);
     wire::Server server(server_options, &dispatcher);

@@ -117,6 +117,7 @@ Status ChangeStreamCursor::FillBatch(storage::Session& session, int64_t max_docs
     if (out->size() > first) return Status::OK();
     if (entries.size() == kRowsPerRead) continue;  // more rows are readable now
     if (std::chrono::steady_clock::now() >= deadline) return Status::OK();
+    query::BeforeIdleWait();  // no long-work slot held while idle
     if (!log_->WaitBeyond(position_.pos, deadline, kill_)) {
       RETURN_IF_ERROR(interrupt_.Check());
       return Status::OK();

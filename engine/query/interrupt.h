@@ -14,7 +14,8 @@
 //       InterruptedAtShutdown (11600) "interrupted at shutdown".
 // An Interrupt is built by the caller (Engine) for one request and passed by
 // const reference down to the executor and sorter, which call Check() every
-// few documents; Check() costs one clock read.
+// few documents; Check() costs one clock read. Check() is also the
+// operation's yield point (YieldHook below).
 //
 // Thread-safety: Check() may run concurrently with another thread setting the
 // kill flag it points to (an atomic); the Interrupt itself belongs to one
@@ -51,6 +52,30 @@ inline Status CheckShutdown() {
 // when no registered operation runs here.
 inline thread_local const std::atomic<bool>* current_operation_killed = nullptr;
 
+class Interrupt;
+
+// What a registered operation does at its yield points: engine/
+// long_work_admission.h's LongWorkTicket (admission of long work),
+// installed by ScopedOperation. Null when no registered operation runs here.
+class YieldHook {
+ public:
+  // Called by every Check() before it tests the interrupt causes; may
+  // block (waiting for a slot) and returns early when the operation is
+  // killed, past its deadline or the server stops, which Check() then
+  // reports.
+  virtual void AtYieldPoint(const Interrupt& interrupt) = 0;
+  // The operation is about to wait idle (awaitData): gives up any slot.
+  virtual void BeforeIdleWait() = 0;
+
+ protected:
+  ~YieldHook() = default;
+};
+inline thread_local YieldHook* current_yield_hook = nullptr;
+
+inline void BeforeIdleWait() {
+  if (current_yield_hook != nullptr) current_yield_hook->BeforeIdleWait();
+}
+
 class Interrupt {
  public:
   using Clock = std::chrono::steady_clock;
@@ -67,8 +92,10 @@ class Interrupt {
   void set_kill_flag(const std::atomic<bool>* killed) { killed_ = killed; }
   void set_deadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
   const std::optional<Clock::time_point>& deadline() const { return deadline_; }
+  const std::atomic<bool>* kill_flag() const { return killed_; }
 
   Status Check() const {
+    if (current_yield_hook != nullptr) current_yield_hook->AtYieldPoint(*this);
     RETURN_IF_ERROR(CheckShutdown());
     if (killed_ != nullptr && killed_->load(std::memory_order_relaxed)) {
       return Status(ErrorCode::kCursorKilled, kInterruptedMessage);

@@ -41,7 +41,10 @@ class Dispatcher : public RequestHandler {
   // compressed (its reply is an error).
   bool MayCompressReplyTo(std::string_view command) const override;
   // Every running request's next interrupt check answers 11600.
-  void OnServerStopping() override { query::RequestShutdown(); }
+  void OnServerStopping() override {
+    query::RequestShutdown();
+    engine_->operations().long_work().WakeWaiters();  // waiting long work ends with 11600 too
+  }
 
  private:
   // Handle() without its log lines; fills what the command's operation

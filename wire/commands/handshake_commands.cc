@@ -141,6 +141,29 @@ StatusWith<bson::BsonDoc> RunHostInfo(CommandContext&) {
   return out;
 }
 
+namespace {
+
+// serverStatus.longWork (engine/long_work_admission.h), named after
+// MongoDB's ticket sections (queues.execution: out, available,
+// totalTickets) but saying what they count: the slots, those held now, the
+// commands waiting, and since start-up the commands admitted, the slots
+// handed over by yields, the waits ended by a stalled queue (ran without a
+// slot) and by killOp/maxTimeMS/shutdown.
+void AppendLongWorkStatus(const engine::LongWorkAdmission::Stats& s, bson_t* doc) {
+  bson_t section;
+  bson_append_document_begin(doc, "longWork", -1, &section);
+  BSON_APPEND_INT32(&section, "slots", s.slots);
+  BSON_APPEND_INT32(&section, "inUse", s.in_use);
+  BSON_APPEND_INT32(&section, "waiting", s.waiting);
+  BSON_APPEND_INT64(&section, "admitted", s.admitted);
+  BSON_APPEND_INT64(&section, "yields", s.yields);
+  BSON_APPEND_INT64(&section, "waitTimeouts", s.wait_timeouts);
+  BSON_APPEND_INT64(&section, "interruptedWaits", s.interrupted_waits);
+  bson_append_document_end(doc, &section);
+}
+
+}  // namespace
+
 StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   auto now = std::chrono::system_clock::now();
   int64_t uptime_ms =
@@ -176,6 +199,7 @@ StatusWith<bson::BsonDoc> RunServerStatus(CommandContext& ctx) {
   bson_append_document_end(doc, &metrics);
   AppendWiredTigerMetrics(ctx.engine->storage(), doc);
   AppendServerMetrics(doc);
+  AppendLongWorkStatus(ctx.engine->operations().long_work().stats(), doc);
   return out;
 }
 

@@ -115,6 +115,20 @@ Status SetIndexBuildMemoryLimitBytesForTest(CommandContext&, const bson_iter_t* 
   return engine::SetIndexBuildMemoryLimitBytesForTest(bson_iter_as_int64(value));
 }
 
+// The long-work slots (engine/long_work_admission.h): --setParameter
+// longWorkSlots=N at start-up, the machine's cores by default; 0 is off.
+void GetLongWorkSlots(CommandContext& ctx, bson_t* out, const char* name) {
+  BSON_APPEND_INT32(out, name, ctx.engine->operations().long_work().slots());
+}
+
+Status SetLongWorkSlots(CommandContext& ctx, const bson_iter_t* value) {
+  if (!BSON_ITER_HOLDS_NUMBER(value) || bson_iter_as_int64(value) < 0 || bson_iter_as_int64(value) > 1024) {
+    return Status(ErrorCode::kBadValue, "longWorkSlots must be a number between 0 and 1024");
+  }
+  ctx.engine->operations().long_work().SetSlots(static_cast<int>(bson_iter_as_int64(value)));
+  return Status::OK();
+}
+
 // In the order getParameter: "*" lists them.
 constexpr ServerParameter kParameters[] = {
     {"changeLogRetentionHours", GetChangeLogRetentionHours, SetChangeLogRetention},
@@ -123,6 +137,7 @@ constexpr ServerParameter kParameters[] = {
     {"featureCompatibilityVersion", GetFeatureCompatibilityVersion, nullptr},
     {"internalIndexBuildMemoryLimitBytesForTest", GetIndexBuildMemoryLimitBytesForTest,
      SetIndexBuildMemoryLimitBytesForTest},
+    {"longWorkSlots", GetLongWorkSlots, SetLongWorkSlots},
     {"maxBsonObjectSize", GetMaxBsonObjectSize, nullptr},
     {"maxIndexBuildMemoryUsageMegabytes", GetMaxIndexBuildMemoryUsageMegabytes,
      SetMaxIndexBuildMemoryUsageMegabytes},

@@ -39,6 +39,9 @@ Usage: tigerdoc [options]
                             (default 1024)
   --setParameter changeLogRetentionHours=H
                             ... and at most H hours (default 24; fractions allowed)
+  --setParameter longWorkSlots=N
+                            commands past 0.5 ms of work run N at a time, the
+                            others wait (default: the cores; 0 turns it off)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
   --maxConcurrentCommands N at most N document commands (find, aggregate, insert,
@@ -97,6 +100,8 @@ Status SetParameter(const std::string& name, const std::string& value, Flags* fl
     ASSIGN_OR_RETURN(flags->transaction_lifetime_limit_secs, ParseNumber(name, value, 1, INT32_MAX));
   } else if (name == "changeLogRetentionMB") {
     ASSIGN_OR_RETURN(flags->change_log_retention_mb, ParseNumber(name, value, 1, 1000000000));
+  } else if (name == "longWorkSlots") {
+    ASSIGN_OR_RETURN(flags->long_work_slots, ParseNumber(name, value, 0, 1024));
   } else if (name == "changeLogRetentionHours") {
     char* end = nullptr;
     const double hours = std::strtod(value.c_str(), &end);

@@ -38,6 +38,7 @@ struct Flags {
   int64_t cursor_timeout_ms = 600000;
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default
+  int64_t long_work_slots = -1;  // engine/long_work_admission.h; -1: the cores, 0: off
   int64_t max_concurrent_commands = 0;  // wire/server/execution_gate.h; 0: no limit
   int64_t disk_reserve_mb = tigerdoc::storage::StorageOptions::kAutoDiskReserve;
   std::string config_file;  // --config / -f, empty when none

@@ -1,0 +1,234 @@
+// Long work admission end to end (engine/long_work_admission.h), with one
+// slot (--setParameter longWorkSlots=1): many connections scanning beside
+// point readers all get exact results and serverStatus.longWork counts the
+// admissions and yields; currentOp shows a long scan's numYields and a
+// waiting one's waitingForLock; killOp ends a waiting scan with 11601 at
+// once; maxTimeMS ends a waiting or running one with 50; setParameter
+// changes the slots. The suite shares one server: every test ends its
+// scans and restores longWorkSlots.
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/e2e/e2e_test_base.h"
+
+namespace tigerdoc::e2e {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using testutil::DocArray;
+using testutil::Integer;
+using testutil::Json;
+
+class LongWorkTest : public E2eTest {
+ protected:
+  static void SetUpTestSuite() { StartServer({"--setParameter", "longWorkSlots=1"}); }
+
+  void TearDown() override {
+    // Leave the shared server quiet: no scan of this test still runs.
+    const auto give_up = Clock::now() + std::chrono::seconds(60);
+    while (LongWork("inUse") + LongWork("waiting") > 0 && Clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(LongWork("inUse"), 0);
+    EXPECT_EQ(LongWork("waiting"), 0);
+    E2eTest::TearDown();
+  }
+
+  int64_t LongWork(const std::string& field) {
+    MongoClient c(server_->uri());
+    BsonDoc status = c.RunCommand("admin", R"({"serverStatus": 1})");
+    return Integer(status, "longWork." + field).value_or(-1);
+  }
+
+  // `n` documents {_id: i, a: i % 10, b: i % 100}.
+  void InsertNumbers(const std::string& coll, int n) {
+    std::vector<BsonDoc> docs;
+    for (int i = 0; i < n; ++i) {
+      BsonDoc d;
+      BSON_APPEND_INT32(d.mutable_get(), "_id", i);
+      BSON_APPEND_INT32(d.mutable_get(), "a", i % 10);
+      BSON_APPEND_INT32(d.mutable_get(), "b", i % 100);
+      docs.push_back(std::move(d));
+    }
+    ASSERT_EQ(Integer(client_->InsertMany(db_, coll, docs), "insertedCount"), n);
+  }
+
+  // An aggregation that runs for seconds (each $lookup scans the whole
+  // collection: 4,000 x 4,000 reads), tagged so currentOp can find it.
+  std::string LongAggregate(const std::string& tag, const std::string& extra = "") {
+    return R"({"aggregate": "c", "pipeline": [{"$lookup": {"from": "c", "localField": "a",)"
+           R"( "foreignField": "b", "as": "x"}}, {"$count": "n"}], "cursor": {}, "comment": ")" +
+           tag + R"(")" + extra + "}";
+  }
+
+  // The currentOp entries of the aggregations tagged `tag`.
+  std::vector<BsonDoc> Ops(MongoClient& c, const std::string& tag) {
+    BsonDoc op = c.RunCommand("admin", R"({"currentOp": 1, "command.comment": ")" + tag + R"("})");
+    return DocArray(op, "inprog");
+  }
+
+  void KillAll(MongoClient& c, const std::string& tag) {
+    for (const BsonDoc& op : Ops(c, tag)) {
+      c.RunCommand("admin", R"({"killOp": 1, "op": )" + std::to_string(Integer(op, "opid").value_or(-1)) + "}");
+    }
+  }
+};
+
+TEST_F(LongWorkTest, ScannersAndPointReadersAllGetExactResults) {
+  constexpr int kDocs = 20000, kScanners = 8, kReaders = 4, kRounds = 6;
+  InsertNumbers("c", kDocs);
+  const int64_t admitted_before = LongWork("admitted");
+  const int64_t yields_before = LongWork("yields");
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kScanners; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient c(uri);
+      for (int r = 0; r < kRounds; ++r) {
+        const int a = (t + r) % 10;
+        // Examines all 20,000 documents (no index on a), returns 2,000.
+        BsonDoc reply = c.RunCommand(db, R"({"aggregate": "c", "pipeline": [{"$match": {"a": )" +
+                                             std::to_string(a) + R"(}}, {"$count": "n"}], "cursor": {}})");
+        if (Integer(reply, "cursor.firstBatch.0.n").value_or(-1) != kDocs / 10) {
+          ADD_FAILURE() << Json(reply);
+          wrong.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (int t = 0; t < kReaders; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient c(uri);
+      for (int r = 0; r < 200; ++r) {
+        const int id = (t * 977 + r * 31) % kDocs;
+        BsonDoc reply = c.RunCommand(db, R"({"find": "c", "filter": {"_id": )" + std::to_string(id) + "}}");
+        if (Integer(reply, "cursor.firstBatch.0.b").value_or(-1) != id % 100) {
+          ADD_FAILURE() << Json(reply);
+          wrong.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  // Scans of 20,000 documents beside seven others run past 1 ms: each
+  // takes the one slot, and the holders hand it over to the waiting ones.
+  EXPECT_GE(LongWork("admitted") - admitted_before, kScanners);
+  EXPECT_GT(LongWork("yields") - yields_before, 0);
+  EXPECT_EQ(LongWork("slots"), 1);
+}
+
+TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
+  InsertNumbers("c", 4000);
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  constexpr int kScans = 6;
+  std::vector<BsonDoc> replies(kScans);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kScans; ++t) {
+    threads.emplace_back([&, t] {
+      MongoClient c(uri);
+      replies[t] = c.RunCommand(db, LongAggregate("yields", R"(, "maxTimeMS": 120000)"));
+    });
+  }
+  MongoClient watcher(uri);
+  // Six scans, one slot: the holder yields to the waiting ones every few
+  // ms, and five of them wait at any time.
+  std::vector<BsonDoc> ops;
+  bool yielded = false, one_waits = false;
+  const auto give_up = Clock::now() + std::chrono::seconds(60);
+  while (!(yielded && one_waits) && Clock::now() < give_up) {
+    ops = Ops(watcher, "yields");
+    yielded = one_waits = false;
+    for (const BsonDoc& op : ops) {
+      if (Integer(op, "numYields").value_or(0) > 0) yielded = true;
+      if (testutil::Number(op, "waitingForLock").value_or(0) == 1) one_waits = true;
+    }
+  }
+  ASSERT_TRUE(yielded) << "no numYields > 0 in " << ops.size() << " ops";
+  ASSERT_TRUE(one_waits);
+  EXPECT_EQ(ops.size(), static_cast<size_t>(kScans));
+  // Kill one that waits: it ends with 11601 at once, while the others run
+  // on. The holder hands the slot on every few ms, so the one picked may
+  // have got it by the time killOp arrives: up to four tries (of five
+  // waiting), until one ends from its wait.
+  const int64_t interrupted_before = LongWork("interruptedWaits");
+  size_t running = kScans;
+  for (int attempt = 0; attempt < 4 && LongWork("interruptedWaits") == interrupted_before; ++attempt) {
+    int64_t waiting_opid = -1;
+    for (const BsonDoc& op : Ops(watcher, "yields")) {
+      if (testutil::Number(op, "waitingForLock").value_or(0) == 1) waiting_opid = Integer(op, "opid").value_or(-1);
+    }
+    ASSERT_GT(waiting_opid, 0);
+    const auto killed_at = Clock::now();
+    ASSERT_OK_REPLY(watcher.RunCommand("admin", R"({"killOp": 1, "op": )" + std::to_string(waiting_opid) + "}"));
+    --running;
+    bool ended = false;
+    while (!ended && Clock::now() < killed_at + std::chrono::seconds(30)) {
+      ended = Ops(watcher, "yields").size() == running;
+    }
+    ASSERT_TRUE(ended) << "the killed scan did not end";
+    EXPECT_LT(Clock::now() - killed_at, std::chrono::seconds(10));
+  }
+  EXPECT_GE(LongWork("interruptedWaits") - interrupted_before, 1) << "no killed scan ended from its wait";
+  KillAll(watcher, "yields");
+  for (auto& t : threads) t.join();
+  int interrupted = 0;
+  for (const BsonDoc& reply : replies) {
+    EXPECT_ERROR_REPLY(reply, 11601, "Interrupted");
+    if (Integer(reply, "code") == 11601) ++interrupted;
+  }
+  EXPECT_EQ(interrupted, kScans);
+}
+
+TEST_F(LongWorkTest, MaxTimeMSEndsAWaitingScan) {
+  InsertNumbers("c", 4000);
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  BsonDoc holder_reply;
+  std::thread holder([&] {
+    MongoClient c(uri);
+    holder_reply = c.RunCommand(db, LongAggregate("holder", R"(, "maxTimeMS": 120000)"));
+  });
+  MongoClient watcher(uri);
+  const auto give_up = Clock::now() + std::chrono::seconds(60);
+  while (LongWork("inUse") < 1 && Clock::now() < give_up) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(LongWork("inUse"), 1);
+  // Another long scan waits for the slot (or runs in turns) and ends at its
+  // deadline with 50.
+  const auto began = Clock::now();
+  BsonDoc limited = client_->RunCommand(db_, LongAggregate("limited", R"(, "maxTimeMS": 300)"));
+  EXPECT_ERROR_REPLY(limited, 50, "MaxTimeMSExpired");
+  EXPECT_LT(Clock::now() - began, std::chrono::seconds(20));
+  KillAll(watcher, "holder");
+  holder.join();
+  EXPECT_ERROR_REPLY(holder_reply, 11601, "Interrupted");
+  // The same short scan still answers normally.
+  BsonDoc count = Run(R"({"count": "c", "query": {"a": 3}})");
+  EXPECT_EQ(Integer(count, "n"), 400) << Json(count);
+}
+
+TEST_F(LongWorkTest, SetParameterChangesTheSlots) {
+  BsonDoc got = client_->RunCommand("admin", R"({"getParameter": 1, "longWorkSlots": 1})");
+  EXPECT_EQ(Integer(got, "longWorkSlots"), 1) << Json(got);
+  BsonDoc set = client_->RunCommand("admin", R"({"setParameter": 1, "longWorkSlots": 4})");
+  ASSERT_OK_REPLY(set);
+  EXPECT_EQ(Integer(set, "was"), 1) << Json(set);
+  EXPECT_EQ(LongWork("slots"), 4);
+  EXPECT_ERROR_REPLY(client_->RunCommand("admin", R"({"setParameter": 1, "longWorkSlots": -1})"), 2, "BadValue");
+  EXPECT_ERROR_REPLY(client_->RunCommand("admin", R"({"setParameter": 1, "longWorkSlots": "two"})"), 2,
+                     "BadValue");
+  ASSERT_OK_REPLY(client_->RunCommand("admin", R"({"setParameter": 1, "longWorkSlots": 0})"));
+  EXPECT_EQ(LongWork("slots"), 0);
+  ASSERT_OK_REPLY(client_->RunCommand("admin", R"({"setParameter": 1, "longWorkSlots": 1})"));
+  EXPECT_EQ(LongWork("slots"), 1);
+}
+
+}  // namespace
+}  // namespace tigerdoc::e2e
