@@ -145,7 +145,7 @@ LongWorkAdmission::Stats LongWorkAdmission::stats() const {
 }
 
 const int LongWorkTicket::kChecksPerClockRead = 2;
-const LongWorkTicket::Clock::duration LongWorkTicket::kRunsLongAfter = std::chrono::microseconds(500);
+const LongWorkTicket::Clock::duration LongWorkTicket::kRunsLongAfter = std::chrono::microseconds(100);
 const LongWorkTicket::Clock::duration LongWorkTicket::kYieldPeriod = std::chrono::milliseconds(4);
 
 LongWorkTicket::LongWorkTicket(LongWorkAdmission& admission, Operation& operation, Clock::time_point since)

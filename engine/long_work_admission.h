@@ -16,13 +16,17 @@
 // query::Interrupt::Check() (every 64 documents of a scan, sort or merge,
 // and at the start and end of each batch) calls it. The ticket:
 //   * reads the clock every kChecksPerClockRead (2) checks only;
-//   * once kRunsLongAfter (0.5 ms) of wall time passed since the command
+//   * once kRunsLongAfter (0.1 ms) of wall time passed since the command
 //     started (or since it last yielded), takes a slot, waiting FIFO if
-//     none is free. Wall time, not CPU time: a 1,000-document scan costs
-//     about 0.4 ms of CPU and rarely reaches 0.5 ms on an idle server
-//     (then it takes a free slot: one mutex); it does on an oversubscribed
-//     one, where admission is needed (1 ms caught a sixth of the bench's
-//     scans, 0.5 ms did better: bench/README.md "Long work admission");
+//     none is free. Wall time, not CPU time (one clock read per check, no
+//     system call). On an idle server a 1,000-document scan (about 0.4 ms
+//     of CPU) takes a free slot (one mutex); a find by _id or an insert
+//     never gets near the threshold. 0.1 ms catches nearly every scan of
+//     an oversubscribed server: beside 200 scanning connections the
+//     probes' p99 fell from 18-31 ms (no admission) to 0.6-0.8 ms, where
+//     0.5 ms and 1 ms, which let a scan finish unadmitted unless it was
+//     preempted, left it at 20-25 ms (bench/README.md "Long work
+//     admission", "Threshold");
 //   * while holding a slot, every kYieldPeriod (4 ms), when someone waits, hands
 //     its slot to the first waiter and waits at the back (a yield, counted
 //     as the operation's currentOp numYields);

@@ -40,7 +40,7 @@ Usage: tigerdoc [options]
   --setParameter changeLogRetentionHours=H
                             ... and at most H hours (default 24; fractions allowed)
   --setParameter longWorkSlots=N
-                            commands past 0.5 ms of work run N at a time, the
+                            commands past 0.1 ms of work run N at a time, the
                             others wait (default: the cores; 0 turns it off)
   --maxConns N              connections beyond N open ones are closed at once
                             (default 1000000, as mongod)
