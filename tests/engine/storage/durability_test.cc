@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -205,6 +207,23 @@ TEST(DurabilityTest, BackgroundFlusherRunsAndStopsCleanly) {
   for (int i = 0; i < 50; ++i) ASSERT_TRUE(session.Insert("t", KeyOf(i), "v").ok());
   ASSERT_TRUE(engine.value()->FlushJournal().ok());
   EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir.path()) / "journal"));
+}
+
+// The dirty eviction targets (storage_engine.cc, bench/README.md "WiredTiger
+// dirty eviction targets") are part of what WiredTiger was opened with: it
+// records that in WiredTiger.basecfg, which a later open also reads.
+TEST(StorageEngineConfigTest, DirtyEvictionTargetsAreWhatWiredTigerWasOpenedWith) {
+  TempDir dir("tigerdoc-evict");
+  {
+    auto engine = StorageEngine::Open(DiskOptions(dir.path()));
+    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  }
+  std::ifstream in(std::filesystem::path(dir.path()) / "WiredTiger.basecfg");
+  ASSERT_TRUE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("eviction_dirty_target=20"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("eviction_dirty_trigger=40"), std::string::npos) << text.str();
 }
 
 }  // namespace
