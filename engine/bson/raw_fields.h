@@ -108,6 +108,8 @@ class RawFields {
   bson_type_t type() const { return type_; }
   // Offset of the current element's type byte in the document.
   uint32_t offset() const { return static_cast<uint32_t>(at_); }
+  // Offset just past the current element's value.
+  uint32_t end() const { return static_cast<uint32_t>(next_); }
   // A libbson iterator on the current element, as bson_iter_find leaves it
   // (its next bson_iter_next moves to the following element).
   void Iter(bson_iter_t* it) const {

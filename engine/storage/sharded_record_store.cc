@@ -342,54 +342,24 @@ Status ShardedRecordStore::Insert(Session& session, const bson_t* doc) {
 
 namespace {
 
-// Both documents hold an _id element of the same type and bytes.
-// The bytes of the value of `doc`'s first element when it is an _id of a
-// type whose size its first bytes tell (inserts put _id first); empty
-// otherwise (then SameIdElement walks the documents).
-std::string_view LeadingIdValue(const bson_t* doc) {
-  constexpr size_t kValueAt = 4 + 1 + 4;  // document length, type, "_id\0"
-  const uint8_t* data = bson_get_data(doc);
-  if (doc->len < kValueAt + 1 || std::memcmp(data + 5, "_id", 4) != 0) return {};
-  size_t size = 0;
-  switch (data[4]) {
-    case BSON_TYPE_INT32:
-      size = 4;
-      break;
-    case BSON_TYPE_INT64:
-    case BSON_TYPE_DOUBLE:
-    case BSON_TYPE_DATE_TIME:
-      size = 8;
-      break;
-    case BSON_TYPE_OID:
-      size = 12;
-      break;
-    case BSON_TYPE_DECIMAL128:
-      size = 16;
-      break;
-    case BSON_TYPE_UTF8: {
-      if (doc->len < kValueAt + 4 + 1) return {};
-      int32_t n;
-      std::memcpy(&n, data + kValueAt, sizeof n);
-      n = static_cast<int32_t>(BSON_UINT32_FROM_LE(static_cast<uint32_t>(n)));
-      if (n < 1) return {};
-      size = 4 + static_cast<size_t>(n);
-      break;
-    }
-    default:
-      return {};
-  }
-  // The element and the document's terminator must fit.
-  if (kValueAt + size + 1 > doc->len) return {};
-  return {reinterpret_cast<const char*>(data + 4), 1 + 4 + size};  // type, name, value
+// The bytes of `doc`'s first element (type, name, value) when it is an _id
+// that RawFields can walk (inserts put _id first); empty otherwise (then
+// SameIdElement walks the documents).
+std::string_view LeadingIdElement(const bson_t* doc) {
+  bson::RawFields fields(doc);
+  if (!fields.Next() || fields.key() != "_id") return {};
+  return {reinterpret_cast<const char*>(bson_get_data(doc)) + fields.offset(),
+          fields.end() - fields.offset()};
 }
 
+// Both documents hold an _id element of the same type and bytes.
 bool SameIdElement(const bson_t* a, const bson_t* b) {
   // Both with _id first (an update keeps it there): compare those bytes,
   // without the two walks and iterators below (about 500 instructions of
   // an update by _id).
-  const std::string_view lead_a = LeadingIdValue(a);
+  const std::string_view lead_a = LeadingIdElement(a);
   if (!lead_a.empty()) {
-    const std::string_view lead_b = LeadingIdValue(b);
+    const std::string_view lead_b = LeadingIdElement(b);
     if (!lead_b.empty()) return lead_a == lead_b;
   }
   bson_iter_t ia, ib;

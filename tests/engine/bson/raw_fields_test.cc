@@ -18,6 +18,7 @@ namespace {
 struct Element {
   std::string key;
   uint32_t offset;
+  uint32_t end;  // just past the value
   bson_type_t type;
 };
 
@@ -25,7 +26,7 @@ std::vector<Element> LibbsonElements(const bson_t* doc) {
   std::vector<Element> out;
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) return out;
-  while (bson_iter_next(&it)) out.push_back({bson_iter_key(&it), bson_iter_offset(&it), bson_iter_type(&it)});
+  while (bson_iter_next(&it)) out.push_back({bson_iter_key(&it), bson_iter_offset(&it), it.next_off, bson_iter_type(&it)});
   return out;
 }
 
@@ -39,6 +40,7 @@ void ExpectAgreesWithLibbson(const std::vector<uint8_t>& bytes, const std::strin
     ASSERT_LT(i, want.size()) << what;
     EXPECT_EQ(fields.key(), want[i].key) << what;
     EXPECT_EQ(fields.offset(), want[i].offset) << what;
+    EXPECT_EQ(fields.end(), want[i].end) << what;
     EXPECT_EQ(fields.type(), want[i].type) << what;
     ++i;
   }

@@ -338,6 +338,50 @@ TEST_F(ShardedRecordStoreTest, UpdateAfterFindByIdWritesTheUpdatedDocumentOnly) 
   EXPECT_EQ(a->TotalStats().count, 3);
 }
 
+// Update with shard key _id skips placing the new document again when its
+// _id element has the same bytes as the old one's, first in both (the fast
+// compare) or not (the walk); an equal _id of another numeric type is
+// placed again and lands on the same record. Every _id type RawFields walks.
+TEST_F(ShardedRecordStoreTest, UpdateKeepsEveryIdTypeInItsPlace) {
+  auto store = MakeStore("ids", 4, "_id");
+  const std::vector<std::string> ids = {
+      "1", R"({"$numberLong": "2"})", "2.5", R"({"$date": {"$numberLong": "7"}})",
+      R"({"$oid": "0123456789abcdef01234567"})", R"({"$numberDecimal": "3.1"})", R"("text")",
+      R"("")", R"({"a": 1, "b": [1, 2]})", R"({"$binary": {"base64": "AQI=", "subType": "04"}})",
+      "true", "null", R"({"$minKey": 1})"};
+  for (const std::string& id : ids) {
+    BsonDoc v1 = BsonDoc::FromJson(R"({"_id": )" + id + R"(, "v": 1})");
+    ASSERT_TRUE(InsertCommitted(*store, v1).ok()) << id;
+    const std::vector<std::string> afters = {
+        R"({"_id": )" + id + R"(, "v": 2, "pad": "longer than before"})",  // _id first in both
+        R"({"v": 3, "_id": )" + id + "}",                                  // not first: the walk
+        R"({"_id": )" + id + R"(, "v": 4})"};
+    BsonDoc before = v1.Copy();
+    for (const std::string& json : afters) {
+      BsonDoc after = BsonDoc::FromJson(json);
+      Session session = engine_->NewSession();
+      ASSERT_TRUE(session.Begin().ok());
+      ASSERT_TRUE(store->Update(session, before.get(), after.get()).ok()) << json;
+      ASSERT_TRUE(session.Commit().ok());
+      auto found = Find(*store, v1);
+      ASSERT_TRUE(found.has_value()) << json;
+      EXPECT_EQ(found->ToJson(), after.ToJson());
+      before = std::move(after);
+    }
+  }
+  EXPECT_EQ(store->TotalStats().count, static_cast<int64_t>(ids.size()));
+  // 5 stored, updated as 5.0: other bytes, the same record.
+  BsonDoc five = BsonDoc::FromJson(R"({"_id": 5, "v": 1})");
+  ASSERT_TRUE(InsertCommitted(*store, five).ok());
+  BsonDoc five_double = BsonDoc::FromJson(R"({"_id": 5.0, "v": 2})");
+  Session session = engine_->NewSession();
+  ASSERT_TRUE(session.Begin().ok());
+  ASSERT_TRUE(store->Update(session, five.get(), five_double.get()).ok());
+  ASSERT_TRUE(session.Commit().ok());
+  EXPECT_EQ(Find(*store, five)->ToJson(), five_double.ToJson());
+  EXPECT_EQ(store->TotalStats().count, static_cast<int64_t>(ids.size()) + 1);
+}
+
 TEST_F(ShardedRecordStoreTest, StatsFollowCommitsNotRollbacks) {
   auto store = MakeStore("c5", 4, "k");
   int64_t bytes = 0;
