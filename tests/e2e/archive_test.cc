@@ -348,15 +348,7 @@ TEST_F(ArchiveTest, MaxTimeMSStopsTheMoveBetweenBatches) {
 // its opid, ns, op and command, and killOp stops it at its next interrupt
 // check with 11601.
 TEST_F(ArchiveTest, KillOpStopsAnOrdinaryAggregation) {
-  std::vector<BsonDoc> docs;
-  for (int i = 0; i < 4000; ++i) {
-    BsonDoc d;
-    BSON_APPEND_INT32(d.mutable_get(), "_id", i);
-    BSON_APPEND_INT32(d.mutable_get(), "a", i);
-    BSON_APPEND_INT32(d.mutable_get(), "b", i % 100);
-    docs.push_back(std::move(d));
-  }
-  ASSERT_EQ(Integer(client_->InsertMany(db_, "c", docs), "insertedCount"), 4000);
+  InsertNumbers("c", 4000, 4000);
   const std::string uri = server_->uri();
   const std::string db = db_;
   std::atomic<bool> finished{false};

@@ -130,6 +130,22 @@ class E2eTest : public ::testing::Test {
     }
   }
 
+  // `n` documents {_id: i, a: i % a_modulus, b: i % 100} in `coll`: a
+  // $lookup from a to b over them reads the whole collection per document
+  // (no index on b), work that runs long enough to be watched and killed.
+  void InsertNumbers(const std::string& coll, int n, int a_modulus) {
+    std::vector<BsonDoc> docs;
+    for (int i = 0; i < n; ++i) {
+      BsonDoc d;
+      BSON_APPEND_INT32(d.mutable_get(), "_id", i);
+      BSON_APPEND_INT32(d.mutable_get(), "a", i % a_modulus);
+      BSON_APPEND_INT32(d.mutable_get(), "b", i % 100);
+      docs.push_back(std::move(d));
+    }
+    BsonDoc r = client_->InsertMany(db_, coll, docs);
+    ASSERT_EQ(testutil::Integer(r, "insertedCount"), n) << testutil::Json(r);
+  }
+
   // 20,000 documents {_id, k: a scrambled number, s: 26 letters} in `coll`,
   // 1000 per insert: a sort over them runs long enough to be interrupted.
   void InsertSlowToSort(const std::string& coll) {

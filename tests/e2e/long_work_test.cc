@@ -44,19 +44,6 @@ class LongWorkTest : public E2eTest {
     return Integer(status, "longWork." + field).value_or(-1);
   }
 
-  // `n` documents {_id: i, a: i % 10, b: i % 100}.
-  void InsertNumbers(const std::string& coll, int n) {
-    std::vector<BsonDoc> docs;
-    for (int i = 0; i < n; ++i) {
-      BsonDoc d;
-      BSON_APPEND_INT32(d.mutable_get(), "_id", i);
-      BSON_APPEND_INT32(d.mutable_get(), "a", i % 10);
-      BSON_APPEND_INT32(d.mutable_get(), "b", i % 100);
-      docs.push_back(std::move(d));
-    }
-    ASSERT_EQ(Integer(client_->InsertMany(db_, coll, docs), "insertedCount"), n);
-  }
-
   // An aggregation that runs for seconds (each $lookup scans the whole
   // collection: 4,000 x 4,000 reads), tagged so currentOp can find it.
   std::string LongAggregate(const std::string& tag, const std::string& extra = "") {
@@ -80,7 +67,7 @@ class LongWorkTest : public E2eTest {
 
 TEST_F(LongWorkTest, ScannersAndPointReadersAllGetExactResults) {
   constexpr int kDocs = 20000, kScanners = 8, kReaders = 4, kRounds = 6;
-  InsertNumbers("c", kDocs);
+  InsertNumbers("c", kDocs, 10);
   const int64_t admitted_before = LongWork("admitted");
   const int64_t yields_before = LongWork("yields");
   const std::string uri = server_->uri();
@@ -125,7 +112,7 @@ TEST_F(LongWorkTest, ScannersAndPointReadersAllGetExactResults) {
 }
 
 TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
-  InsertNumbers("c", 4000);
+  InsertNumbers("c", 4000, 10);
   const std::string uri = server_->uri();
   const std::string db = db_;
   constexpr int kScans = 6;
@@ -188,7 +175,7 @@ TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
 }
 
 TEST_F(LongWorkTest, MaxTimeMSEndsAWaitingScan) {
-  InsertNumbers("c", 4000);
+  InsertNumbers("c", 4000, 10);
   const std::string uri = server_->uri();
   const std::string db = db_;
   BsonDoc holder_reply;

@@ -67,15 +67,7 @@ bool CheckCurrentOp(MongoClient& client, const std::string& db, std::atomic<int>
 
 TEST_F(OperationHammerTest, CurrentOpKillOpAndServerStatusWhileEightConnectionsInsert) {
   // The victims' collection: each $lookup scans it whole (no index on b).
-  std::vector<BsonDoc> docs;
-  for (int i = 0; i < 4000; ++i) {
-    BsonDoc d;
-    BSON_APPEND_INT32(d.mutable_get(), "_id", i);
-    BSON_APPEND_INT32(d.mutable_get(), "a", i);
-    BSON_APPEND_INT32(d.mutable_get(), "b", i % 100);
-    docs.push_back(std::move(d));
-  }
-  ASSERT_EQ(Integer(client_->InsertMany(db_, "slow", docs), "insertedCount"), 4000);
+  InsertNumbers("slow", 4000, 4000);
 
   const std::string uri = server_->uri();
   const std::string db = db_;
