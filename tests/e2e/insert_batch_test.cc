@@ -59,14 +59,7 @@ class InsertBatchTest : public E2eTest,
   // buffer the previous one was read into.
   BsonDoc Insert(const BsonDoc& command) {
     if (!std::get<2>(GetParam())) return Run(command);
-    if (!raw_) {
-      auto c = testutil::RawConnection::Connect(server_->port());
-      EXPECT_TRUE(c.ok()) << c.status().ToString();
-      if (!c.ok()) return BsonDoc::FromJson(R"({"ok": 0})");
-      raw_.emplace(std::move(c).value());
-    }
-    EXPECT_TRUE(raw_->Send(InsertAsSequence(++request_id_, db_, command)).ok());
-    return ReadReplyBody(*raw_);
+    return sequence_.Insert(server_->port(), db_, command);
   }
 
   int64_t Count(const std::string& coll, const std::string& filter = "{}") {
@@ -75,8 +68,7 @@ class InsertBatchTest : public E2eTest,
     return Integer(r, "n").value_or(-1);
   }
 
-  std::optional<testutil::RawConnection> raw_;
-  int32_t request_id_ = 0;
+  SequenceInserter sequence_;
 
   void ExpectDuplicateError(const BsonDoc& error, int64_t index) {
     EXPECT_EQ(Integer(error, "index"), index) << Json(error);

@@ -30,21 +30,13 @@ class InsertOptionsSequenceTest : public E2eTest {
     return BsonDoc::FromJson(R"({"insert": )" + coll_json + R"(, "documents": [)" + docs + "]" + extra + "}");
   }
   BsonDoc SendAsSequence(const BsonDoc& command) {
-    if (!raw_) {
-      auto c = testutil::RawConnection::Connect(server_->port());
-      EXPECT_TRUE(c.ok()) << c.status().ToString();
-      if (!c.ok()) return BsonDoc::FromJson(R"({"ok": 0})");
-      raw_.emplace(std::move(c).value());
-    }
-    EXPECT_TRUE(raw_->Send(InsertAsSequence(++request_id_, db_, command)).ok());
-    return ReadReplyBody(*raw_);
+    return sequence_.Insert(server_->port(), db_, command);
   }
   int64_t Count(const std::string& coll) {
     return Integer(Run(R"({"count": ")" + coll + R"("})"), "n").value_or(-1);
   }
 
-  std::optional<testutil::RawConnection> raw_;
-  int32_t request_id_ = 0;
+  SequenceInserter sequence_;
 };
 
 TEST_F(InsertOptionsSequenceTest, BatchSizesBelowAtAndAboveTheLimits) {

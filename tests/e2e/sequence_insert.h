@@ -9,6 +9,7 @@
 // Thread-safety: functions of their arguments; one thread per connection.
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,5 +62,27 @@ inline bson::BsonDoc ReadReplyBody(testutil::RawConnection& conn,
   if (!body.ok()) return bson::BsonDoc::FromJson(R"({"ok": 0, "errmsg": "not an OP_MSG reply"})");
   return std::move(body).value();
 }
+
+// One raw connection, opened by the first insert, that sends each insert
+// as a document sequence and returns its reply's body: every insert after
+// the first reuses the buffer its predecessor was read into.
+class SequenceInserter {
+ public:
+  bson::BsonDoc Insert(int port, const std::string& db, const bson::BsonDoc& command) {
+    if (!conn_) {
+      auto c = testutil::RawConnection::Connect(port);
+      if (!c.ok()) return bson::BsonDoc::FromJson(R"({"ok": 0, "errmsg": "no connection"})");
+      conn_.emplace(std::move(c).value());
+    }
+    if (!conn_->Send(InsertAsSequence(++request_id_, db, command)).ok()) {
+      return bson::BsonDoc::FromJson(R"({"ok": 0, "errmsg": "send failed"})");
+    }
+    return ReadReplyBody(*conn_);
+  }
+
+ private:
+  std::optional<testutil::RawConnection> conn_;
+  int32_t request_id_ = 0;
+};
 
 }  // namespace tigerdoc::e2e
