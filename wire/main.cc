@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
   engine::EngineOptions options;
   options.storage.dbpath = flags.dbpath;
   options.storage.cache_size_mb = flags.cache_size_mb;
+  options.storage.wiredtiger_config = flags.wiredtiger_config;
   options.storage.disk_reserve_mb = flags.disk_reserve_mb;
   options.default_shards = flags.shards;
   options.patterns = MakePatternRegistry();

@@ -100,6 +100,8 @@ std::string OpenConfig(const StorageOptions& options) {
         ",checkpoint=(wait=" +
         std::to_string(options.checkpoint_interval_secs) + ")";
   }
+  // Last: WiredTiger takes the last value of a key given twice.
+  if (!options.wiredtiger_config.empty()) config += "," + options.wiredtiger_config;
   return config;
 }
 

@@ -49,6 +49,9 @@ struct StorageOptions {
   std::string dbpath;               // created if missing; ignored when in_memory
   bool in_memory = false;           // for unit tests
   int64_t cache_size_mb = 1024;
+  // Appended to tigerdoc's own wiredtiger_open configuration, so its keys
+  // win (mongod's storage.wiredTiger.engineConfig.configString).
+  std::string wiredtiger_config;
   int checkpoint_interval_secs = 60;   // 0: no periodic checkpoints
   int journal_flush_interval_ms = 100;  // 0: no background journal fsync
   // Upper bound on open WT sessions (pooled sessions plus WiredTiger's own

@@ -24,6 +24,9 @@ Usage: tigerdoc [options]
   --dbpath DIR              data directory, created if missing (default ./data)
   --shards N                shard tables per new collection (default 4)
   --cacheSizeMB N           WiredTiger cache size in MiB (default 1024)
+  --wiredTigerEngineConfigString S
+                            appended to WiredTiger's open configuration, as mongod's
+                            (e.g. "eviction_dirty_target=30"); a bad one stops start-up
   --diskReserveMB N         free space kept on the dbpath's file system: writes
                             are refused (OutOfDiskSpace, 14031) and start-up fails
                             below it (default cacheSizeMB/4 + 32; 0 turns it off)
@@ -214,6 +217,11 @@ const std::map<std::string, Setter>& Keys() {
            return Bad("invalid value for " + p + ": '" + text + "' (expected 0.25..10000)");
          }
          f->cache_size_mb = static_cast<int64_t>(std::llround(gb * 1024));
+         return Status::OK();
+       }},
+      {"storage.wiredTiger.engineConfig.configString",
+       [](const YAML::Node& n, const std::string& p, Flags* f) -> Status {
+         ASSIGN_OR_RETURN(f->wiredtiger_config, ScalarText(n, p));
          return Status::OK();
        }},
       {"processManagement.fork", [](const YAML::Node& n, const std::string& p, Flags*) -> Status {
@@ -444,6 +452,8 @@ StatusWith<CommandLine> ParseCommandLine(int argc, const char* const* argv) {
       auto n = ParseNumber(arg, next(), 16, 1 << 20);
       if (n.ok()) flags.cache_size_mb = n.value();
       st = n.status();
+    } else if (arg == "--wiredTigerEngineConfigString") {
+      flags.wiredtiger_config = next();
     } else if (arg == "--diskReserveMB") {
       auto n = ParseNumber(arg, next(), 0, 1 << 30);
       if (n.ok()) flags.disk_reserve_mb = n.value();

@@ -35,6 +35,8 @@ struct Flags {
   std::string dbpath = "./data";
   int shards = 4;
   int64_t cache_size_mb = 1024;
+  // --wiredTigerEngineConfigString; storage.wiredTiger.engineConfig.configString.
+  std::string wiredtiger_config;
   int64_t cursor_timeout_ms = 600000;
   int64_t ttl_monitor_sleep_secs = 60;
   int64_t max_conns = 1000000;  // mongod's default

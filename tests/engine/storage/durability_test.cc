@@ -226,5 +226,31 @@ TEST(StorageEngineConfigTest, DirtyEvictionTargetsAreWhatWiredTigerWasOpenedWith
   EXPECT_NE(text.str().find("eviction_dirty_trigger=40"), std::string::npos) << text.str();
 }
 
+// mongod's storage.wiredTiger.engineConfig.configString: appended last, so
+// its keys override tigerdoc's; one WiredTiger refuses stops the open.
+TEST(StorageEngineConfigTest, ExtraWiredTigerConfigOverridesOursAndABadOneFailsTheOpen) {
+  TempDir dir("tigerdoc-wtconfig");
+  StorageOptions options = DiskOptions(dir.path());
+  options.wiredtiger_config = "eviction_dirty_target=30,eviction_dirty_trigger=60";
+  {
+    auto engine = StorageEngine::Open(options);
+    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  }
+  std::ifstream in(std::filesystem::path(dir.path()) / "WiredTiger.basecfg");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("eviction_dirty_target=30"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("eviction_dirty_trigger=60"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("eviction_dirty_target=20"), std::string::npos) << text.str();
+
+  TempDir bad_dir("tigerdoc-wtconfig-bad");
+  StorageOptions bad = DiskOptions(bad_dir.path());
+  bad.wiredtiger_config = "no_such_key=1";
+  auto refused = StorageEngine::Open(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().reason().find("wiredtiger_open"), std::string::npos)
+      << refused.status().ToString();
+}
+
 }  // namespace
 }  // namespace tigerdoc::storage

@@ -61,7 +61,8 @@ TEST(ServerConfigTest, DefaultsWithoutArguments) {
 TEST(ServerConfigTest, FlagsBothForms) {
   auto parsed = Parse({"--port", "0", "--bind_ip=0.0.0.0", "--dbpath", "/d", "--shards=8", "--cacheSizeMB", "16",
                        "--diskReserveMB", "0", "--maxConns", "5", "--setParameter", "cursorTimeoutMillis=250",
-                       "--setParameter=ttlMonitorSleepSecs=2"});
+                       "--setParameter=ttlMonitorSleepSecs=2",
+                       "--wiredTigerEngineConfigString", "eviction_dirty_target=30"});
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   const Flags& f = parsed.value().flags;
   EXPECT_EQ(f.port, 0);
@@ -73,6 +74,7 @@ TEST(ServerConfigTest, FlagsBothForms) {
   EXPECT_EQ(f.max_conns, 5);
   EXPECT_EQ(f.cursor_timeout_ms, 250);
   EXPECT_EQ(f.ttl_monitor_sleep_secs, 2);
+  EXPECT_EQ(f.wiredtiger_config, "eviction_dirty_target=30");
 }
 
 TEST(ServerConfigTest, FlagErrorsNameTheFlag) {
@@ -129,6 +131,7 @@ storage:
   wiredTiger:
     engineConfig:
       cacheSizeGB: 0.5
+      configString: "eviction_dirty_target=30,eviction_dirty_trigger=60"
 net:
   port: 27555
   bindIp: 127.0.0.1,::1
@@ -148,6 +151,7 @@ tigerdoc:
   EXPECT_EQ(f.config_file, file.path());
   EXPECT_EQ(f.dbpath, "/var/lib/tigerdoc");
   EXPECT_EQ(f.cache_size_mb, 512);
+  EXPECT_EQ(f.wiredtiger_config, "eviction_dirty_target=30,eviction_dirty_trigger=60");
   EXPECT_EQ(f.port, 27555);
   EXPECT_EQ(f.bind_ip, "127.0.0.1,::1");
   EXPECT_EQ(f.max_conns, 200);
