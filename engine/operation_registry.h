@@ -79,6 +79,7 @@ struct OperationStats {
   int64_t keys_examined = 0;
   int64_t docs_examined = 0;
   int64_t n_returned = -1;  // -1: not a read
+  int64_t num_yields = 0;   // long work slots handed on (slow query numYields, profiler numYield)
 };
 
 class Operation {

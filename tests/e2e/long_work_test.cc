@@ -3,7 +3,8 @@
 // point readers all get exact results and serverStatus.longWork counts the
 // admissions and yields; currentOp shows a long scan's numYields and a
 // waiting one's waitingForLock; killOp ends a waiting scan with 11601 at
-// once; maxTimeMS ends a waiting or running one with 50; setParameter
+// once; the slow query log and the profiler count each command's yields;
+// maxTimeMS ends a waiting or running one with 50; setParameter
 // changes the slots. The suite shares one server: every test ends its
 // scans and restores longWorkSlots.
 
@@ -172,6 +173,57 @@ TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
     if (Integer(reply, "code") == 11601) ++interrupted;
   }
   EXPECT_EQ(interrupted, kScans);
+}
+
+// The yields currentOp shows are also in the slow query log line
+// (numYields) and the profiler entry (numYield) of each finished command:
+// three scans, one slot, so the holders hand it on.
+TEST_F(LongWorkTest, SlowQueryLogAndProfilerCountTheYields) {
+  InsertNumbers("c", 2000, 10);  // 2,000 x 2,000 reads per scan: far past slowms (100)
+  ASSERT_OK_REPLY(Run(R"({"profile": 2})"));
+  const std::string uri = server_->uri();
+  const std::string db = db_;
+  constexpr int kScans = 3;
+  std::vector<BsonDoc> replies(kScans);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kScans; ++t) {
+    threads.emplace_back([&, t] { replies[t] = MongoClient(uri).RunCommand(db, LongAggregate("counted")); });
+  }
+  for (auto& t : threads) t.join();
+  for (const BsonDoc& reply : replies) {
+    ASSERT_OK_REPLY(reply);
+    EXPECT_EQ(Integer(reply, "cursor.firstBatch.0.n"), 2000);  // every document, with its matches
+  }
+  ASSERT_OK_REPLY(Run(R"({"profile": 0})"));
+
+  BsonDoc profiled = Run(R"({"find": "system.profile", "filter": {"command.comment": "counted"}})");
+  const std::vector<BsonDoc> entries = DocArray(profiled, "cursor.firstBatch");
+  ASSERT_EQ(entries.size(), static_cast<size_t>(kScans)) << Json(profiled);
+  int64_t profiled_yields = 0;
+  for (const BsonDoc& entry : entries) {
+    const std::optional<int64_t> n = Integer(entry, "numYield");
+    ASSERT_TRUE(n.has_value()) << Json(entry);
+    profiled_yields += *n;
+  }
+  EXPECT_GT(profiled_yields, 0);
+
+  BsonDoc log = RunAdmin(R"({"getLog": "global"})");
+  int64_t logged_yields = 0, lines = 0;
+  for (size_t i = 0; i < testutil::ArrayLength(log, "log"); ++i) {
+    const std::string line = testutil::String(log, "log." + std::to_string(i)).value_or("");
+    if (line.find(R"("msg":"Slow query")") == std::string::npos ||
+        line.find(R"("comment" : "counted")") == std::string::npos) {
+      continue;
+    }
+    const std::string key = R"("numYields" : )";
+    const size_t at = line.find(key);
+    ASSERT_NE(at, std::string::npos) << line;
+    EXPECT_LT(at, line.find(R"("nreturned" : )")) << "mongod's order: " << line;
+    logged_yields += std::stoll(line.substr(at + key.size()));
+    ++lines;
+  }
+  EXPECT_EQ(lines, kScans);
+  EXPECT_EQ(logged_yields, profiled_yields);
 }
 
 TEST_F(LongWorkTest, MaxTimeMSEndsAWaitingScan) {

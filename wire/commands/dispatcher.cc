@@ -254,6 +254,7 @@ bson::BsonDoc Dispatcher::Dispatch(const ConnectionInfo& conn, const CommandRequ
     info->command = nullptr;  // borrowed from the request
   }
   *stats = op.operation().stats();
+  stats->num_yields = op.operation().num_yields();
   return reply;
 }
 

@@ -72,12 +72,13 @@ void LogIfSlow(const CommandRequest& request, const engine::OperationStats& stat
     BSON_APPEND_INT32(&truncated, "size", static_cast<int32_t>(request.body.get()->len));
     bson_append_document_end(attr.mutable_get(), &truncated);
   }
-  // mongod's order: planSummary, keysExamined, docsExamined, ..., nreturned.
+  // mongod's order: planSummary, keysExamined, docsExamined, ..., numYields, nreturned.
   if (!stats.plan_summary.empty()) {
     BSON_APPEND_UTF8(attr.mutable_get(), "planSummary", stats.plan_summary.c_str());
     BSON_APPEND_INT64(attr.mutable_get(), "keysExamined", stats.keys_examined);
     BSON_APPEND_INT64(attr.mutable_get(), "docsExamined", stats.docs_examined);
   }
+  BSON_APPEND_INT64(attr.mutable_get(), "numYields", stats.num_yields);
   if (stats.n_returned >= 0) BSON_APPEND_INT64(attr.mutable_get(), "nreturned", stats.n_returned);
   bson_iter_t it;
   if (bson_iter_init_find(&it, reply.get(), "code") && BSON_ITER_HOLDS_INT32(&it)) {

@@ -183,7 +183,7 @@ bson::BsonDoc BuildEntry(const ConnectionInfo& conn, const CommandRequest& reque
     if (ReplyInt(reply, "nModified", &n)) engine::AppendExplainNumber(e, "nModified", n);
   }
   if (info.op == "remove" && ReplyInt(reply, "n", &n)) engine::AppendExplainNumber(e, "ndeleted", n);
-  engine::AppendExplainNumber(e, "numYield", 0);
+  engine::AppendExplainNumber(e, "numYield", stats.num_yields);
   if (stats.n_returned >= 0) engine::AppendExplainNumber(e, "nreturned", stats.n_returned);
   bson_t empty;
   bson_append_document_begin(e, "locks", -1, &empty);
