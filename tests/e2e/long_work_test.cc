@@ -53,6 +53,18 @@ class LongWorkTest : public E2eTest {
            tag + R"(")" + extra + "}";
   }
 
+  // Runs LongAggregate(tag, extra) on replies->size() connections at once,
+  // each reply into its slot; the caller joins the threads.
+  std::vector<std::thread> StartAggregates(const std::string& tag, const std::string& extra,
+                                           std::vector<BsonDoc>* replies) {
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < replies->size(); ++t) {
+      threads.emplace_back([uri = server_->uri(), db = db_, command = LongAggregate(tag, extra),
+                            reply = &(*replies)[t]] { *reply = MongoClient(uri).RunCommand(db, command); });
+    }
+    return threads;
+  }
+
   // The currentOp entries of the aggregations tagged `tag`.
   std::vector<BsonDoc> Ops(MongoClient& c, const std::string& tag) {
     BsonDoc op = c.RunCommand("admin", R"({"currentOp": 1, "command.comment": ")" + tag + R"("})");
@@ -114,18 +126,10 @@ TEST_F(LongWorkTest, ScannersAndPointReadersAllGetExactResults) {
 
 TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
   InsertNumbers("c", 4000, 10);
-  const std::string uri = server_->uri();
-  const std::string db = db_;
   constexpr int kScans = 6;
   std::vector<BsonDoc> replies(kScans);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kScans; ++t) {
-    threads.emplace_back([&, t] {
-      MongoClient c(uri);
-      replies[t] = c.RunCommand(db, LongAggregate("yields", R"(, "maxTimeMS": 120000)"));
-    });
-  }
-  MongoClient watcher(uri);
+  std::vector<std::thread> threads = StartAggregates("yields", R"(, "maxTimeMS": 120000)", &replies);
+  MongoClient watcher(server_->uri());
   // Six scans, one slot: the holder yields to the waiting ones every few
   // ms, and five of them wait at any time.
   std::vector<BsonDoc> ops;
@@ -181,14 +185,9 @@ TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
 TEST_F(LongWorkTest, SlowQueryLogAndProfilerCountTheYields) {
   InsertNumbers("c", 2000, 10);  // 2,000 x 2,000 reads per scan: far past slowms (100)
   ASSERT_OK_REPLY(Run(R"({"profile": 2})"));
-  const std::string uri = server_->uri();
-  const std::string db = db_;
   constexpr int kScans = 3;
   std::vector<BsonDoc> replies(kScans);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kScans; ++t) {
-    threads.emplace_back([&, t] { replies[t] = MongoClient(uri).RunCommand(db, LongAggregate("counted")); });
-  }
+  std::vector<std::thread> threads = StartAggregates("counted", "", &replies);
   for (auto& t : threads) t.join();
   for (const BsonDoc& reply : replies) {
     ASSERT_OK_REPLY(reply);
