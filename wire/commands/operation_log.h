@@ -4,7 +4,8 @@
 // and "Slow query" (51803) for a command that took slowms or longer (every
 // command at verbosity 1 and up), with its ns, command, reply size, error
 // code, plan summary, keys/documents examined, numYields (long work slots
-// handed on), documents returned and durationMillis. Each request's lines carry "ctx":"conn<id>".
+// handed on), documents returned and durationMillis. Each request's lines
+// carry "ctx":"conn<id>".
 
 #include <chrono>
 
