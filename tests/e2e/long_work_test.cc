@@ -131,11 +131,13 @@ TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
   std::vector<std::thread> threads = StartAggregates("yields", R"(, "maxTimeMS": 120000)", &replies);
   MongoClient watcher(server_->uri());
   // Six scans, one slot: the holder yields to the waiting ones every few
-  // ms, and five of them wait at any time.
+  // ms, and five of them wait at any time. Wait until all six have
+  // arrived: the first two can yield and wait before the last connects
+  // (so it went under ASan on a loaded machine, with three of six).
   std::vector<BsonDoc> ops;
   bool yielded = false, one_waits = false;
   const auto give_up = Clock::now() + std::chrono::seconds(60);
-  while (!(yielded && one_waits) && Clock::now() < give_up) {
+  while (!(yielded && one_waits && ops.size() == static_cast<size_t>(kScans)) && Clock::now() < give_up) {
     ops = Ops(watcher, "yields");
     yielded = one_waits = false;
     for (const BsonDoc& op : ops) {
