@@ -50,6 +50,9 @@ StatusWith<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options) {
                    ChangeLog::Open(engine->storage_.get(), engine->clock_.get(), log_options));
   engine->catalog_->SetChangeRecorder(engine->change_log_.get());
   engine->cursors_ = std::make_unique<query::CursorManager>(options.cursor_timeout);
+  // killCursors of a getMore that waits for a long work slot ends the wait
+  // at once, as killOp does.
+  engine->cursors_->SetOnPinnedKill([ops = &engine->operations_] { ops->long_work().WakeWaiters(); });
   ASSIGN_OR_RETURN(engine->sessions_,
                    LogicalSessionCatalog::Open(engine->storage_.get(), engine->cursors_.get()));
   engine->sessions_->SetCommitTagger(

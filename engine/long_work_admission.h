@@ -48,11 +48,11 @@
 //     times out, however long: 200 scans on 2 slots wait ~100 ms each,
 //     which a fixed cap of 20-50 ms would turn into "run anyway" and undo
 //     the admission;
-//   * at once on killOp (OperationRegistry::Kill wakes the waiters), at
-//     shutdown (WakeWaiters from the server's stop) and at the deadline
-//     (maxTimeMS): the command's next Check() then fails with 11601, 11600
-//     or 50 as usual. A killCursors during a wait is noticed at the next
-//     hand-off or stall limit.
+//   * at once on killOp (OperationRegistry::Kill wakes the waiters), on
+//     killCursors of a waiting getMore's cursor (CursorManager's pinned
+//     kill hook wakes them), at shutdown (WakeWaiters from the server's
+//     stop) and at the deadline (maxTimeMS): the command's next Check()
+//     then fails with 11601, 237, 11600 or 50 as usual.
 // Holders never wait on waiters except through those locks, and each
 // holder yields within kYieldPeriod plus one Check() interval of someone
 // waiting, so the queue moves while any holder runs.

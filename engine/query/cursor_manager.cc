@@ -125,19 +125,23 @@ void CursorManager::Unpin(int64_t id) {
 
 bool CursorManager::Kill(int64_t id, const std::string& ns) {
   std::unique_ptr<ClientCursor> doomed;
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto pinned = pinned_.find(id);
-  if (pinned != pinned_.end()) {
-    if (pinned->second->ns != ns) return false;
-    pinned->second->kill_pending.store(true);
-    return true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto pinned = pinned_.find(id);
+    if (pinned != pinned_.end()) {
+      if (pinned->second->ns != ns) return false;
+      pinned->second->kill_pending.store(true);
+    } else {
+      auto it = idle_.find(id);
+      if (it == idle_.end() || it->second->ns != ns) return false;
+      doomed = std::move(it->second);
+      idle_.erase(it);
+      return true;
+      // `doomed` is destroyed after the lock is released (declared before it).
+    }
   }
-  auto it = idle_.find(id);
-  if (it == idle_.end() || it->second->ns != ns) return false;
-  doomed = std::move(it->second);
-  idle_.erase(it);
+  if (on_pinned_kill_) on_pinned_kill_();
   return true;
-  // `doomed` is destroyed after the lock is released (declared before it).
 }
 
 int CursorManager::ReapIdle() {

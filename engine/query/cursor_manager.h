@@ -27,6 +27,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -118,8 +119,16 @@ class CursorManager {
   StatusWith<Pin> CheckOut(int64_t id, const std::string& ns);
 
   // Kills one cursor of namespace `ns`; false when there is none. A pinned
-  // cursor is marked and goes away when its getMore ends.
+  // cursor is marked and goes away when its getMore ends; the mark is seen
+  // at its next interrupt check, or at once by a wait that calls the
+  // OnPinnedKill hook's waker.
   bool Kill(int64_t id, const std::string& ns);
+
+  // Called (without the manager's lock) after Kill marks a pinned cursor:
+  // the engine wakes the getMores waiting for a long work slot, which
+  // otherwise would see the mark only when they got one. Set once, before
+  // any client runs.
+  void SetOnPinnedKill(std::function<void()> wake) { on_pinned_kill_ = std::move(wake); }
 
   // Records the user who opened cursor `id` (pinned or idle); false when
   // it is already gone.
@@ -152,6 +161,7 @@ class CursorManager {
   // before the Pin lets go of the cursor, so Kill may touch them safely.
   std::unordered_map<int64_t, ClientCursor*> pinned_;
   std::atomic<int64_t> idle_timeout_ms_;
+  std::function<void()> on_pinned_kill_;
   int64_t total_opened_ = 0;  // guarded by mutex_
   int64_t timed_out_ = 0;     // guarded by mutex_
 };

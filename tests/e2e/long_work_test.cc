@@ -3,9 +3,9 @@
 // point readers all get exact results and serverStatus.longWork counts the
 // admissions and yields; currentOp shows a long scan's numYields and a
 // waiting one's waitingForLock; killOp ends a waiting scan with 11601 at
-// once; the slow query log and the profiler count each command's yields;
-// maxTimeMS ends a waiting or running one with 50; setParameter
-// changes the slots. The suite shares one server: every test ends its
+// once, and killCursors a waiting getMore with 237; the slow query log and
+// the profiler count each command's yields; maxTimeMS ends a waiting or
+// running one with 50; setParameter changes the slots. The suite shares one server: every test ends its
 // scans and restores longWorkSlots.
 
 #include <atomic>
@@ -179,6 +179,65 @@ TEST_F(LongWorkTest, CurrentOpShowsYieldsAndKillOpEndsAWaitingScanAtOnce) {
     if (Integer(reply, "code") == 11601) ++interrupted;
   }
   EXPECT_EQ(interrupted, kScans);
+}
+
+// killCursors of a cursor whose getMore waits for the slot ends that wait
+// at once with 237, as killOp does: serverStatus counts an interrupted wait,
+// where a kill seen only once the getMore got the slot would not. Five long
+// scans keep the one slot busy; the getMore runs the same $lookup (its
+// aggregate, with batchSize 0, only planned it). The slot changes hands
+// every few ms, so the getMore may hold it when the kill arrives: up to
+// four tries, each with a new cursor.
+TEST_F(LongWorkTest, KillCursorsEndsAWaitingGetMoreAtOnce) {
+  InsertNumbers("c", 4000, 10);
+  std::vector<BsonDoc> busy(5);
+  std::vector<std::thread> threads = StartAggregates("busy", R"(, "maxTimeMS": 120000)", &busy);
+  MongoClient watcher(server_->uri());
+  const auto all_busy_by = Clock::now() + std::chrono::seconds(60);
+  while (Ops(watcher, "busy").size() < busy.size() && Clock::now() < all_busy_by) {
+  }
+  ASSERT_EQ(Ops(watcher, "busy").size(), busy.size());
+  const int64_t interrupted_before = LongWork("interruptedWaits");
+  for (int attempt = 0; attempt < 4 && LongWork("interruptedWaits") == interrupted_before; ++attempt) {
+    BsonDoc opened = Run(R"({"aggregate": "c", "pipeline": [{"$lookup": {"from": "c", "localField": "a",)"
+                         R"( "foreignField": "b", "as": "x"}}, {"$count": "n"}], "cursor": {"batchSize": 0}})");
+    ASSERT_OK_REPLY(opened);
+    const int64_t id = Integer(opened, "cursor.id").value_or(0);
+    ASSERT_NE(id, 0) << Json(opened);
+    BsonDoc got;
+    std::thread get_more([&] { got = GetMore(id, "c"); });
+    const std::string filter =
+        R"({"currentOp": 1, "command.getMore": {"$numberLong": ")" + std::to_string(id) + R"("}})";
+    bool waits = false;
+    const auto give_up = Clock::now() + std::chrono::seconds(60);
+    while (!waits && Clock::now() < give_up) {
+      const std::vector<BsonDoc> ops = DocArray(watcher.RunCommand("admin", filter), "inprog");
+      waits = ops.size() == 1 && testutil::Number(ops[0], "waitingForLock").value_or(0) == 1;
+    }
+    ASSERT_TRUE(waits) << "the getMore never waited for the slot";
+    BsonDoc kill;
+    BSON_APPEND_UTF8(kill.mutable_get(), "killCursors", "c");
+    bson_t ids;
+    BSON_APPEND_ARRAY_BEGIN(kill.mutable_get(), "cursors", &ids);
+    BSON_APPEND_INT64(&ids, "0", id);
+    bson_append_array_end(kill.mutable_get(), &ids);
+    BsonDoc killed = watcher.RunCommand(db_, kill);
+    get_more.join();
+    ASSERT_OK_REPLY(killed);
+    EXPECT_EQ(Integer(killed, "cursorsKilled.0"), id) << Json(killed);
+    EXPECT_ERROR_REPLY(got, 237, "CursorKilled");
+  }
+  EXPECT_EQ(LongWork("interruptedWaits") - interrupted_before, 1) << "no killed getMore ended from its wait";
+  KillAll(watcher, "busy");
+  for (auto& t : threads) t.join();
+  // Killed, or (on a fast machine, while the tries ran) finished.
+  for (const BsonDoc& reply : busy) {
+    if (Integer(reply, "ok") == 1) {
+      EXPECT_EQ(Integer(reply, "cursor.firstBatch.0.n"), 4000) << Json(reply);
+    } else {
+      EXPECT_ERROR_REPLY(reply, 11601, "Interrupted");
+    }
+  }
 }
 
 // The yields currentOp shows are also in the slow query log line
