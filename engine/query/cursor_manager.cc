@@ -124,11 +124,10 @@ void CursorManager::Unpin(int64_t id) {
 }
 
 bool CursorManager::Kill(int64_t id, const std::string& ns) {
-  std::unique_ptr<ClientCursor> doomed;
+  std::unique_ptr<ClientCursor> doomed;  // an idle cursor, destroyed after the lock is released
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto pinned = pinned_.find(id);
-    if (pinned != pinned_.end()) {
+    if (auto pinned = pinned_.find(id); pinned != pinned_.end()) {
       if (pinned->second->ns != ns) return false;
       pinned->second->kill_pending.store(true);
     } else {
@@ -136,11 +135,9 @@ bool CursorManager::Kill(int64_t id, const std::string& ns) {
       if (it == idle_.end() || it->second->ns != ns) return false;
       doomed = std::move(it->second);
       idle_.erase(it);
-      return true;
-      // `doomed` is destroyed after the lock is released (declared before it).
     }
   }
-  if (on_pinned_kill_) on_pinned_kill_();
+  if (doomed == nullptr && on_pinned_kill_) on_pinned_kill_();  // a pinned one was marked
   return true;
 }
 
