@@ -303,13 +303,7 @@ TEST_F(AggregateMaxTimeTest, KillCursorsInterruptsARunningGetMore) {
                                                  std::to_string(id) + R"("}})");
     return testutil::ArrayLength(ops, "inprog") == 1;
   })) << "the getMore never showed in currentOp";
-  BsonDoc kill;
-  BSON_APPEND_UTF8(kill.mutable_get(), "killCursors", "outer");
-  bson_t ids;
-  BSON_APPEND_ARRAY_BEGIN(kill.mutable_get(), "cursors", &ids);
-  BSON_APPEND_INT64(&ids, "0", id);
-  bson_append_array_end(kill.mutable_get(), &ids);
-  BsonDoc k = killer.RunCommand(db_, kill);
+  BsonDoc k = killer.RunCommand(db_, KillCursorsCommand("outer", id));
   running.join();
   ASSERT_OK_REPLY(k);
   EXPECT_EQ(Integer(k, "cursorsKilled.0"), id) << Json(k);

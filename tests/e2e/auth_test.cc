@@ -429,13 +429,7 @@ TEST_F(AuthTest, CursorsBelongToTheUserWhoOpenedThem) {
   EXPECT_UNAUTHORIZED(stolen);
   EXPECT_EQ(String(stolen, "errmsg"),
             "cursor id " + std::to_string(id) + " was not created by the authenticated user");
-  BsonDoc kill;
-  BSON_APPEND_UTF8(kill.mutable_get(), "killCursors", "c");
-  bson_t ids;
-  bson_append_array_begin(kill.mutable_get(), "cursors", -1, &ids);
-  BSON_APPEND_INT64(&ids, "0", id);
-  bson_append_array_end(kill.mutable_get(), &ids);
-  EXPECT_UNAUTHORIZED(second->RunCommand(db_, kill));
+  EXPECT_UNAUTHORIZED(second->RunCommand(db_, KillCursorsCommand("c", id)));
   // The owner goes on, from another connection too.
   auto first_again = ClientAs("reader1", "pw");
   EXPECT_OK_REPLY(first_again->RunCommand(db_, get_more));

@@ -169,6 +169,18 @@ class E2eTest : public ::testing::Test {
     return Run(cmd);
   }
 
+  // {killCursors: coll, cursors: [NumberLong(id)]}, for any client to run
+  // on this db.
+  static BsonDoc KillCursorsCommand(const std::string& coll, int64_t cursor_id) {
+    BsonDoc cmd;
+    BSON_APPEND_UTF8(cmd.mutable_get(), "killCursors", coll.c_str());
+    bson_t ids;
+    BSON_APPEND_ARRAY_BEGIN(cmd.mutable_get(), "cursors", &ids);
+    BSON_APPEND_INT64(&ids, "0", cursor_id);
+    bson_append_array_end(cmd.mutable_get(), &ids);
+    return cmd;
+  }
+
   // The integer _ids of the documents in the array at `path` of `reply`,
   // in order (-1 for an _id that is not an integer).
   static std::vector<int64_t> Ids(const BsonDoc& reply,

@@ -215,13 +215,7 @@ TEST_F(LongWorkTest, KillCursorsEndsAWaitingGetMoreAtOnce) {
       waits = ops.size() == 1 && testutil::Number(ops[0], "waitingForLock").value_or(0) == 1;
     }
     ASSERT_TRUE(waits) << "the getMore never waited for the slot";
-    BsonDoc kill;
-    BSON_APPEND_UTF8(kill.mutable_get(), "killCursors", "c");
-    bson_t ids;
-    BSON_APPEND_ARRAY_BEGIN(kill.mutable_get(), "cursors", &ids);
-    BSON_APPEND_INT64(&ids, "0", id);
-    bson_append_array_end(kill.mutable_get(), &ids);
-    BsonDoc killed = watcher.RunCommand(db_, kill);
+    BsonDoc killed = watcher.RunCommand(db_, KillCursorsCommand("c", id));
     get_more.join();
     ASSERT_OK_REPLY(killed);
     EXPECT_EQ(Integer(killed, "cursorsKilled.0"), id) << Json(killed);

@@ -8,18 +8,10 @@
 #include <memory>
 
 #include "engine/query/cursor_manager.h"
+#include "tests/engine/query/no_batches.h"
 
 namespace tigerdoc::query {
 namespace {
-
-class NoBatches : public BatchSource {
- public:
-  Status FillBatch(storage::Session&, int64_t, int64_t, std::vector<bson::BsonDoc>*, bool* exhausted) override {
-    *exhausted = true;
-    return Status::OK();
-  }
-  void SetInterrupt(const Interrupt&) override {}
-};
 
 TEST(CursorKillHookTest, CalledOnceForEachKillOfAPinnedCursorOnly) {
   CursorManager cursors;

@@ -9,18 +9,10 @@
 #include <thread>
 
 #include "engine/query/cursor_manager.h"
+#include "tests/engine/query/no_batches.h"
 
 namespace tigerdoc::query {
 namespace {
-
-class NoBatches : public BatchSource {
- public:
-  Status FillBatch(storage::Session&, int64_t, int64_t, std::vector<bson::BsonDoc>*, bool* exhausted) override {
-    *exhausted = true;
-    return Status::OK();
-  }
-  void SetInterrupt(const Interrupt&) override {}
-};
 
 int64_t Open(CursorManager& cursors, const std::string& owner) {
   const int64_t id = cursors.Register("db.c", std::make_unique<NoBatches>());
