@@ -433,7 +433,7 @@ TEST_F(AuthTest, CursorsBelongToTheUserWhoOpenedThem) {
   // The owner goes on, from another connection too.
   auto first_again = ClientAs("reader1", "pw");
   EXPECT_OK_REPLY(first_again->RunCommand(db_, get_more));
-  BsonDoc killed = first->RunCommand(db_, kill);
+  BsonDoc killed = first->RunCommand(db_, KillCursorsCommand("c", id));
   ASSERT_OK_REPLY(killed);
   EXPECT_EQ(Integer(killed, "cursorsKilled.0"), id);
 }
